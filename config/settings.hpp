@@ -1,0 +1,88 @@
+// Typed settings: nanobot's config.json keys used by the gateway, loaded once
+// and passed by value to the actors that need them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nb {
+
+/// agents.defaults
+struct agent_settings {
+  std::string workspace = "~/.nanobot/workspace";
+  std::string model = "anthropic/claude-opus-4-5";
+  std::string provider = "auto"; ///< a providers.<name> key, or "auto"
+  int32_t max_tokens = 8192;
+  double temperature = 0.1;
+  int32_t max_tool_iterations = 20;
+  int32_t context_window_tokens = 65536;
+};
+
+/// providers.<name>
+struct provider_settings {
+  std::string api_key;
+  std::string api_base; ///< "" = the provider's well-known base URL
+  std::map<std::string, std::string> extra_headers;
+};
+
+/// tools.exec
+struct exec_settings {
+  bool enable = true;
+  int32_t timeout_s = 60; ///< 0 = no timeout
+  std::vector<std::string> deny_patterns; ///< added to the built-in ones
+  std::string path_append;
+};
+
+/// tools
+struct tool_settings {
+  bool restrict_to_workspace = true;
+  exec_settings exec;
+};
+
+/// api (the OpenAI-compatible front door)
+struct api_settings {
+  std::string host = "127.0.0.1";
+  int32_t port = 8900;
+  std::string api_key; ///< "" = no auth (loopback only)
+  int32_t timeout_s = 120; ///< per request, waiting for the turn
+};
+
+/// gateway (health, /stats, /metrics) and the runtime's own knobs
+struct gateway_settings {
+  std::string host = "127.0.0.1";
+  int32_t port = 18790;
+  int32_t scheduler_threads = 0;  ///< 0 = number of cores (at least 2)
+  int32_t provider_workers = 32;  ///< concurrent model calls
+  int32_t tool_workers = 8;       ///< read-only tool pool size
+  int32_t exclusive_lanes = 4;    ///< serial lanes, chosen by session key
+  int32_t http_threads = 64;      ///< HTTP front-door worker threads
+  int32_t session_idle_s = 600;   ///< idle session actors quit after this
+};
+
+/// Timeouts that nanobot reads from NANOBOT_* environment variables.
+struct timeout_settings {
+  int32_t llm_timeout_s = 300;        ///< wall clock, non-streamed calls
+  int32_t stream_idle_timeout_s = 90; ///< between stream events
+};
+
+/// The whole configuration.
+struct settings {
+  agent_settings agent;
+  std::map<std::string, provider_settings> providers;
+  tool_settings tools;
+  api_settings api;
+  gateway_settings gateway;
+  timeout_settings timeouts;
+  /// Where the config came from ("" = built-in defaults) and its directory,
+  /// which holds sessions/ (outside the agent's workspace).
+  std::string config_path;
+  std::string home_dir = "~/.nanobot";
+  /// The workspace with '~' expanded and made absolute.
+  std::string workspace_path() const;
+  /// The directory holding session files.
+  std::string sessions_path() const;
+};
+
+} // namespace nb

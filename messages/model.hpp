@@ -1,0 +1,111 @@
+// Model calls: what the runner asks a provider and what comes back.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <caf/meta/type_name.hpp>
+#include <caf/typed_actor.hpp>
+#include <caf/replies_to.hpp>
+
+namespace nb {
+
+/// A function call the model asked for. `name` may be empty when the model
+/// produced a malformed call; `arguments_json` is the raw text it sent.
+struct tool_call {
+  std::string id;
+  std::string name;
+  std::string arguments_json;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, tool_call& x) {
+  return f(caf::meta::type_name("tool_call"), x.id, x.name, x.arguments_json);
+}
+
+/// Token counts as the provider reported them (or estimated).
+struct token_usage {
+  int64_t prompt_tokens = 0;
+  int64_t completion_tokens = 0;
+  int64_t total_tokens = 0;
+  int64_t cached_tokens = 0;
+  bool estimated = false;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, token_usage& x) {
+  return f(caf::meta::type_name("token_usage"), x.prompt_tokens,
+           x.completion_tokens, x.total_tokens, x.cached_tokens, x.estimated);
+}
+
+/// A piece of streamed output, sent while a streamed model call runs.
+struct model_delta {
+  std::string request_id;
+  std::string content;
+  bool reasoning = false; ///< true: reasoning text, never shown as the answer
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, model_delta& x) {
+  return f(caf::meta::type_name("model_delta"), x.request_id, x.content,
+           x.reasoning);
+}
+
+/// Notice that the provider is waiting before a retry.
+struct model_retry_notice {
+  std::string request_id;
+  std::string text; ///< "Model request failed, retry in 2s (attempt 2)."
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, model_retry_notice& x) {
+  return f(caf::meta::type_name("model_retry_notice"), x.request_id, x.text);
+}
+
+/// Takes stream deltas and retry notices (the runner of the turn).
+using model_delta_sink = caf::typed_actor<caf::reacts_to<model_delta>,
+                                          caf::reacts_to<model_retry_notice>>;
+
+/// One chat-completion call. Messages and tools travel as JSON text in the
+/// OpenAI chat-completions shape; the provider maps them to its own wire form.
+struct model_request {
+  std::string request_id;  ///< "{session_key}:{turn}:{iteration}", for logs
+  std::string model;
+  std::string messages_json; ///< JSON array of messages
+  std::string tools_json;    ///< JSON array of tool definitions, "" = none
+  int32_t max_tokens = 0;    ///< 0 = provider default
+  double temperature = -1;   ///< < 0 = provider default
+  bool stream = false;
+  model_delta_sink stream_to; ///< deltas and retry notices go here
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, model_request& x) {
+  return f(caf::meta::type_name("model_request"), x.request_id, x.model,
+           x.messages_json, x.tools_json, x.max_tokens, x.temperature,
+           x.stream, x.stream_to);
+}
+
+/// The outcome of one call. Provider failures are values, not errors:
+/// `finish_reason == "error"` and `error` explains it in words for the user.
+struct model_reply {
+  std::string content;
+  std::string reasoning_content;
+  std::vector<tool_call> tool_calls;
+  std::string finish_reason; ///< stop, tool_calls, length, error, ...
+  token_usage usage;
+  std::string error;
+  int32_t http_status = 0; ///< the last HTTP status seen, 0 = none
+  int32_t attempts = 0;
+  int64_t latency_us = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, model_reply& x) {
+  return f(caf::meta::type_name("model_reply"), x.content,
+           x.reasoning_content, x.tool_calls, x.finish_reason, x.usage,
+           x.error, x.http_status, x.attempts, x.latency_us);
+}
+
+} // namespace nb

@@ -1,0 +1,58 @@
+// One turn's model loop: what the session hands the runner and gets back.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <caf/meta/type_name.hpp>
+
+#include "messages/chat.hpp"
+#include "messages/model.hpp"
+
+namespace nb {
+
+/// Runs the model/tool loop for one turn.
+struct run_turn {
+  std::string session_key;
+  std::string channel;
+  std::string chat_id;
+  std::string turn_id;
+  std::string model;
+  std::string messages_json; ///< system prompt, history and the user message
+  int32_t max_iterations = 20;
+  int32_t max_tokens = 0;
+  double temperature = -1;
+  bool stream = false;
+  outbound_sink stream_to; ///< deltas and progress lines for the user
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, run_turn& x) {
+  return f(caf::meta::type_name("run_turn"), x.session_key, x.channel,
+           x.chat_id, x.turn_id, x.model, x.messages_json, x.max_iterations,
+           x.max_tokens, x.temperature, x.stream, x.stream_to);
+}
+
+/// How a run ended and what it added to the transcript.
+struct turn_outcome {
+  std::string final_content;
+  /// Assistant and tool messages the run produced, as JSON object texts,
+  /// in order; the session persists them at SAVE.
+  std::vector<std::string> new_messages;
+  /// completed, max_iterations, error, empty_final_response
+  std::string stop_reason;
+  token_usage usage;
+  int32_t iterations = 0;
+  int32_t tool_calls = 0;
+  bool streamed = false; ///< the final text already went out as deltas
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, turn_outcome& x) {
+  return f(caf::meta::type_name("turn_outcome"), x.final_content,
+           x.new_messages, x.stop_reason, x.usage, x.iterations, x.tool_calls,
+           x.streamed);
+}
+
+} // namespace nb

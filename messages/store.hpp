@@ -1,0 +1,62 @@
+// Session persistence: the session asks the store to read and write its file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <caf/meta/type_name.hpp>
+
+namespace nb {
+
+/// Asks for a session's file as it is on disk.
+struct session_load {
+  std::string key;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, session_load& x) {
+  return f(caf::meta::type_name("session_load"), x.key);
+}
+
+/// A session file's content: the metadata line and one JSON text per message.
+struct session_snapshot {
+  std::string key;
+  bool existed = false;
+  std::string metadata_json = "{}"; ///< the "metadata" object of line one
+  std::vector<std::string> messages;
+  int32_t skipped_lines = 0; ///< corrupt lines left out (kept on disk)
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, session_snapshot& x) {
+  return f(caf::meta::type_name("session_snapshot"), x.key, x.existed,
+           x.metadata_json, x.messages, x.skipped_lines);
+}
+
+/// Appends messages (JSON object texts) to a session file and fsyncs it.
+/// Creates the file, with its metadata line, when it does not exist yet.
+struct session_append {
+  std::string key;
+  std::vector<std::string> messages;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, session_append& x) {
+  return f(caf::meta::type_name("session_append"), x.key, x.messages);
+}
+
+/// Atomically replaces a whole session file (temp file, fsync, rename).
+struct session_replace {
+  std::string key;
+  std::string metadata_json = "{}";
+  std::vector<std::string> messages;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, session_replace& x) {
+  return f(caf::meta::type_name("session_replace"), x.key, x.metadata_json,
+           x.messages);
+}
+
+} // namespace nb

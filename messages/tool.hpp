@@ -1,0 +1,61 @@
+// Tool execution: specs the model sees, calls, and results.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <caf/meta/type_name.hpp>
+
+#include "messages/model.hpp"
+
+namespace nb {
+
+/// A tool as the model sees it, plus the flags that pick its lane.
+struct tool_spec {
+  std::string name;
+  std::string description;
+  std::string parameters_json; ///< JSON Schema object text
+  bool read_only = false;      ///< never changes anything outside itself
+  bool exclusive = false;      ///< must run alone even if read-only
+};
+
+/// Returns whether consecutive calls of this tool may run side by side.
+inline bool concurrency_safe(const tool_spec& x) {
+  return x.read_only && !x.exclusive;
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, tool_spec& x) {
+  return f(caf::meta::type_name("tool_spec"), x.name, x.description,
+           x.parameters_json, x.read_only, x.exclusive);
+}
+
+/// One call to run, with the session it belongs to.
+struct tool_request {
+  std::string session_key;
+  tool_call call;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, tool_request& x) {
+  return f(caf::meta::type_name("tool_request"), x.session_key, x.call);
+}
+
+/// What goes back to the model for one call.
+struct tool_result {
+  std::string call_id;
+  std::string name;
+  std::string content;
+  bool is_error = false;
+  int64_t started_us = 0;  ///< steady-clock time the work started
+  int64_t finished_us = 0; ///< steady-clock time the work ended
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, tool_result& x) {
+  return f(caf::meta::type_name("tool_result"), x.call_id, x.name, x.content,
+           x.is_error, x.started_us, x.finished_us);
+}
+
+} // namespace nb

@@ -1,0 +1,79 @@
+// Every type that travels between actors, in one place: the table of contents
+// of the message vocabulary. Registered by register_messages().
+#pragma once
+
+#include <caf/type_id.hpp>
+
+#include "messages/errc.hpp"
+#include "messages/interfaces.hpp"
+#include "messages/turn.hpp"
+
+CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
+
+  // -- channel traffic
+  CAF_ADD_TYPE_ID(nb, (nb::outbound_kind))
+  CAF_ADD_TYPE_ID(nb, (nb::outbound_msg))
+  CAF_ADD_TYPE_ID(nb, (nb::inbound_msg))
+
+  // -- turns
+  CAF_ADD_TYPE_ID(nb, (nb::turn_state))
+  CAF_ADD_TYPE_ID(nb, (nb::turn_event))
+  CAF_ADD_TYPE_ID(nb, (nb::state_trace))
+  CAF_ADD_TYPE_ID(nb, (nb::run_turn))
+  CAF_ADD_TYPE_ID(nb, (nb::turn_outcome))
+
+  // -- model calls
+  CAF_ADD_TYPE_ID(nb, (nb::tool_call))
+  CAF_ADD_TYPE_ID(nb, (nb::token_usage))
+  CAF_ADD_TYPE_ID(nb, (nb::model_delta))
+  CAF_ADD_TYPE_ID(nb, (nb::model_retry_notice))
+  CAF_ADD_TYPE_ID(nb, (nb::model_request))
+  CAF_ADD_TYPE_ID(nb, (nb::model_reply))
+
+  // -- tools
+  CAF_ADD_TYPE_ID(nb, (nb::tool_spec))
+  CAF_ADD_TYPE_ID(nb, (std::vector<nb::tool_spec>))
+  CAF_ADD_TYPE_ID(nb, (nb::tool_request))
+  CAF_ADD_TYPE_ID(nb, (nb::tool_result))
+
+  // -- session store
+  CAF_ADD_TYPE_ID(nb, (nb::session_load))
+  CAF_ADD_TYPE_ID(nb, (nb::session_snapshot))
+  CAF_ADD_TYPE_ID(nb, (nb::session_append))
+  CAF_ADD_TYPE_ID(nb, (nb::session_replace))
+
+  // -- stats
+  CAF_ADD_TYPE_ID(nb, (nb::actor_sample))
+  CAF_ADD_TYPE_ID(nb, (nb::turn_sample))
+  CAF_ADD_TYPE_ID(nb, (nb::provider_sample))
+  CAF_ADD_TYPE_ID(nb, (nb::tool_sample))
+  CAF_ADD_TYPE_ID(nb, (nb::gauge_sample))
+
+  // -- errors
+  CAF_ADD_TYPE_ID(nb, (nb::errc))
+
+  // -- typed handles (they travel inside messages and across nodes)
+  CAF_ADD_TYPE_ID(nb, (nb::outbound_sink))
+  CAF_ADD_TYPE_ID(nb, (nb::model_delta_sink))
+  CAF_ADD_TYPE_ID(nb, (nb::router_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::session_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::runner_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::provider_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::tool_executor_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::tools_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::store_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::stats_actor))
+
+CAF_END_TYPE_ID_BLOCK(nb)
+
+namespace caf {
+class actor_system_config;
+} // namespace caf
+
+namespace nb {
+
+/// Registers every message type and the nb error renderer with `cfg`.
+/// Call it on every node, before the actor_system is built.
+void register_messages(caf::actor_system_config& cfg);
+
+} // namespace nb

@@ -1,0 +1,192 @@
+// Every message type survives CAF's binary serializer, so any message can
+// cross a process boundary.
+#include <doctest/doctest.h>
+
+#include <utility>
+
+#include <caf/all.hpp>
+#include <caf/io/middleman.hpp>
+#include <caf/binary_deserializer.hpp>
+#include <caf/binary_serializer.hpp>
+
+#include "messages/type_ids.hpp"
+
+namespace {
+
+using namespace nb;
+
+// A filled-in value per type. The generic overload is deleted, so adding a
+// type to the block without a sample here fails to compile.
+template <class T>
+T sample(caf::actor_system&) = delete;
+
+template <> outbound_kind sample(caf::actor_system&) { return outbound_kind::delta; }
+template <> turn_state sample(caf::actor_system&) { return turn_state::respond; }
+template <> turn_event sample(caf::actor_system&) { return turn_event::shortcut; }
+template <> errc sample(caf::actor_system&) { return errc::store_failed; }
+
+template <> tool_call sample(caf::actor_system&) {
+  return {"call_1", "read_file", R"({"path":"a.txt"})"};
+}
+template <> token_usage sample(caf::actor_system&) { return {10, 20, 30, 4, true}; }
+template <> state_trace sample(caf::actor_system&) {
+  return {turn_state::run, turn_event::fail, 1234};
+}
+template <> tool_spec sample(caf::actor_system&) {
+  return {"list_dir", "Lists a directory", R"({"type":"object"})", true, false};
+}
+template <> std::vector<tool_spec> sample(caf::actor_system& sys) {
+  return {sample<tool_spec>(sys), {"exec", "Runs", "{}", false, true}};
+}
+template <> tool_request sample(caf::actor_system& sys) {
+  return {"cli:direct", sample<tool_call>(sys)};
+}
+template <> tool_result sample(caf::actor_system&) {
+  return {"call_1", "read_file", "1| hello", true, 5, 9};
+}
+
+// Serializing a handle puts its actor into the registry (so that other nodes
+// can reach it), which keeps it alive: every sample actor is stopped at the end.
+std::vector<caf::actor> spawned;
+
+template <class Handle>
+Handle remember(Handle h) {
+  spawned.push_back(caf::actor_cast<caf::actor>(h));
+  return h;
+}
+
+// Handles: a real actor, so the serializer must carry its address.
+outbound_sink sink_actor(caf::actor_system& sys) {
+  return remember(sys.spawn([]() -> outbound_sink::behavior_type {
+    return {[](const outbound_msg&) {}};
+  }));
+}
+
+template <> outbound_sink sample(caf::actor_system& sys) { return sink_actor(sys); }
+template <> outbound_msg sample(caf::actor_system&) {
+  return {"telegram", "42", "telegram:42", outbound_kind::progress, "hi",
+          "s1", true, R"({"a":1})"};
+}
+template <> inbound_msg sample(caf::actor_system& sys) {
+  return {"api", "u1", "default", "hello", {"/tmp/a.png"}, R"({"x":true})",
+          "api:x", true, sink_actor(sys)};
+}
+template <> model_delta sample(caf::actor_system&) { return {"r1", "tok", true}; }
+template <> model_retry_notice sample(caf::actor_system&) { return {"r1", "retry in 2s"}; }
+template <> model_delta_sink sample(caf::actor_system& sys) {
+  return remember(sys.spawn([]() -> model_delta_sink::behavior_type {
+    return {[](const model_delta&) {}, [](const model_retry_notice&) {}};
+  }));
+}
+template <> model_request sample(caf::actor_system& sys) {
+  return {"r1", "gpt", "[]", "[{}]", 512, 0.2, true, sample<model_delta_sink>(sys)};
+}
+template <> model_reply sample(caf::actor_system& sys) {
+  return {"answer", "thinking", {sample<tool_call>(sys)}, "tool_calls",
+          sample<token_usage>(sys), "", 200, 2, 777};
+}
+template <> run_turn sample(caf::actor_system& sys) {
+  return {"cli:direct", "cli", "direct", "t1", "m", "[]", 20, 100, 0.1,
+          true, sink_actor(sys)};
+}
+template <> turn_outcome sample(caf::actor_system& sys) {
+  return {"done", {R"({"role":"assistant"})"}, "completed",
+          sample<token_usage>(sys), 3, 2, true};
+}
+template <> session_load sample(caf::actor_system&) { return {"cli:direct"}; }
+template <> session_snapshot sample(caf::actor_system&) {
+  return {"k", true, R"({"a":1})", {R"({"role":"user"})"}, 2};
+}
+template <> session_append sample(caf::actor_system&) { return {"k", {"{}", "{}"}}; }
+template <> session_replace sample(caf::actor_system&) { return {"k", "{}", {"{}"}}; }
+template <> actor_sample sample(caf::actor_system&) {
+  return {"session", 1, 0, 5, 1, 3, {0, 1, 2}};
+}
+template <> turn_sample sample(caf::actor_system& sys) {
+  return {"completed", {sample<state_trace>(sys)}, 99};
+}
+template <> provider_sample sample(caf::actor_system& sys) {
+  return {"custom", "m", true, 2, 1000, sample<token_usage>(sys)};
+}
+template <> tool_sample sample(caf::actor_system&) { return {"exec", true, 55}; }
+template <> gauge_sample sample(caf::actor_system&) { return {"sessions_live", 7}; }
+
+// Interfaces implemented by an actor that ignores everything: only the
+// handle's address travels.
+template <class Handle>
+Handle any_handle(caf::actor_system& sys) {
+  auto a = sys.spawn([](caf::event_based_actor*) {
+    return caf::behavior{[](caf::message&) {}};
+  });
+  spawned.push_back(a);
+  return caf::actor_cast<Handle>(a);
+}
+template <> model_delta_sink sample(caf::actor_system& sys);
+template <> router_actor sample(caf::actor_system& sys) { return any_handle<router_actor>(sys); }
+template <> session_actor sample(caf::actor_system& sys) { return any_handle<session_actor>(sys); }
+template <> runner_actor sample(caf::actor_system& sys) { return any_handle<runner_actor>(sys); }
+template <> provider_actor sample(caf::actor_system& sys) { return any_handle<provider_actor>(sys); }
+template <> tool_executor_actor sample(caf::actor_system& sys) { return any_handle<tool_executor_actor>(sys); }
+template <> tools_actor sample(caf::actor_system& sys) { return any_handle<tools_actor>(sys); }
+template <> store_actor sample(caf::actor_system& sys) { return any_handle<store_actor>(sys); }
+template <> stats_actor sample(caf::actor_system& sys) { return any_handle<stats_actor>(sys); }
+
+template <class T>
+void check_round_trip(caf::actor_system& sys) {
+  T original = sample<T>(sys);
+  std::vector<char> buf;
+  caf::binary_serializer sink{sys, buf};
+  auto err = sink(original);
+  REQUIRE_MESSAGE(!err, caf::type_name<T>::value);
+  T copy{};
+  caf::binary_deserializer source{sys, buf};
+  err = source(copy);
+  REQUIRE_MESSAGE(!err, caf::type_name<T>::value);
+  CHECK_MESSAGE(caf::deep_to_string(copy) == caf::deep_to_string(original),
+                caf::type_name<T>::value);
+  // The printout carries the values, so equal printouts mean equal messages.
+  if constexpr (!std::is_enum_v<T>)
+    CHECK_MESSAGE(caf::deep_to_string(copy) != caf::deep_to_string(T{}),
+                  caf::type_name<T>::value);
+}
+
+template <caf::type_id_t... Is>
+void check_all(caf::actor_system& sys,
+               std::integer_sequence<caf::type_id_t, Is...>) {
+  (check_round_trip<
+     typename caf::type_by_id<caf::id_block::nb::begin + Is>::type>(sys),
+   ...);
+}
+
+} // namespace
+
+TEST_CASE("every registered message type survives the binary serializer") {
+  caf::actor_system_config cfg;
+  cfg.load<caf::io::middleman>();
+  nb::register_messages(cfg);
+  caf::actor_system sys{cfg};
+  constexpr auto count = caf::id_block::nb::end - caf::id_block::nb::begin;
+  static_assert(count >= 30);
+  check_all(sys, std::make_integer_sequence<caf::type_id_t, count>{});
+  for (auto& a : spawned)
+    caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+  spawned.clear();
+}
+
+TEST_CASE("session keys default to channel and chat id") {
+  nb::inbound_msg in;
+  in.channel = "telegram";
+  in.chat_id = "42";
+  CHECK(nb::session_key(in) == "telegram:42");
+  in.session_key_override = "unified:default";
+  CHECK(nb::session_key(in) == "unified:default");
+}
+
+TEST_CASE("nb errors render with their name") {
+  caf::actor_system_config cfg;
+  nb::register_messages(cfg);
+  caf::actor_system sys{cfg};
+  auto err = caf::make_error(nb::errc::unknown_tool, std::string{"rm_rf"});
+  CHECK(sys.render(err).find("unknown_tool") != std::string::npos);
+  CHECK(sys.render(err).find("rm_rf") != std::string::npos);
+}
