@@ -75,14 +75,13 @@ struct settings {
   api_settings api;
   gateway_settings gateway;
   timeout_settings timeouts;
-  /// Where the config came from ("" = built-in defaults) and its directory,
-  /// which holds sessions/ (outside the agent's workspace).
+  /// The config file this came from (it may not exist: defaults apply).
   std::string config_path;
-  std::string home_dir = "~/.nanobot";
   /// The workspace with '~' expanded and made absolute.
   std::string workspace_path() const;
-  /// The directory holding session files.
-  std::string sessions_path() const;
+  /// The directory of config_path (absolute); it holds sessions/, outside
+  /// the agent's workspace.
+  std::string config_dir() const;
 };
 
 } // namespace nb

@@ -1,0 +1,91 @@
+#include "actors/common/meter.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include <caf/scheduled_actor.hpp>
+#include <caf/send.hpp>
+
+namespace nb {
+
+int latency_bucket(int64_t micros) {
+  if (micros <= 0)
+    return 0;
+  auto b = static_cast<int>(std::floor(4.0 * std::log2(double(micros) + 1)));
+  return b < latency_buckets ? b : latency_buckets - 1;
+}
+
+int64_t latency_bucket_bound(int bucket) {
+  return static_cast<int64_t>(std::ceil(std::exp2((bucket + 1) / 4.0) - 1));
+}
+
+struct actor_meter::data {
+  stats_actor stats;
+  actor_sample pending;
+  std::chrono::steady_clock::time_point last_flush;
+};
+
+void actor_meter::start(caf::scheduled_actor* self, std::string kind,
+                        stats_actor stats) {
+  if (!stats)
+    return;
+  self_ = self;
+  data_ = std::make_shared<data>();
+  data_->stats = std::move(stats);
+  data_->pending.kind = std::move(kind);
+  data_->pending.spawned = 1;
+  data_->pending.latency_hist.assign(latency_buckets, 0);
+  flush();
+  // The last report goes out when the actor is gone, however it ended.
+  self->attach_functor([d = data_](const caf::error&) {
+    d->pending.quit = 1;
+    caf::anon_send(d->stats, std::move(d->pending));
+  });
+}
+
+actor_meter::scope::scope(actor_meter* m)
+  : meter_(m), start_(std::chrono::steady_clock::now()) {
+  // nop
+}
+
+actor_meter::scope::~scope() {
+  auto dt = std::chrono::steady_clock::now() - start_;
+  meter_->record(
+    std::chrono::duration_cast<std::chrono::microseconds>(dt).count());
+}
+
+void actor_meter::failed() {
+  if (data_)
+    ++data_->pending.errors;
+}
+
+void actor_meter::record(int64_t micros) {
+  if (!data_)
+    return;
+  auto& p = data_->pending;
+  ++p.handled;
+  ++p.latency_hist[latency_bucket(micros)];
+  auto queued = static_cast<int64_t>(self_->mailbox().size());
+  if (queued > p.mailbox_high)
+    p.mailbox_high = queued;
+  auto now = std::chrono::steady_clock::now();
+  if (queued == 0 || now - data_->last_flush >= std::chrono::milliseconds(100))
+    flush();
+}
+
+void actor_meter::flush() {
+  if (!data_)
+    return;
+  auto& p = data_->pending;
+  if (p.handled == 0 && p.spawned == 0 && p.errors == 0)
+    return;
+  caf::anon_send(data_->stats, p);
+  p.spawned = 0;
+  p.handled = 0;
+  p.errors = 0;
+  p.mailbox_high = 0;
+  std::fill(p.latency_hist.begin(), p.latency_hist.end(), 0);
+  data_->last_flush = std::chrono::steady_clock::now();
+}
+
+} // namespace nb
