@@ -13,6 +13,7 @@
 #include "messages/chat.hpp"
 #include "messages/model.hpp"
 #include "messages/runner.hpp"
+#include "messages/session.hpp"
 #include "messages/stats.hpp"
 #include "messages/store.hpp"
 #include "messages/tool.hpp"
@@ -20,14 +21,19 @@
 namespace nb {
 
 /// Routes inbound messages to one session actor per session key.
+/// `flush_atom` waits until no turn runs anywhere and answers how many
+/// sessions were asked (used for an orderly shutdown).
 using router_actor
   = caf::typed_actor<caf::reacts_to<inbound_msg>,
+                     caf::reacts_to<session_idle>,
                      caf::replies_to<live_sessions_atom>::with<int32_t>,
-                     caf::reacts_to<flush_atom>>;
+                     caf::replies_to<flush_atom>::with<int32_t>>;
 
 /// One conversation: runs its turns strictly one after another.
-using session_actor = caf::typed_actor<caf::reacts_to<inbound_msg>,
-                                       caf::reacts_to<flush_atom>>;
+/// `flush_atom` is answered once no turn is running.
+using session_actor
+  = caf::typed_actor<caf::reacts_to<inbound_msg>,
+                     caf::replies_to<flush_atom>::with<bool>>;
 
 /// One turn's model/tool loop; also the sink of its own stream deltas.
 using runner_actor
