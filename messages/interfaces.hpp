@@ -26,6 +26,7 @@ namespace nb {
 using router_actor
   = caf::typed_actor<caf::reacts_to<inbound_msg>,
                      caf::reacts_to<session_idle>,
+                     caf::reacts_to<session_services>,
                      caf::replies_to<live_sessions_atom>::with<int32_t>,
                      caf::replies_to<flush_atom>::with<int32_t>>;
 
@@ -41,29 +42,11 @@ using runner_actor
                      caf::reacts_to<model_delta>,
                      caf::reacts_to<model_retry_notice>>;
 
-/// Calls the LLM; blocking HTTP runs in its pool of detached workers.
-using provider_actor
-  = caf::typed_actor<caf::replies_to<model_request>::with<model_reply>>;
-
-/// Runs tool calls: a worker, the read-only pool or an exclusive lane.
-using tool_executor_actor
-  = caf::typed_actor<caf::replies_to<tool_request>::with<tool_result>>;
-
-/// The tools front: lists the tools and routes each call to its lane.
-using tools_actor = tool_executor_actor::extend<
-  caf::replies_to<list_tools_atom>::with<std::vector<tool_spec>>>;
-
-/// Owns the session files on disk.
-using store_actor
-  = caf::typed_actor<caf::replies_to<session_load>::with<session_snapshot>,
-                     caf::replies_to<session_append>::with<caf::ok_atom>,
-                     caf::replies_to<session_replace>::with<caf::ok_atom>>;
-
-/// Collects figures; answers with JSON or Prometheus text.
-using stats_actor = caf::typed_actor<
-  caf::reacts_to<actor_sample>, caf::reacts_to<turn_sample>,
-  caf::reacts_to<provider_sample>, caf::reacts_to<tool_sample>,
-  caf::reacts_to<gauge_sample>,
-  caf::replies_to<stats_atom, std::string>::with<std::string>>;
+// Declared in session.hpp, because session_services carries them:
+//   provider_actor      calls the LLM; blocking HTTP runs in detached workers
+//   tool_executor_actor runs tool calls: a worker, the read-only pool, a lane
+//   tools_actor         the tools front: lists tools, routes calls to lanes
+//   store_actor         owns the session files on disk
+//   stats_actor         collects figures; answers JSON or Prometheus text
 
 } // namespace nb

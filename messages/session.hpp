@@ -5,6 +5,16 @@
 #include <string>
 
 #include <caf/meta/type_name.hpp>
+#include <caf/replies_to.hpp>
+#include <caf/typed_actor.hpp>
+
+#include "messages/chat.hpp"
+#include "messages/model.hpp"
+#include "messages/runner.hpp"
+#include "messages/stats.hpp"
+#include "messages/store.hpp"
+#include "messages/tool.hpp"
+#include "messages/atoms.hpp"
 
 namespace nb {
 
@@ -19,6 +29,39 @@ struct session_idle {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_idle& x) {
   return f(caf::meta::type_name("session_idle"), x.key, x.received);
+}
+
+// The service handles a session needs, in one value. The supervisor sends a
+// fresh set to the router when it restarts a crashed service; sessions
+// spawned after that use the new handles.
+using provider_actor
+  = caf::typed_actor<caf::replies_to<model_request>::with<model_reply>>;
+using tool_executor_actor
+  = caf::typed_actor<caf::replies_to<tool_request>::with<tool_result>>;
+using tools_actor = tool_executor_actor::extend<
+  caf::replies_to<list_tools_atom>::with<std::vector<tool_spec>>>;
+using store_actor
+  = caf::typed_actor<caf::replies_to<session_load>::with<session_snapshot>,
+                     caf::replies_to<session_append>::with<caf::ok_atom>,
+                     caf::replies_to<session_replace>::with<caf::ok_atom>>;
+using stats_actor = caf::typed_actor<
+  caf::reacts_to<actor_sample>, caf::reacts_to<turn_sample>,
+  caf::reacts_to<provider_sample>, caf::reacts_to<tool_sample>,
+  caf::reacts_to<gauge_sample>,
+  caf::replies_to<stats_atom, std::string>::with<std::string>>;
+
+struct session_services {
+  store_actor store;
+  provider_actor provider;
+  tools_actor tools;
+  stats_actor stats;
+  outbound_sink outbox; ///< replies without a reply_to (null: none yet)
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, session_services& x) {
+  return f(caf::meta::type_name("session_services"), x.store, x.provider,
+           x.tools, x.stats, x.outbox);
 }
 
 } // namespace nb

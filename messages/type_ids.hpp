@@ -15,6 +15,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::outbound_msg))
   CAF_ADD_TYPE_ID(nb, (nb::inbound_msg))
   CAF_ADD_TYPE_ID(nb, (nb::session_idle))
+  CAF_ADD_TYPE_ID(nb, (nb::session_services))
 
   // -- turns
   CAF_ADD_TYPE_ID(nb, (nb::turn_state))

@@ -132,6 +132,11 @@ template <> tools_actor sample(caf::actor_system& sys) { return any_handle<tools
 template <> store_actor sample(caf::actor_system& sys) { return any_handle<store_actor>(sys); }
 template <> stats_actor sample(caf::actor_system& sys) { return any_handle<stats_actor>(sys); }
 
+template <> session_services sample(caf::actor_system& sys) {
+  return {sample<store_actor>(sys), sample<provider_actor>(sys),
+          sample<tools_actor>(sys), sample<stats_actor>(sys), sink_actor(sys)};
+}
+
 template <class T>
 void check_round_trip(caf::actor_system& sys) {
   T original = sample<T>(sys);
