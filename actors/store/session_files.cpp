@@ -1,0 +1,284 @@
+// Reading, appending and replacing one session file.
+#include "actors/store/session_files.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <exception>
+#include <string_view>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/store/posix_io.hpp"
+
+namespace nb {
+
+namespace {
+
+using namespace store_io;
+// Ordered, so the metadata line and metadata keys keep nanobot's order.
+using json = nlohmann::ordered_json;
+
+struct parsed_file {
+  bool has_meta = false;
+  json meta; ///< the whole metadata line
+  std::vector<std::string> messages;
+  int32_t skipped = 0;
+};
+
+parsed_file parse_lines(std::string_view text) {
+  parsed_file out;
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    auto line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos)
+      continue;
+    auto j = json::parse(line.begin(), line.end(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      ++out.skipped;
+      continue;
+    }
+    auto type = j.find("_type");
+    if (type == j.end()) {
+      out.messages.emplace_back(line);
+    } else if (*type == "metadata" && !out.has_meta) {
+      out.has_meta = true;
+      out.meta = std::move(j);
+    }
+    // provider_state and unknown record types are not messages.
+  }
+  return out;
+}
+
+std::string metadata_line(const std::string& key, const std::string& created,
+                          const std::string& updated, json meta) {
+  json j;
+  j["_type"] = "metadata";
+  j["key"] = key;
+  j["created_at"] = created;
+  j["updated_at"] = updated;
+  j["metadata"] = std::move(meta);
+  j["last_consolidated"] = 0;
+  return j.dump() + "\n";
+}
+
+// Every message must be one JSON object on one line; re-serialised only
+// when the caller's text spans lines.
+caf::expected<std::string> message_lines(const std::string& path,
+                                         const std::vector<std::string>& msgs) {
+  std::string body;
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    auto j = json::parse(msgs[i], nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+      return store_error("cannot write " + path + ": message "
+                         + std::to_string(i) + " is not a JSON object");
+    if (msgs[i].find_first_of("\r\n") == std::string::npos)
+      body += msgs[i];
+    else
+      body += j.dump();
+    body += '\n';
+  }
+  return body;
+}
+
+caf::expected<std::string> session_path(const std::string& dir,
+                                        const std::string& key) {
+  if (key.empty())
+    return store_error("empty session key (directory " + dir + ")");
+  return dir + "/" + session_file_name(key);
+}
+
+caf::expected<session_snapshot> load_impl(const std::string& dir,
+                                          const std::string& key) {
+  auto path = session_path(dir, key);
+  if (!path)
+    return path.error();
+  session_snapshot out;
+  out.key = key;
+  int err = 0;
+  auto text = read_file(*path, &err);
+  if (!text) {
+    if (err == ENOENT)
+      return out;
+    return text.error();
+  }
+  out.existed = true;
+  auto parsed = parse_lines(*text);
+  out.messages = std::move(parsed.messages);
+  out.skipped_lines = parsed.skipped;
+  if (parsed.has_meta) {
+    auto m = parsed.meta.find("metadata");
+    if (m != parsed.meta.end() && m->is_object())
+      out.metadata_json = m->dump();
+  }
+  return out;
+}
+
+caf::error append_impl(const std::string& dir, const std::string& key,
+                       const std::vector<std::string>& messages) {
+  auto path = session_path(dir, key);
+  if (!path)
+    return path.error();
+  auto body = message_lines(*path, messages);
+  if (!body)
+    return body.error();
+  bool created = false;
+  int fd = ::open(path->c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) {
+    if (auto e = make_dirs(dir))
+      return e;
+    fd = ::open(path->c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL
+                                 | O_CLOEXEC, 0600);
+    created = fd >= 0;
+    if (fd < 0 && errno == EEXIST) // another writer created it just now
+      fd = ::open(path->c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  }
+  if (fd < 0)
+    return sys_error("cannot open", *path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    return sys_error("cannot stat", *path, e);
+  }
+  std::string prefix;
+  if (st.st_size == 0) {
+    auto now = iso_now();
+    prefix = metadata_line(key, now, now, json::object());
+  } else {
+    // O_WRONLY cannot read: peek at the last byte through a second handle.
+    int rfd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
+    char last = '\n';
+    if (rfd < 0 || ::pread(rfd, &last, 1, st.st_size - 1) != 1) {
+      int e = errno;
+      if (rfd >= 0)
+        ::close(rfd);
+      ::close(fd);
+      return sys_error("cannot read the end of", *path, e);
+    }
+    ::close(rfd);
+    if (last != '\n')
+      prefix = "\n";
+  }
+  int e = write_all(fd, prefix + *body);
+  if (e == 0 && ::fsync(fd) != 0)
+    e = errno;
+  if (::close(fd) != 0 && e == 0)
+    e = errno;
+  if (e != 0)
+    return sys_error("cannot append to", *path, e);
+  if (created)
+    return fsync_dir(dir);
+  return caf::none;
+}
+
+// Keeps a corrupt file's bytes under another name before a rewrite.
+caf::error keep_corrupt_copy(const std::string& path) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+              std::chrono::system_clock::now().time_since_epoch())
+              .count();
+  auto copy = path + ".corrupt-" + std::to_string(ms);
+  if (::link(path.c_str(), copy.c_str()) != 0 && errno != EEXIST)
+    return sys_error("cannot keep a copy of corrupt", path, errno);
+  return caf::none;
+}
+
+caf::error replace_impl(const std::string& dir, const std::string& key,
+                        const std::string& metadata_json,
+                        const std::vector<std::string>& messages) {
+  auto path = session_path(dir, key);
+  if (!path)
+    return path.error();
+  auto meta = json::parse(metadata_json, nullptr, false);
+  if (meta.is_discarded() || !meta.is_object())
+    return store_error("cannot write " + *path
+                       + ": metadata is not a JSON object");
+  auto body = message_lines(*path, messages);
+  if (!body)
+    return body.error();
+  auto now = iso_now();
+  auto created_at = now;
+  int err = 0;
+  if (auto old = read_file(*path, &err)) {
+    auto parsed = parse_lines(*old);
+    auto c = parsed.meta.find("created_at");
+    if (parsed.has_meta && c != parsed.meta.end() && c->is_string())
+      created_at = c->get<std::string>();
+    if (parsed.skipped > 0)
+      if (auto e = keep_corrupt_copy(*path))
+        return e;
+  } else if (err != ENOENT) {
+    return old.error();
+  }
+  auto content = metadata_line(key, created_at, now, std::move(meta)) + *body;
+  auto tmp = dir + "/." + session_file_name(key) + "." + random_hex(8)
+             + ".tmp";
+  auto flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+  int fd = ::open(tmp.c_str(), flags, 0600);
+  if (fd < 0 && errno == ENOENT) {
+    if (auto e = make_dirs(dir))
+      return e;
+    fd = ::open(tmp.c_str(), flags, 0600);
+  }
+  if (fd < 0)
+    return sys_error("cannot create", tmp, errno);
+  const char* what = "cannot write";
+  const std::string* target = &tmp;
+  int e = write_all(fd, content);
+  if (e == 0 && ::fsync(fd) != 0)
+    e = errno;
+  if (::close(fd) != 0 && e == 0)
+    e = errno;
+  if (e == 0 && ::rename(tmp.c_str(), path->c_str()) != 0) {
+    e = errno;
+    what = "cannot rename a temp file over";
+    target = &*path;
+  }
+  if (e != 0) {
+    ::unlink(tmp.c_str());
+    return sys_error(what, *target, e);
+  }
+  return fsync_dir(dir);
+}
+
+caf::error exception_error(const char* op, const std::exception& ex) {
+  return store_error(std::string{op} + " failed: " + ex.what());
+}
+
+} // namespace
+
+caf::expected<session_snapshot> load_session(const std::string& dir,
+                                             const std::string& key) {
+  try {
+    return load_impl(dir, key);
+  } catch (const std::exception& ex) {
+    return exception_error("load_session", ex);
+  }
+}
+
+caf::error append_session(const std::string& dir, const std::string& key,
+                          const std::vector<std::string>& messages) {
+  try {
+    return append_impl(dir, key, messages);
+  } catch (const std::exception& ex) {
+    return exception_error("append_session", ex);
+  }
+}
+
+caf::error replace_session(const std::string& dir, const std::string& key,
+                           const std::string& metadata_json,
+                           const std::vector<std::string>& messages) {
+  try {
+    return replace_impl(dir, key, metadata_json, messages);
+  } catch (const std::exception& ex) {
+    return exception_error("replace_session", ex);
+  }
+}
+
+} // namespace nb

@@ -1,0 +1,60 @@
+// Session files on disk: nanobot-compatible JSONL (a metadata line, then one
+// message per line), read tolerantly, appended with fsync, replaced
+// atomically. Plain blocking file I/O, no actors; nothing here throws.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
+
+#include "config/settings.hpp"
+#include "messages/store.hpp"
+
+namespace nb {
+
+/// The file name of a session: base64url(key) without '=' padding, plus
+/// ".jsonl". Injective, so "a:b" and "a_b" never share a file.
+std::string session_file_name(const std::string& key);
+
+/// The sessions directory of a workspace, created (mode 0700) when missing:
+/// `<config_dir>/sessions/<workspace-id>` (no trailing slash). The id is the
+/// 32-hex text in `<workspace>/.nanobot/workspace-id`, created when missing;
+/// a file there that holds no such id is an error (it is never replaced).
+caf::expected<std::string> resolve_sessions_dir(const std::string& config_dir,
+                                                const std::string& workspace);
+
+/// Same, from the settings (config_dir() and workspace_path()).
+inline caf::expected<std::string> resolve_sessions_dir(const settings& s) {
+  return resolve_sessions_dir(s.config_dir(), s.workspace_path());
+}
+
+/// Reads a session file. A missing file gives `existed == false`. Corrupt
+/// lines (bad JSON, non-objects, a cut-off last line) are skipped and
+/// counted; a bad or missing metadata line keeps the messages and gives "{}".
+/// The file is never modified. Read errors (EACCES, EIO, EISDIR...) are
+/// errors, never "corrupt, start empty".
+caf::expected<session_snapshot> load_session(const std::string& dir,
+                                             const std::string& key);
+
+/// Appends messages (each a JSON object text) with O_APPEND and fsyncs the
+/// file. Creates it (mode 0600, metadata line first) when missing or empty,
+/// then fsyncs the directory. A last line cut off by a crash is closed with
+/// '\n' first, so the new lines stay readable.
+caf::error append_session(const std::string& dir, const std::string& key,
+                          const std::vector<std::string>& messages);
+
+/// Replaces the whole file atomically: writes `.<name>.<hex>.tmp`, fsyncs,
+/// renames over, fsyncs the directory. On failure the old file is intact and
+/// the temp file is gone. Keeps the old `created_at`. When the old file has
+/// corrupt lines it is first hard-linked to `<name>.corrupt-<unix ms>`, so
+/// the rewrite never destroys bytes that might be recovered by hand.
+caf::error replace_session(const std::string& dir, const std::string& key,
+                           const std::string& metadata_json,
+                           const std::vector<std::string>& messages);
+
+/// The human-readable text of a store error (its context), or "" for none.
+std::string store_error_text(const caf::error& err);
+
+} // namespace nb

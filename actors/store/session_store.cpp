@@ -1,0 +1,124 @@
+#include "actors/store/session_store.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include <caf/all.hpp>
+
+#include "actors/common/log.hpp"
+#include "actors/store/session_files.hpp"
+#include "messages/errc.hpp"
+
+namespace nb {
+
+namespace {
+
+using front_ptr = store_actor::stateful_pointer<store_state>;
+using worker_ptr = store_actor::stateful_pointer<store_worker_state>;
+
+const store_actor& route(front_ptr self, const std::string& key) {
+  auto& ws = self->state.workers;
+  return ws[std::hash<std::string>{}(key) % ws.size()];
+}
+
+// Workers catch every failure as a value; this guards the one-in-a-million
+// bad_alloc so that it becomes a failed request, not a dead worker.
+template <class F>
+auto guarded(worker_ptr self, const std::string& key, const char* op, F f)
+  -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& ex) {
+    self->state.meter.failed();
+    self->state.log->error("[{}] {} failed: {}", key, op, ex.what());
+    return caf::make_error(errc::store_failed,
+                           std::string{op} + " failed: " + ex.what());
+  }
+}
+
+caf::error report(worker_ptr self, const std::string& key, const char* op,
+                  caf::error err) {
+  self->state.meter.failed();
+  self->state.log->error("[{}] {}: {}", key, op, store_error_text(err));
+  return err;
+}
+
+} // namespace
+
+store_actor::behavior_type
+store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
+  self->state.dir = std::move(dir);
+  self->state.log = log::get("store");
+  self->state.meter.start(self, "store_worker", std::move(stats));
+  return {
+    [=](session_load& m) -> caf::result<session_snapshot> {
+      auto t = self->state.meter.measure();
+      return guarded(self, m.key, "load", [&]() -> caf::result<session_snapshot> {
+        auto r = load_session(self->state.dir, m.key);
+        if (!r)
+          return report(self, m.key, "load", std::move(r.error()));
+        if (r->skipped_lines > 0)
+          self->state.log->warn("[{}] {} corrupt line(s) skipped in {} "
+                                "(left on disk)",
+                                m.key, r->skipped_lines,
+                                session_file_name(m.key));
+        return std::move(*r);
+      });
+    },
+    [=](session_append& m) -> caf::result<caf::ok_atom> {
+      auto t = self->state.meter.measure();
+      return guarded(self, m.key, "append", [&]() -> caf::result<caf::ok_atom> {
+        if (auto err = append_session(self->state.dir, m.key, m.messages))
+          return report(self, m.key, "append", std::move(err));
+        return caf::ok_atom::value;
+      });
+    },
+    [=](session_replace& m) -> caf::result<caf::ok_atom> {
+      auto t = self->state.meter.measure();
+      return guarded(self, m.key, "replace", [&]() -> caf::result<caf::ok_atom> {
+        if (auto err = replace_session(self->state.dir, m.key, m.metadata_json,
+                                       m.messages))
+          return report(self, m.key, "replace", std::move(err));
+        return caf::ok_atom::value;
+      });
+    },
+  };
+}
+
+store_actor::behavior_type store_impl(front_ptr self, std::string dir,
+                                      int workers, stats_actor stats) {
+  self->state.meter.start(self, "store", stats);
+  for (int i = 0; i < std::max(workers, 1); ++i)
+    self->state.workers.push_back(
+      self->spawn<caf::detached>(store_worker_impl, dir, stats));
+  // A detached worker's thread keeps it alive, so the front must stop it.
+  self->attach_functor([ws = self->state.workers](const caf::error&) {
+    for (auto& w : ws)
+      caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+  });
+  return {
+    [=](session_load& m) {
+      auto t = self->state.meter.measure();
+      auto& w = route(self, m.key);
+      return self->delegate(w, std::move(m));
+    },
+    [=](session_append& m) {
+      auto t = self->state.meter.measure();
+      auto& w = route(self, m.key);
+      return self->delegate(w, std::move(m));
+    },
+    [=](session_replace& m) {
+      auto t = self->state.meter.measure();
+      auto& w = route(self, m.key);
+      return self->delegate(w, std::move(m));
+    },
+  };
+}
+
+store_actor spawn_store(caf::actor_system& sys,
+                        const std::string& sessions_dir, int workers,
+                        stats_actor stats) {
+  return sys.spawn(store_impl, sessions_dir, workers, std::move(stats));
+}
+
+} // namespace nb

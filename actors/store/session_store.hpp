@@ -1,0 +1,56 @@
+// The session store actor: a front that keeps each key's requests in order,
+// and detached workers that do the blocking file I/O (session_files.hpp).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <caf/fwd.hpp>
+
+#include "actors/common/meter.hpp"
+#include "messages/interfaces.hpp"
+
+namespace spdlog {
+class logger;
+} // namespace spdlog
+
+namespace nb {
+
+/// The front: owns the workers and routes each request by its key.
+struct store_state {
+  store_state() = default;
+  std::vector<store_actor> workers;
+  actor_meter meter;
+  static inline const char* name = "store";
+};
+
+/// One worker: a detached actor (its own thread) doing file I/O.
+struct store_worker_state {
+  store_worker_state() = default;
+  std::string dir;
+  std::shared_ptr<spdlog::logger> log;
+  actor_meter meter;
+  static inline const char* name = "store_worker";
+};
+
+/// Front behaviour: request for key k goes to worker hash(k) % workers via
+/// delegate, so one key's operations run in arrival order while different
+/// keys proceed in parallel. Its workers exit with it.
+store_actor::behavior_type
+store_impl(store_actor::stateful_pointer<store_state> self, std::string dir,
+           int workers, stats_actor stats);
+
+/// Worker behaviour: answers session_snapshot / ok_atom, or a caf::error
+/// (nb::errc::store_failed, the message naming the file and errno text).
+store_actor::behavior_type
+store_worker_impl(store_actor::stateful_pointer<store_worker_state> self,
+                  std::string dir, stats_actor stats);
+
+/// Spawns the store for `sessions_dir` with `workers` (at least 1) detached
+/// workers. `stats` may be a null handle.
+store_actor spawn_store(caf::actor_system& sys,
+                        const std::string& sessions_dir, int workers,
+                        stats_actor stats);
+
+} // namespace nb
