@@ -1,0 +1,215 @@
+#include "actors/stats/render.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace nb {
+
+namespace {
+
+using labels = std::vector<std::pair<std::string, std::string>>;
+
+std::string number(double x) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return ec == std::errc{} ? std::string(buf, end) : std::string{"NaN"};
+}
+
+std::string seconds(int64_t micros) {
+  return number(static_cast<double>(micros) / 1e6);
+}
+
+// Label values escape backslash, double quote and newline (format 0.0.4).
+std::string escape(const std::string& v) {
+  std::string out;
+  out.reserve(v.size());
+  for (char c : v) {
+    if (c == '\\' || c == '"')
+      out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string metric_name(const std::string& raw) {
+  std::string out;
+  for (char c : raw) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9') || c == '_';
+    out += ok ? c : '_';
+  }
+  return out;
+}
+
+/// Writes families one at a time so each family's samples stay together.
+class prom_writer {
+public:
+  void family(const std::string& name, const char* type, const char* help) {
+    current_ = "nanobot_" + name;
+    names_.insert(current_);
+    out_ += "# HELP " + current_ + ' ' + help + '\n';
+    out_ += "# TYPE " + current_ + ' ' + type + '\n';
+  }
+
+  void sample(const labels& ls, const std::string& value) {
+    out_ += current_;
+    if (!ls.empty()) {
+      out_ += '{';
+      for (size_t i = 0; i < ls.size(); ++i) {
+        if (i > 0)
+          out_ += ',';
+        out_ += ls[i].first + "=\"" + escape(ls[i].second) + '"';
+      }
+      out_ += '}';
+    }
+    out_ += ' ' + value + '\n';
+  }
+
+  void sample(const labels& ls, int64_t value) {
+    sample(ls, std::to_string(value));
+  }
+
+  void quantiles(labels ls, const latency_histogram& h) {
+    ls.emplace_back("quantile", "0.5");
+    sample(ls, seconds(h.quantile(0.5)));
+    ls.back().second = "0.99";
+    sample(ls, seconds(h.quantile(0.99)));
+  }
+
+  bool taken(const std::string& name) const {
+    return names_.count("nanobot_" + name) > 0;
+  }
+
+  std::string str() && { return std::move(out_); }
+
+private:
+  std::string out_;
+  std::string current_;
+  std::set<std::string> names_;
+};
+
+template <class Map, class Fn>
+void per_key(prom_writer& w, const Map& m, const char* label,
+             const std::string& name, const char* type, const char* help,
+             Fn value) {
+  if (m.empty())
+    return;
+  w.family(name, type, help);
+  for (const auto& [key, v] : m)
+    value(labels{{label, key}}, v);
+}
+
+void render_actors(prom_writer& w, const stats_figures& f) {
+  using K = actor_kind_figures;
+  auto each = [&](const std::string& name, const char* type, const char* help,
+                  auto fn) {
+    per_key(w, f.actors, "kind", name, type, help,
+            [&](const labels& ls, const K& k) { fn(ls, k); });
+  };
+  each("actors_live", "gauge", "Actors alive, by kind.",
+       [&](const labels& ls, const K& k) { w.sample(ls, k.live()); });
+  each("actors_spawned_total", "counter", "Actors spawned, by kind.",
+       [&](const labels& ls, const K& k) { w.sample(ls, k.spawned); });
+  each("actor_messages_handled_total", "counter",
+       "Messages handled, by actor kind.",
+       [&](const labels& ls, const K& k) { w.sample(ls, k.handled); });
+  each("actor_errors_total", "counter", "Failed handlers, by actor kind.",
+       [&](const labels& ls, const K& k) { w.sample(ls, k.errors); });
+  each("actor_mailbox_high", "gauge",
+       "Largest mailbox depth seen, by actor kind.",
+       [&](const labels& ls, const K& k) { w.sample(ls, k.mailbox_high); });
+  each("actor_handling_seconds", "gauge",
+       "Message handling time percentiles, by actor kind.",
+       [&](const labels& ls, const K& k) { w.quantiles(ls, k.handling); });
+}
+
+void render_turns(prom_writer& w, const turn_figures& t) {
+  per_key(w, t.by_outcome, "outcome", "turns_total", "counter",
+          "Finished turns, by outcome.",
+          [&](const labels& ls, int64_t n) { w.sample(ls, n); });
+  if (t.total.total > 0) {
+    w.family("turn_seconds", "gauge", "Turn duration percentiles.");
+    w.quantiles({}, t.total);
+  }
+  using S = turn_state_figures;
+  per_key(w, t.states, "state", "turn_state_total", "counter",
+          "Turn states entered, by state.",
+          [&](const labels& ls, const S& s) { w.sample(ls, s.count); });
+  per_key(w, t.states, "state", "turn_state_seconds_total", "counter",
+          "Time spent in each turn state.",
+          [&](const labels& ls, const S& s) {
+            w.sample(ls, seconds(s.total_us));
+          });
+  per_key(w, t.states, "state", "turn_state_seconds", "gauge",
+          "Turn state duration percentiles, by state.",
+          [&](const labels& ls, const S& s) { w.quantiles(ls, s.time); });
+}
+
+void render_provider(prom_writer& w, const provider_figures& p) {
+  w.family("provider_calls_total", "counter", "Model calls, by result.");
+  w.sample({{"result", "ok"}}, p.calls_ok);
+  w.sample({{"result", "failed"}}, p.calls_failed);
+  w.family("provider_attempts_total", "counter",
+           "Model call attempts, retries included.");
+  w.sample({}, p.attempts);
+  w.family("provider_latency_seconds", "gauge",
+           "Model call latency percentiles.");
+  w.quantiles({}, p.latency);
+  w.family("provider_tokens_total", "counter", "Tokens, by type.");
+  w.sample({{"type", "prompt"}}, p.prompt_tokens);
+  w.sample({{"type", "completion"}}, p.completion_tokens);
+  w.sample({{"type", "total"}}, p.total_tokens);
+}
+
+void render_tools(prom_writer& w, const stats_figures& f) {
+  per_key(w, f.tools, "tool", "tool_calls_total", "counter",
+          "Tool calls, by tool.",
+          [&](const labels& ls, const tool_figures& t) {
+            w.sample(ls, t.calls);
+          });
+  per_key(w, f.tools, "tool", "tool_errors_total", "counter",
+          "Tool calls that failed, by tool.",
+          [&](const labels& ls, const tool_figures& t) {
+            w.sample(ls, t.errors);
+          });
+  per_key(w, f.tools, "tool", "tool_seconds", "gauge",
+          "Tool call duration percentiles, by tool.",
+          [&](const labels& ls, const tool_figures& t) {
+            w.quantiles(ls, t.duration);
+          });
+}
+
+} // namespace
+
+std::string render_prometheus(const stats_figures& f,
+                              const process_figures& p) {
+  prom_writer w;
+  w.family("uptime_seconds", "gauge", "Seconds since the process started.");
+  w.sample({}, number(std::round(p.uptime_s * 1000) / 1000));
+  w.family("resident_memory_bytes", "gauge", "Resident set size.");
+  w.sample({}, p.rss_bytes);
+  w.family("threads", "gauge", "Threads in the process.");
+  w.sample({}, p.threads);
+  render_actors(w, f);
+  render_turns(w, f.turns);
+  render_provider(w, f.provider);
+  render_tools(w, f);
+  for (const auto& [raw, v] : f.gauges) {
+    auto name = metric_name(raw);
+    // A gauge must not reopen a family written above.
+    if (name.empty() || w.taken(name))
+      name = "gauge_" + name;
+    w.family(name, "gauge", "Current value reported by the runtime.");
+    w.sample({}, v);
+  }
+  return std::move(w).str();
+}
+
+} // namespace nb
