@@ -1,0 +1,101 @@
+#include "actors/router/router.hpp"
+
+#include <memory>
+
+#include <caf/event_based_actor.hpp>
+
+#include "actors/common/log.hpp"
+
+namespace nb {
+
+namespace {
+
+void report_live(router_pointer self) {
+  if (self->state.svc.stats)
+    self->send(self->state.svc.stats,
+               gauge_sample{"sessions_live",
+                            static_cast<int64_t>(self->state.sessions.size())});
+}
+
+router_state::entry& session_for(router_pointer self, const std::string& key) {
+  auto& st = self->state;
+  auto i = st.sessions.find(key);
+  if (i != st.sessions.end())
+    return i->second;
+  auto s = self->spawn(session_impl, key, st.cfg, st.svc,
+                       router_actor{self});
+  self->monitor(s);
+  auto& e = st.sessions[key];
+  e.session = s;
+  report_live(self);
+  return e;
+}
+
+} // namespace
+
+router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
+                                        session_services svc) {
+  auto& st = self->state;
+  st.cfg = std::move(cfg);
+  st.svc = std::move(svc);
+  st.meter.start(self, "router", st.svc.stats);
+  self->set_down_handler([=](caf::down_msg& dm) {
+    auto& sessions = self->state.sessions;
+    for (auto i = sessions.begin(); i != sessions.end(); ++i) {
+      if (i->second.session.address() == dm.source) {
+        if (dm.reason && dm.reason != caf::exit_reason::user_shutdown)
+          log::get("router")->error("[{}] session actor died: {}", i->first,
+                                    self->system().render(dm.reason));
+        sessions.erase(i);
+        report_live(self);
+        return;
+      }
+    }
+  });
+  return {
+    [=](inbound_msg& in) {
+      auto t = self->state.meter.measure();
+      auto key = session_key(in);
+      auto& e = session_for(self, key);
+      ++e.forwarded;
+      self->send(e.session, std::move(in));
+    },
+    [=](session_idle& idle) {
+      auto t = self->state.meter.measure();
+      auto& sessions = self->state.sessions;
+      auto i = sessions.find(idle.key);
+      // Only when the session has seen everything we sent it may it go.
+      if (i == sessions.end() || i->second.forwarded != idle.received
+          || i->second.session.address() != self->current_sender())
+        return;
+      auto s = i->second.session;
+      sessions.erase(i);
+      self->demonitor(s.address());
+      self->send_exit(s, caf::exit_reason::user_shutdown);
+      report_live(self);
+    },
+    [=](session_services& svc) {
+      auto t = self->state.meter.measure();
+      self->state.svc = std::move(svc);
+    },
+    [=](live_sessions_atom) {
+      return static_cast<int32_t>(self->state.sessions.size());
+    },
+    [=](flush_atom) -> caf::result<int32_t> {
+      // Answers once every session has finished its running turn.
+      auto& sessions = self->state.sessions;
+      auto count = static_cast<int32_t>(sessions.size());
+      if (count == 0)
+        return int32_t{0};
+      auto rp = self->make_response_promise<int32_t>();
+      auto pending = std::make_shared<int32_t>(count);
+      for (auto& [key, e] : sessions)
+        self->request(e.session, std::chrono::seconds(60), flush_atom::value)
+          .then([=](bool) mutable { if (--*pending == 0) rp.deliver(count); },
+                [=](caf::error&) mutable { if (--*pending == 0) rp.deliver(count); });
+      return rp;
+    },
+  };
+}
+
+} // namespace nb

@@ -1,0 +1,359 @@
+#include "actors/runner/runner.hpp"
+
+#include <caf/event_based_actor.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include "actors/common/log.hpp"
+#include "actors/runner/tool_batches.hpp"
+#include "actors/runner/turn_texts.hpp"
+
+namespace nb {
+
+namespace {
+
+using json = nlohmann::json;
+
+void model_step(runner_pointer self);
+void execute_batches(runner_pointer self);
+
+std::string render(runner_pointer self, const caf::error& err) {
+  return self->system().render(err);
+}
+
+void finish(runner_pointer self, std::string final_content,
+            std::string stop_reason) {
+  auto& st = self->state;
+  st.outcome.final_content = std::move(final_content);
+  st.outcome.stop_reason = std::move(stop_reason);
+  st.outcome.iterations = st.iteration;
+  st.promise.deliver(std::move(st.outcome));
+  self->quit();
+}
+
+void add_message(runner_pointer self, json msg) {
+  self->state.outcome.new_messages.push_back(msg.dump());
+  self->state.messages.push_back(std::move(msg));
+}
+
+void tell_user(runner_pointer self, outbound_kind kind, std::string text) {
+  auto& rq = self->state.request;
+  if (!rq.stream_to)
+    return;
+  outbound_msg out;
+  out.channel = rq.channel;
+  out.chat_id = rq.chat_id;
+  out.session_key = rq.session_key;
+  out.kind = kind;
+  out.content = std::move(text);
+  out.stream_id = rq.turn_id;
+  self->send(rq.stream_to, std::move(out));
+}
+
+void close_stream_segment(runner_pointer self) {
+  if (self->state.streaming_segment) {
+    tell_user(self, outbound_kind::stream_end, "");
+    self->state.streaming_segment = false;
+  }
+}
+
+void add_usage(token_usage& into, const token_usage& x) {
+  into.prompt_tokens = x.prompt_tokens; // the latest context size, not a sum
+  into.completion_tokens += x.completion_tokens;
+  into.total_tokens += x.total_tokens;
+  into.cached_tokens += x.cached_tokens;
+  into.estimated = into.estimated || x.estimated;
+}
+
+model_request make_request(runner_pointer self, bool with_tools,
+                           const char* extra_user_prompt) {
+  auto& st = self->state;
+  model_request rq;
+  rq.request_id = st.request.turn_id + ":" + std::to_string(st.iteration);
+  rq.model = st.request.model;
+  if (extra_user_prompt) {
+    auto msgs = st.messages;
+    msgs.push_back({{"role", "user"}, {"content", extra_user_prompt}});
+    rq.messages_json = msgs.dump();
+  } else {
+    rq.messages_json = st.messages.dump();
+  }
+  if (with_tools)
+    rq.tools_json = st.tools_json;
+  rq.max_tokens = st.request.max_tokens;
+  rq.temperature = st.request.temperature;
+  rq.stream = st.request.stream;
+  rq.stream_to = self;
+  return rq;
+}
+
+/// A model call that must end the turn: no tools, and `fallback` when it
+/// yields nothing usable.
+void final_request(runner_pointer self, const char* prompt,
+                   std::string fallback, std::string stop_reason) {
+  auto rq = make_request(self, false, prompt);
+  self->request(self->state.provider, self->state.model_timeout, std::move(rq))
+    .then(
+      [=](model_reply& reply) {
+        add_usage(self->state.outcome.usage, reply.usage);
+        close_stream_segment(self);
+        if (reply.finish_reason == "error" || reply.content.empty()) {
+          add_message(self, {{"role", "assistant"}, {"content", fallback}});
+          finish(self, fallback, stop_reason);
+          return;
+        }
+        add_message(self, {{"role", "assistant"}, {"content", reply.content}});
+        finish(self, reply.content, stop_reason);
+      },
+      [=](caf::error& err) {
+        log::get("runner")->warn("[{}] finalisation failed: {}",
+                                 self->state.request.session_key,
+                                 render(self, err));
+        add_message(self, {{"role", "assistant"}, {"content", fallback}});
+        finish(self, fallback, stop_reason);
+      });
+}
+
+json assistant_with_calls(const model_reply& reply,
+                          const std::vector<tool_call>& calls) {
+  json msg{{"role", "assistant"}};
+  msg["content"] = reply.content.empty() ? json(nullptr) : json(reply.content);
+  auto& arr = msg["tool_calls"] = json::array();
+  for (auto& c : calls)
+    arr.push_back({{"id", c.id},
+                   {"type", "function"},
+                   {"function", {{"name", c.name}, {"arguments", c.arguments_json}}}});
+  if (!reply.reasoning_content.empty())
+    msg["reasoning_content"] = reply.reasoning_content;
+  return msg;
+}
+
+/// Drops calls without a name (they cannot run and poison a transcript on
+/// replay) and gives every remaining call a unique, non-empty id.
+std::vector<tool_call> usable_calls(const model_reply& reply, int iteration) {
+  std::vector<tool_call> out;
+  for (auto& c : reply.tool_calls) {
+    if (c.name.empty())
+      continue;
+    auto call = c;
+    auto taken = [&](const std::string& id) {
+      for (auto& o : out)
+        if (o.id == id)
+          return true;
+      return false;
+    };
+    if (call.id.empty() || taken(call.id))
+      call.id = "call_" + std::to_string(iteration) + "_"
+                + std::to_string(out.size());
+    out.push_back(std::move(call));
+  }
+  return out;
+}
+
+std::string hint_for(const tool_call& c) {
+  auto args = c.arguments_json.size() > 60 ? c.arguments_json.substr(0, 57) + "..."
+                                           : c.arguments_json;
+  return c.name + "(" + args + ")";
+}
+
+void on_model_reply(runner_pointer self, model_reply& reply) {
+  auto& st = self->state;
+  add_usage(st.outcome.usage, reply.usage);
+  if (reply.finish_reason == "error") {
+    close_stream_segment(self);
+    add_message(self, {{"role", "assistant"}, {"content", texts::reply_unavailable}});
+    auto text = reply.error.empty() ? std::string{"Sorry, I encountered an error calling the AI model."}
+                                    : reply.error;
+    finish(self, std::move(text), "error");
+    return;
+  }
+  const auto& fr = reply.finish_reason;
+  bool tool_capable = fr == "tool_calls" || fr == "function_call" || fr == "stop"
+                      || fr.empty();
+  if (!reply.tool_calls.empty() && tool_capable) {
+    auto calls = usable_calls(reply, st.iteration);
+    if (calls.empty()) {
+      // Every call was malformed: say so once, then insist on an answer.
+      if (!st.malformed_retry_used) {
+        st.malformed_retry_used = true;
+        st.messages.push_back({{"role", "user"}, {"content", texts::malformed_calls_note}});
+        ++st.iteration;
+        model_step(self);
+      } else {
+        final_request(self, texts::finalize_after_empty, texts::empty_final,
+                      "empty_final_response");
+      }
+      return;
+    }
+    close_stream_segment(self);
+    add_message(self, assistant_with_calls(reply, calls));
+    for (auto& c : calls)
+      tell_user(self, outbound_kind::progress, hint_for(c));
+    st.outcome.tool_calls += static_cast<int32_t>(calls.size());
+    st.calls = std::move(calls);
+    st.results.assign(st.calls.size(), tool_result{});
+    st.batch_index = 0;
+    execute_batches(self);
+    return;
+  }
+  if (!reply.tool_calls.empty())
+    log::get("runner")->warn("[{}] ignoring tool calls under finish_reason '{}'",
+                             st.request.session_key, fr);
+  if (reply.content.empty()) {
+    if (!st.empty_retry_used) {
+      st.empty_retry_used = true;
+      model_step(self);
+      return;
+    }
+    final_request(self, texts::finalize_after_empty, texts::empty_final,
+                  "empty_final_response");
+    return;
+  }
+  close_stream_segment(self);
+  json msg{{"role", "assistant"}, {"content", reply.content}};
+  if (!reply.reasoning_content.empty())
+    msg["reasoning_content"] = reply.reasoning_content;
+  add_message(self, std::move(msg));
+  finish(self, reply.content, "completed");
+}
+
+void model_step(runner_pointer self) {
+  auto& st = self->state;
+  if (st.iteration >= st.request.max_iterations) {
+    final_request(self, texts::finalize_after_budget,
+                  texts::budget_exhausted(st.request.max_iterations),
+                  "max_iterations");
+    return;
+  }
+  self->request(st.provider, st.model_timeout, make_request(self, true, nullptr))
+    .then([=](model_reply& reply) { on_model_reply(self, reply); },
+          [=](caf::error& err) {
+            model_reply failed;
+            failed.finish_reason = "error";
+            failed.error = "Sorry, I could not reach the AI model ("
+                           + render(self, err) + ").";
+            on_model_reply(self, failed);
+          });
+}
+
+void tool_results_done(runner_pointer self) {
+  auto& st = self->state;
+  for (auto& r : st.results)
+    add_message(self, {{"role", "tool"},
+                       {"tool_call_id", r.call_id},
+                       {"name", r.name},
+                       {"content", r.content}});
+  st.calls.clear();
+  st.results.clear();
+  ++st.iteration;
+  model_step(self);
+}
+
+void run_call(runner_pointer self, size_t index) {
+  auto& st = self->state;
+  tool_request rq{st.request.session_key, st.calls[index]};
+  self->request(st.tools, st.tool_timeout, std::move(rq))
+    .then(
+      [=](tool_result& r) {
+        self->state.results[index] = std::move(r);
+        if (--self->state.batch_remaining == 0)
+          execute_batches(self);
+      },
+      [=](caf::error& err) {
+        auto& c = self->state.calls[index];
+        self->state.results[index]
+          = {c.id, c.name, "Error: the tool could not run (" + render(self, err) + ")",
+             true, 0, 0};
+        if (--self->state.batch_remaining == 0)
+          execute_batches(self);
+      });
+}
+
+/// Runs the next batch; parallel batches fan out at once, others run alone.
+void execute_batches(runner_pointer self) {
+  auto& st = self->state;
+  auto batches = partition_tool_calls(st.calls, st.specs);
+  if (st.batch_index >= batches.size()) {
+    tool_results_done(self);
+    return;
+  }
+  auto& batch = batches[st.batch_index++];
+  st.batch_remaining = batch.calls.size();
+  for (auto i : batch.calls)
+    run_call(self, i);
+}
+
+void start(runner_pointer self) {
+  auto& st = self->state;
+  json defs = json::array();
+  for (auto& s : st.specs) {
+    json params = json::parse(s.parameters_json, nullptr, false);
+    if (params.is_discarded())
+      params = json::object();
+    defs.push_back({{"type", "function"},
+                    {"function", {{"name", s.name},
+                                  {"description", s.description},
+                                  {"parameters", params}}}});
+  }
+  st.tools_json = defs.empty() ? std::string{} : defs.dump();
+  model_step(self);
+}
+
+} // namespace
+
+runner_actor::behavior_type
+runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
+            stats_actor stats, std::chrono::seconds model_timeout,
+            std::chrono::seconds tool_timeout) {
+  auto& st = self->state;
+  st.provider = std::move(provider);
+  st.tools = std::move(tools);
+  st.model_timeout = model_timeout;
+  st.tool_timeout = tool_timeout;
+  st.meter.start(self, "runner", std::move(stats));
+  return {
+    [=](run_turn& rq) -> caf::result<turn_outcome> {
+      auto t = self->state.meter.measure();
+      auto& st = self->state;
+      st.promise = self->make_response_promise<turn_outcome>();
+      st.messages = json::parse(rq.messages_json, nullptr, false);
+      if (!st.messages.is_array()) {
+        st.promise.deliver(caf::make_error(errc::turn_failed,
+                                           "run_turn: messages are not a JSON array"));
+        self->quit();
+        return st.promise;
+      }
+      st.request = std::move(rq);
+      if (!st.tools) {
+        start(self);
+        return st.promise;
+      }
+      self->request(st.tools, std::chrono::seconds(30), list_tools_atom::value)
+        .then(
+          [=](std::vector<tool_spec>& specs) {
+            self->state.specs = std::move(specs);
+            start(self);
+          },
+          [=](caf::error& err) {
+            log::get("runner")->warn("[{}] tools unavailable this turn: {}",
+                                     self->state.request.session_key,
+                                     render(self, err));
+            start(self);
+          });
+      return st.promise;
+    },
+    [=](model_delta& d) {
+      auto t = self->state.meter.measure();
+      if (d.reasoning || d.content.empty())
+        return;
+      self->state.streaming_segment = true;
+      self->state.outcome.streamed = true;
+      tell_user(self, outbound_kind::delta, std::move(d.content));
+    },
+    [=](model_retry_notice& n) {
+      auto t = self->state.meter.measure();
+      tell_user(self, outbound_kind::retry_wait, std::move(n.text));
+    },
+  };
+}
+
+} // namespace nb

@@ -1,0 +1,60 @@
+// The runner: one turn's model loop. Calls the provider, runs the tool calls
+// it asks for in batches, feeds the results back, and stops on a final answer
+// or at the iteration limit with one no-tools finalisation request.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <caf/typed_response_promise.hpp>
+
+#include "actors/common/meter.hpp"
+#include "messages/errc.hpp"
+#include "messages/interfaces.hpp"
+
+namespace nb {
+
+struct runner_state {
+  runner_state() = default;
+  static inline const char* name = "runner";
+
+  provider_actor provider;
+  tools_actor tools;
+  std::chrono::seconds model_timeout{1260};
+  std::chrono::seconds tool_timeout{900};
+
+  run_turn request;
+  caf::typed_response_promise<turn_outcome> promise;
+  nlohmann::json messages;     ///< the working copy sent to the model
+  std::vector<tool_spec> specs;
+  std::string tools_json;
+  turn_outcome outcome;
+  int iteration = 0;
+  bool empty_retry_used = false;
+  bool malformed_retry_used = false;
+  bool streaming_segment = false; ///< deltas went out since the last call
+
+  // The batch being executed.
+  std::vector<tool_call> calls;
+  std::vector<tool_result> results;
+  size_t batch_index = 0;
+  size_t batch_remaining = 0;
+
+  actor_meter meter;
+};
+
+using runner_pointer = runner_actor::stateful_pointer<runner_state>;
+
+/// Runs one turn and quits. `model_timeout` bounds one provider request,
+/// retries included; `tool_timeout` one tool call.
+runner_actor::behavior_type
+runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
+            stats_actor stats, std::chrono::seconds model_timeout,
+            std::chrono::seconds tool_timeout);
+
+} // namespace nb

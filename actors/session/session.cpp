@@ -1,0 +1,125 @@
+#include "actors/session/session.hpp"
+
+#include <caf/after.hpp>
+#include <caf/skip.hpp>
+
+#include "actors/common/log.hpp"
+#include "config/settings.hpp"
+
+namespace nb {
+
+session_config make_session_config(const settings& cfg) {
+  session_config out;
+  out.model = cfg.agent.model;
+  out.max_tokens = cfg.agent.max_tokens;
+  out.temperature = cfg.agent.temperature;
+  out.max_iterations = cfg.agent.max_tool_iterations;
+  out.workspace = cfg.workspace_path();
+  // One provider request may retry 4 times; streams have only an idle limit,
+  // so allow the longer of the wall clock and twice the idle timeout.
+  auto per_try = std::max({cfg.timeouts.llm_timeout_s,
+                           2 * cfg.timeouts.stream_idle_timeout_s, 300});
+  out.model_timeout = std::chrono::seconds(4 * per_try + 60);
+  out.tool_timeout = std::chrono::seconds(
+    std::max(cfg.tools.exec.timeout_s, 600) + 60);
+  out.idle = std::chrono::seconds(std::max(cfg.gateway.session_idle_s, 1));
+  return out;
+}
+
+int64_t now_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+           std::chrono::steady_clock::now().time_since_epoch())
+    .count();
+}
+
+void deliver(session_pointer self, outbound_msg msg) {
+  auto& st = self->state;
+  if (st.current.reply_to)
+    self->send(st.current.reply_to, std::move(msg));
+  else if (st.svc.outbox)
+    self->send(st.svc.outbox, std::move(msg));
+  else
+    log::get("session")->warn("[{}] no route for a reply on channel '{}'",
+                              st.key, msg.channel);
+}
+
+namespace {
+
+session_actor::behavior_type accepting(session_pointer self);
+
+/// While a turn runs, newer messages for this chat wait in the mailbox.
+session_actor::behavior_type busy(session_pointer) {
+  return {
+    [](inbound_msg&) -> caf::result<void> { return caf::skip; },
+    [](flush_atom) -> caf::result<bool> { return caf::skip; },
+  };
+}
+
+void start_turn(session_pointer self, inbound_msg in) {
+  auto& st = self->state;
+  ++st.received;
+  ++st.turn_number;
+  st.current = std::move(in);
+  st.user_persisted = false;
+  st.to_save.clear();
+  st.reply.clear();
+  st.stop_reason.clear();
+  st.streamed = false;
+  st.failure.clear();
+  st.machine.start(now_us());
+  self->become(busy(self));
+  enter_state(self);
+}
+
+session_actor::behavior_type accepting(session_pointer self) {
+  return {
+    [=](inbound_msg& in) {
+      auto t = self->state.meter.measure();
+      start_turn(self, std::move(in));
+    },
+    [=](flush_atom) { return true; },
+    caf::after(self->state.cfg.idle) >> [=] {
+      // Offer to quit; the router agrees only if nothing is on its way here.
+      self->send(self->state.router,
+                 session_idle{self->state.key, self->state.received});
+    },
+  };
+}
+
+} // namespace
+
+void turn_finished(session_pointer self) {
+  auto& st = self->state;
+  turn_sample sample;
+  sample.trace = st.machine.trace();
+  for (auto& s : sample.trace)
+    sample.total_us += s.duration_us;
+  if (st.machine.failed())
+    sample.outcome = "error";
+  else if (!st.stop_reason.empty())
+    sample.outcome = st.stop_reason;
+  else
+    sample.outcome = "command";
+  if (st.machine.failed())
+    st.meter.failed();
+  if (st.svc.stats)
+    self->send(st.svc.stats, std::move(sample));
+  st.current.reply_to = nullptr;
+  st.to_save.clear();
+  self->become(accepting(self));
+}
+
+session_actor::behavior_type session_impl(session_pointer self, std::string key,
+                                          session_config cfg,
+                                          session_services svc,
+                                          router_actor router) {
+  auto& st = self->state;
+  st.key = std::move(key);
+  st.cfg = std::move(cfg);
+  st.svc = std::move(svc);
+  st.router = std::move(router);
+  st.meter.start(self, "session", st.svc.stats);
+  return accepting(self);
+}
+
+} // namespace nb

@@ -1,0 +1,36 @@
+// Pure helpers over a session's transcript (JSON message objects): parsing,
+// crash repair, and the replay a model call starts from.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace nb {
+
+/// Text of the note that closes a user turn a crash interrupted.
+inline constexpr const char* interrupted_turn_note
+  = "Error: Task interrupted before a response was generated.";
+
+/// Text of the result given to a tool call a crash interrupted.
+inline constexpr const char* interrupted_tool_note
+  = "Error: Task interrupted before this tool finished.";
+
+/// Parses stored message texts; texts that are not JSON objects are skipped.
+std::vector<nlohmann::json> parse_messages(const std::vector<std::string>& texts);
+
+/// Returns the messages that make a transcript legal again after a crash:
+/// a result for every tool call of the last assistant message that lacks one,
+/// and an assistant note when the transcript ends on a user message.
+std::vector<nlohmann::json> repair_tail(const std::vector<nlohmann::json>& transcript);
+
+/// Returns the messages to replay to the model: command exchanges and
+/// bookkeeping fields dropped, starting at a user message, at most `limit`.
+nlohmann::json replay_history(const std::vector<nlohmann::json>& transcript,
+                              size_t limit);
+
+/// Returns the current UTC time as ISO 8601 with milliseconds.
+std::string iso_now();
+
+} // namespace nb
