@@ -49,4 +49,9 @@ using runner_actor
 //   store_actor         owns the session files on disk
 //   stats_actor         collects figures; answers JSON or Prometheus text
 
+/// Owns the service actors, restarts a crashed one and hands the router the
+/// fresh handles; answers with the router and the current services.
+using supervisor_actor = caf::typed_actor<
+  caf::replies_to<caf::get_atom>::with<router_actor, session_services>>;
+
 } // namespace nb

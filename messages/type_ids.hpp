@@ -65,6 +65,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::tools_actor))
   CAF_ADD_TYPE_ID(nb, (nb::store_actor))
   CAF_ADD_TYPE_ID(nb, (nb::stats_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::supervisor_actor))
 
 CAF_END_TYPE_ID_BLOCK(nb)
 

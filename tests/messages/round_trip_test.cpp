@@ -131,6 +131,7 @@ template <> tool_executor_actor sample(caf::actor_system& sys) { return any_hand
 template <> tools_actor sample(caf::actor_system& sys) { return any_handle<tools_actor>(sys); }
 template <> store_actor sample(caf::actor_system& sys) { return any_handle<store_actor>(sys); }
 template <> stats_actor sample(caf::actor_system& sys) { return any_handle<stats_actor>(sys); }
+template <> supervisor_actor sample(caf::actor_system& sys) { return any_handle<supervisor_actor>(sys); }
 
 template <> session_services sample(caf::actor_system& sys) {
   return {sample<store_actor>(sys), sample<provider_actor>(sys),
