@@ -20,9 +20,11 @@ std::string render(runner_pointer self, const caf::error& err) {
   return self->system().render(err);
 }
 
+/// Ends the turn. `streamed`: the user already saw `final_content` as deltas.
 void finish(runner_pointer self, std::string final_content,
-            std::string stop_reason) {
+            std::string stop_reason, bool streamed = false) {
   auto& st = self->state;
+  st.outcome.streamed = streamed;
   st.outcome.final_content = std::move(final_content);
   st.outcome.stop_reason = std::move(stop_reason);
   st.outcome.iterations = st.iteration;
@@ -49,11 +51,13 @@ void tell_user(runner_pointer self, outbound_kind kind, std::string text) {
   self->send(rq.stream_to, std::move(out));
 }
 
-void close_stream_segment(runner_pointer self) {
-  if (self->state.streaming_segment) {
-    tell_user(self, outbound_kind::stream_end, "");
-    self->state.streaming_segment = false;
-  }
+/// Ends the visible streamed segment; returns whether it had any text.
+bool close_stream_segment(runner_pointer self) {
+  if (!self->state.streaming_segment)
+    return false;
+  tell_user(self, outbound_kind::stream_end, "");
+  self->state.streaming_segment = false;
+  return true;
 }
 
 void add_usage(token_usage& into, const token_usage& x) {
@@ -95,14 +99,14 @@ void final_request(runner_pointer self, const char* prompt,
     .then(
       [=](model_reply& reply) {
         add_usage(self->state.outcome.usage, reply.usage);
-        close_stream_segment(self);
+        bool streamed = close_stream_segment(self);
         if (reply.finish_reason == "error" || reply.content.empty()) {
           add_message(self, {{"role", "assistant"}, {"content", fallback}});
           finish(self, fallback, stop_reason);
           return;
         }
         add_message(self, {{"role", "assistant"}, {"content", reply.content}});
-        finish(self, reply.content, stop_reason);
+        finish(self, reply.content, stop_reason, streamed);
       },
       [=](caf::error& err) {
         log::get("runner")->warn("[{}] finalisation failed: {}",
@@ -208,12 +212,12 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
                   "empty_final_response");
     return;
   }
-  close_stream_segment(self);
+  bool streamed = close_stream_segment(self);
   json msg{{"role", "assistant"}, {"content", reply.content}};
   if (!reply.reasoning_content.empty())
     msg["reasoning_content"] = reply.reasoning_content;
   add_message(self, std::move(msg));
-  finish(self, reply.content, "completed");
+  finish(self, reply.content, "completed", streamed);
 }
 
 void model_step(runner_pointer self) {
@@ -346,7 +350,6 @@ runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
       if (d.reasoning || d.content.empty())
         return;
       self->state.streaming_segment = true;
-      self->state.outcome.streamed = true;
       tell_user(self, outbound_kind::delta, std::move(d.content));
     },
     [=](model_retry_notice& n) {

@@ -1,0 +1,68 @@
+#include <csignal>
+#include <iostream>
+
+#include <pthread.h>
+
+#include "actors/app/commands.hpp"
+#include "actors/app/load_config.hpp"
+#include "actors/channels/api/api_server.hpp"
+#include "actors/channels/gateway_http/gateway_http_server.hpp"
+#include "actors/common/log.hpp"
+#include "actors/provider/provider_registry.hpp"
+#include "actors/supervisor/runtime.hpp"
+
+namespace nb {
+
+namespace {
+
+/// Blocks SIGINT/SIGTERM in this thread and every thread started after, so
+/// that sigwait below is the only place they are seen.
+sigset_t block_shutdown_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  // A client closing its socket mid-write must not kill the process.
+  std::signal(SIGPIPE, SIG_IGN);
+  return set;
+}
+
+} // namespace
+
+int cmd_gateway(const options& opts) {
+  log::set_level(opts.verbose ? "debug" : "info");
+  auto cfg = load_config_or_report(opts);
+  if (!cfg)
+    return 2;
+  if (opts.port)
+    cfg->gateway.port = *opts.port;
+  auto lg = log::get("gateway");
+  auto signals = block_shutdown_signals();
+  try {
+    runtime rt{*cfg};
+    auto choice = choose_provider(*cfg);
+    if (choice.ready())
+      lg->info("model {} via {} at {}", cfg->agent.model, choice.name,
+               choice.api_base);
+    else
+      lg->warn("no usable provider: {}", choice.problem);
+    gateway_http_server health{rt.system(), rt.stats(), *cfg};
+    api_server api{rt.system(), rt.router(), *cfg};
+    lg->info("gateway ready: API on http://{}:{}/v1, health on http://{}:{}",
+             cfg->api.host, api.port(), cfg->gateway.host, health.port());
+    int sig = 0;
+    sigwait(&signals, &sig);
+    lg->info("{} received: shutting down", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    api.stop();
+    rt.shutdown(std::chrono::seconds(15));
+    health.stop();
+    lg->info("stopped cleanly");
+    return 0;
+  } catch (const std::exception& e) {
+    lg->error("{}", e.what());
+    return 1;
+  }
+}
+
+} // namespace nb

@@ -1,0 +1,40 @@
+#include <filesystem>
+#include <iostream>
+
+#include "actors/app/commands.hpp"
+#include "actors/app/load_config.hpp"
+#include "actors/provider/provider_registry.hpp"
+
+namespace nb {
+
+int cmd_status(const options& opts) {
+  auto cfg = load_config_or_report(opts);
+  if (!cfg)
+    return 2;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  auto mark = [](bool ok) { return ok ? "✓" : "✗"; };
+  bool have_config = fs::exists(cfg->config_path, ec);
+  auto ws = cfg->workspace_path();
+  bool have_ws = fs::is_directory(ws, ec);
+  auto choice = choose_provider(*cfg);
+  std::cout << "nanobot-cpp " NB_VERSION " status\n\n"
+            << "Config:    " << cfg->config_path << " " << mark(have_config)
+            << (have_config ? "" : " (missing: built-in defaults; run `nanobot onboard`)")
+            << "\nWorkspace: " << ws << " " << mark(have_ws)
+            << (have_ws ? "" : " (missing: run `nanobot onboard`)")
+            << "\nModel:     " << cfg->agent.model
+            << "\nProvider:  ";
+  if (choice.ready())
+    std::cout << choice.name << " at " << choice.api_base << " "
+              << mark(true) << (choice.api_key.empty() ? " (no API key)" : " (API key set)");
+  else
+    std::cout << mark(false) << " not ready: " << choice.problem;
+  std::cout << "\nAPI:       http://" << cfg->api.host << ":" << cfg->api.port
+            << "/v1" << (cfg->api.api_key.empty() ? " (no key)" : " (key required)")
+            << "\nGateway:   http://" << cfg->gateway.host << ":" << cfg->gateway.port
+            << " (/health, /stats, /metrics)\n";
+  return 0;
+}
+
+} // namespace nb

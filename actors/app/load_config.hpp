@@ -1,0 +1,15 @@
+// Loading the config for a command: errors end the command, warnings print.
+#pragma once
+
+#include <optional>
+
+#include "actors/app/options.hpp"
+#include "config/settings.hpp"
+
+namespace nb {
+
+/// Loads the config named by the options (or the default). On an error,
+/// prints it and returns nothing: the caller exits with code 2.
+std::optional<settings> load_config_or_report(const options& opts);
+
+} // namespace nb

@@ -1,0 +1,35 @@
+// nanobot: parses the command line and runs one subcommand.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "actors/app/commands.hpp"
+#include "actors/app/options.hpp"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  auto opts = nb::parse_options(args);
+  if (!opts.error.empty()) {
+    std::cerr << "nanobot: " << opts.error << "\n";
+    return 2;
+  }
+  if (opts.command.empty() || opts.command == "help") {
+    std::cout << nb::usage_text();
+    return opts.command.empty() ? 2 : 0;
+  }
+  if (opts.command == "version") {
+    std::cout << "nanobot-cpp " NB_VERSION "\n";
+    return 0;
+  }
+  if (opts.command == "onboard")
+    return nb::cmd_onboard(opts);
+  if (opts.command == "status")
+    return nb::cmd_status(opts);
+  if (opts.command == "agent")
+    return nb::cmd_agent(opts);
+  if (opts.command == "gateway")
+    return nb::cmd_gateway(opts);
+  std::cerr << "nanobot: unknown command '" << opts.command
+            << "' (commands: onboard, status, agent, gateway)\n";
+  return 2;
+}

@@ -1,0 +1,76 @@
+#include "actors/app/options.hpp"
+
+namespace nb {
+
+options parse_options(const std::vector<std::string>& args) {
+  options out;
+  auto value = [&](size_t& i, const std::string& flag) -> std::optional<std::string> {
+    if (i + 1 >= args.size()) {
+      out.error = "option " + flag + " needs a value";
+      return std::nullopt;
+    }
+    return args[++i];
+  };
+  for (size_t i = 0; i < args.size() && out.error.empty(); ++i) {
+    const auto& a = args[i];
+    if (a == "-h" || a == "--help") {
+      out.command = "help";
+    } else if (a == "--version" || a == "-V") {
+      out.command = "version";
+    } else if (a == "-c" || a == "--config") {
+      if (auto v = value(i, a)) out.config_path = *v;
+    } else if (a == "-w" || a == "--workspace") {
+      if (auto v = value(i, a)) out.workspace = *v;
+    } else if (a == "-m" || a == "--message") {
+      if (auto v = value(i, a)) out.message = *v;
+    } else if (a == "-s" || a == "--session") {
+      if (auto v = value(i, a)) out.session = *v;
+    } else if (a == "-p" || a == "--port") {
+      if (auto v = value(i, a)) {
+        try {
+          size_t used = 0;
+          int p = std::stoi(*v, &used);
+          if (used != v->size() || p < 0 || p > 65535)
+            throw std::out_of_range{"port"};
+          out.port = p;
+        } catch (const std::exception&) {
+          out.error = "option " + a + " needs a port number (0-65535), got '" + *v + "'";
+        }
+      }
+    } else if (a == "--no-stream") {
+      out.stream = false;
+    } else if (a == "-v" || a == "--verbose") {
+      out.verbose = true;
+    } else if (a == "--logs") {
+      out.logs = true;
+    } else if (!a.empty() && a[0] == '-') {
+      out.error = "unknown option '" + a + "' (see nanobot --help)";
+    } else if (out.command.empty()) {
+      out.command = a;
+    } else {
+      out.error = "unexpected argument '" + a + "' (see nanobot --help)";
+    }
+  }
+  return out;
+}
+
+std::string usage_text() {
+  return "Usage: nanobot <command> [options]\n\n"
+         "Commands:\n"
+         "  onboard   write ~/.nanobot/config.json and a workspace (never overwrites)\n"
+         "  status    show config, workspace, model and provider readiness\n"
+         "  agent     chat in the terminal (-m MESSAGE for one message)\n"
+         "  gateway   run the service: OpenAI-compatible API, /health, /stats, /metrics\n\n"
+         "Options:\n"
+         "  -c, --config FILE     config file (default ~/.nanobot/config.json)\n"
+         "  -w, --workspace DIR   workspace (onboard)\n"
+         "  -m, --message TEXT    agent: send one message and exit\n"
+         "  -s, --session KEY     agent: session (default cli:direct)\n"
+         "      --no-stream       agent: wait for the whole answer\n"
+         "      --logs            agent: show the gateway's logs\n"
+         "  -p, --port PORT       gateway: health/stats port (default gateway.port)\n"
+         "  -v, --verbose         debug logging\n"
+         "  -V, --version         print the version\n";
+}
+
+} // namespace nb

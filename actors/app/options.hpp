@@ -1,0 +1,29 @@
+// Command-line options of the nanobot executable.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nb {
+
+struct options {
+  std::string command;     ///< onboard, status, agent, gateway
+  std::string config_path; ///< -c/--config ("" = ~/.nanobot/config.json)
+  std::string workspace;   ///< -w/--workspace
+  std::optional<std::string> message; ///< agent -m
+  std::string session = "cli:direct"; ///< agent -s
+  std::optional<int> port;            ///< gateway -p (health/stats port)
+  bool stream = true;
+  bool verbose = false;
+  bool logs = false; ///< agent --logs: show info logs on stderr
+  std::string error; ///< non-empty: the command line was not understood
+};
+
+/// Parses argv; unknown options and missing values set `error`.
+options parse_options(const std::vector<std::string>& args);
+
+/// The --help text.
+std::string usage_text();
+
+} // namespace nb

@@ -1,0 +1,29 @@
+// The terminal channel: sends what the user types to the router and prints
+// the streamed answer and the tools that run.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <caf/actor_system.hpp>
+
+#include "messages/interfaces.hpp"
+
+namespace nb {
+
+struct cli_options {
+  /// "cli:direct" by default; a value without ':' is taken as the chat id.
+  std::string session = "cli:direct";
+  /// Set: send this one message, print the answer, return.
+  std::optional<std::string> message;
+  bool stream = true;
+  bool show_tools = true;
+  int reply_timeout_s = 3600;
+};
+
+/// Runs the chat; returns the process exit code (0, or 1 when a one-shot
+/// turn ended in an error).
+int run_cli_chat(caf::actor_system& sys, router_actor router,
+                 const cli_options& opts);
+
+} // namespace nb

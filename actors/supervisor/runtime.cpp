@@ -1,0 +1,76 @@
+#include "actors/supervisor/runtime.hpp"
+
+#include <stdexcept>
+#include <thread>
+
+#include <caf/scoped_actor.hpp>
+
+#include "actors/common/log.hpp"
+#include "actors/session/session.hpp"
+#include "actors/store/session_files.hpp"
+#include "actors/supervisor/supervisor.hpp"
+#include "messages/type_ids.hpp"
+
+namespace nb {
+
+int64_t process_start_us() {
+  static const int64_t at = now_us();
+  return at;
+}
+
+runtime::runtime(const settings& cfg) {
+  auto started = process_start_us();
+  auto dir = resolve_sessions_dir(cfg);
+  if (!dir)
+    throw std::runtime_error("cannot prepare the session directory: "
+                             + caf::to_string(dir.error()));
+  // Idle CPU near zero: the sharing policy sleeps on condition variables.
+  cfg_.set("scheduler.policy", caf::atom("sharing"));
+  auto threads = cfg.gateway.scheduler_threads > 0
+                   ? cfg.gateway.scheduler_threads
+                   : static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+  cfg_.set("scheduler.max-threads", threads);
+  cfg_.set("logger.verbosity", caf::atom("quiet"));
+  register_messages(cfg_);
+  sys_ = std::make_unique<caf::actor_system>(cfg_);
+  supervisor_ = sys_->spawn(supervisor_impl, cfg, *dir, started);
+  caf::scoped_actor self{*sys_};
+  self->request(supervisor_, std::chrono::seconds(30), caf::get_atom::value)
+    .receive(
+      [&](router_actor& r, session_services& s) {
+        router_ = std::move(r);
+        svc_ = std::move(s);
+      },
+      [&](caf::error& err) {
+        throw std::runtime_error("the actor tree did not start: "
+                                 + sys_->render(err));
+      });
+  log::get("gateway")->info("actor system up: {} scheduler threads (sharing), "
+                            "sessions in {}", threads, *dir);
+}
+
+runtime::~runtime() {
+  shutdown(std::chrono::seconds(0));
+}
+
+void runtime::shutdown(std::chrono::seconds drain) {
+  if (stopped_)
+    return;
+  stopped_ = true;
+  if (drain.count() > 0 && router_) {
+    caf::scoped_actor self{*sys_};
+    self->request(router_, drain, flush_atom::value)
+      .receive([](int32_t) {},
+               [&](caf::error& err) {
+                 log::get("gateway")->warn("turns still running at shutdown: {}",
+                                           sys_->render(err));
+               });
+  }
+  caf::anon_send_exit(supervisor_, caf::exit_reason::user_shutdown);
+  router_ = nullptr;
+  svc_ = session_services{};
+  supervisor_ = nullptr;
+  sys_.reset(); // waits for every actor to finish
+}
+
+} // namespace nb

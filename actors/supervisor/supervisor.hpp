@@ -1,0 +1,38 @@
+// The supervisor: spawns the service actors in dependency order (stats,
+// store, provider, tools, then the router), monitors them, restarts one that
+// crashes and hands the router the fresh handles.
+#pragma once
+
+#include <string>
+
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "actors/common/meter.hpp"
+#include "actors/session/session.hpp"
+#include "config/settings.hpp"
+#include "messages/interfaces.hpp"
+
+namespace nb {
+
+struct supervisor_state {
+  supervisor_state() = default;
+  static inline const char* name = "supervisor";
+
+  settings cfg;
+  std::string sessions_dir;
+  session_services svc;
+  router_actor router;
+  int restarts = 0;
+};
+
+using supervisor_pointer = supervisor_actor::stateful_pointer<supervisor_state>;
+
+/// `sessions_dir` must exist (see resolve_sessions_dir). `started_at_us` is
+/// the process start (steady clock), for uptime in /status.
+supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
+                                                settings cfg,
+                                                std::string sessions_dir,
+                                                int64_t started_at_us);
+
+} // namespace nb
