@@ -1,0 +1,89 @@
+// openai_client::chat: attempts, retry decisions, waits and notices.
+#include "actors/provider/openai_client_impl.hpp"
+
+#include <algorithm>
+
+#include "actors/common/log.hpp"
+
+namespace nb {
+
+using namespace detail;
+
+model_reply openai_client::chat(const model_request& req,
+                                const callbacks& cb) {
+  auto& d = *impl_;
+  auto start = clock_type::now();
+  int32_t attempts = 0;
+  int32_t status = 0;
+  auto failed = [&](std::string text) {
+    model_reply r;
+    r.finish_reason = "error";
+    r.error = redact(std::move(text), d.choice.api_key);
+    r.attempts = attempts;
+    r.http_status = status;
+    r.latency_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                     clock_type::now() - start)
+                     .count();
+    return r;
+  };
+  if (!d.choice.ready())
+    return failed(d.choice.problem);
+  if (!d.base || !d.http || !d.http->is_valid())
+    return failed("Model request failed: the provider URL \""
+                  + d.choice.api_base + "\" cannot be used.");
+  auto model = req.model.empty() ? d.choice.model
+                                 : request_model(d.choice, req.model);
+  std::string why;
+  auto body = build_chat_body(req, model, why);
+  if (body.empty())
+    return failed(why);
+  auto limit = or_forever(req.stream ? d.opts.stream_call_timeout
+                                     : d.opts.call_timeout);
+  auto deadline = start + limit;
+  auto max_attempts = static_cast<int32_t>(d.opts.retry_delays.size()) + 1;
+  auto log = nb::log::get("provider");
+  bool shown = false;
+  for (;;) {
+    auto a = d.run(body, req.stream, shown, deadline, cb);
+    ++attempts;
+    shown = shown || a.emitted;
+    if (!a.failure) {
+      a.reply.attempts = attempts;
+      a.reply.latency_us = failed("").latency_us;
+      return a.reply;
+    }
+    auto& f = *a.failure;
+    status = f.status;
+    if (f.kind == failure_kind::cancelled)
+      return failed(f.detail);
+    if (a.deadline_hit && clock_type::now() >= deadline)
+      return failed("Error calling LLM: timed out after " + seconds_text(limit)
+                    + "s");
+    auto summary = attempts == 1
+                     ? "Model request failed: " + f.detail
+                     : "Model request failed after "
+                         + std::to_string(attempts) + " attempts: " + f.detail;
+    if (!should_retry(f, shown) || attempts >= max_attempts)
+      return failed(summary);
+    auto wait = f.retry_after
+                  ? std::min(*f.retry_after + d.opts.retry_after_buffer,
+                             d.opts.max_retry_wait)
+                  : d.opts.retry_delays[attempts - 1];
+    if (clock_type::now() + wait >= deadline)
+      return failed(summary + " (no time left to retry within "
+                    + seconds_text(limit) + "s)");
+    log->warn("model {} attempt {} failed: {}; retrying in {} ms", model,
+              attempts, redact(f.detail, d.choice.api_key), wait.count());
+    for (auto left = wait; left.count() > 0;) {
+      if (cb.on_retry_wait)
+        cb.on_retry_wait("Model request failed, retry in " + seconds_text(left)
+                         + "s (attempt " + std::to_string(attempts) + ").");
+      auto step = std::min(left, or_forever(d.opts.notice_every));
+      if (!d.sleep(step))
+        return failed("Model request cancelled.");
+      left -= step;
+    }
+  }
+}
+
+} // namespace nb

@@ -1,0 +1,82 @@
+// A blocking client for one OpenAI-compatible chat-completions endpoint:
+// keep-alive connection, streaming, retries, timeouts. Knows nothing about
+// actors; call it from a thread that may block.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actors/provider/provider_registry.hpp"
+#include "config/settings.hpp"
+#include "messages/model.hpp"
+
+namespace nb {
+
+/// Every delay and bound of the client, injectable so tests run fast.
+struct client_options {
+  using ms = std::chrono::milliseconds;
+  ms connect_timeout{10'000};
+  /// One non-streamed HTTP attempt (the original's 120 s SDK timeout).
+  ms attempt_timeout{120'000};
+  /// Wall clock of a whole non-streamed call, retries included
+  /// (timeouts.llm_timeout_s); 0 = none.
+  ms call_timeout{300'000};
+  /// Longest gap between two stream events (stream_idle_timeout_s).
+  ms stream_idle_timeout{90'000};
+  /// Wall clock of a whole streamed call: max(300 s, 2 x llm timeout).
+  ms stream_call_timeout{600'000};
+  /// Waits before attempts 2, 3, 4; attempts = size + 1.
+  std::vector<ms> retry_delays{ms{1'000}, ms{2'000}, ms{4'000}};
+  /// Added to a server's Retry-After hint.
+  ms retry_after_buffer{1'000};
+  /// Longest wait honoured for a hint (a bound of ours).
+  ms max_retry_wait{120'000};
+  /// Retry notices repeat at this interval during a long wait.
+  ms notice_every{30'000};
+  size_t max_response_bytes = size_t{16} << 20;
+  /// Extra CA file for HTTPS endpoints with a private CA ("" = system).
+  std::string ca_cert_path;
+};
+
+/// The options that settings.timeouts imply (defaults for the rest).
+client_options client_options_from(const settings& cfg);
+
+/// What the caller hears while a call runs (both may be empty).
+struct callbacks {
+  /// A piece of streamed text; `reasoning` marks thinking text.
+  std::function<void(std::string text, bool reasoning)> on_delta;
+  /// "Model request failed, retry in 2s (attempt 1)." before each wait.
+  std::function<void(std::string)> on_retry_wait;
+};
+
+/// Talks to the endpoint of one provider_choice.
+class openai_client {
+public:
+  /// `cancel` (optional) aborts a running call or wait when it turns true.
+  openai_client(provider_choice choice, client_options options,
+                std::shared_ptr<const std::atomic<bool>> cancel = nullptr);
+  ~openai_client();
+
+  openai_client(const openai_client&) = delete;
+  openai_client& operator=(const openai_client&) = delete;
+
+  /// Runs one chat completion with retries. Never throws: failures come
+  /// back as finish_reason "error" with `error` written for the user (no
+  /// key, no Authorization header). `req.model` "" = the choice's model.
+  /// After a stream timed out with text already delivered, later attempts
+  /// run without deltas: the reply always carries the complete text.
+  model_reply chat(const model_request& req, const callbacks& cb);
+
+  const provider_choice& choice() const;
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace nb

@@ -1,0 +1,228 @@
+#include "actors/provider/openai_wire.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <stdexcept>
+
+#include "actors/provider/wire_json.hpp"
+
+namespace nb {
+
+namespace {
+
+using json = nlohmann::json;
+
+struct too_deep : std::runtime_error {
+  too_deep() : std::runtime_error("JSON nested too deeply") {}
+};
+
+bool requires_max_completion_tokens(const std::string& model) {
+  auto slug = model.substr(model.rfind('/') + 1);
+  std::transform(slug.begin(), slug.end(), slug.begin(), [](unsigned char c) {
+    return static_cast<char>(std::tolower(c));
+  });
+  if (slug.find("gpt-5") != std::string::npos)
+    return true;
+  for (auto p : {"o1", "o3", "o4"})
+    if (slug == p || slug.starts_with(std::string{p} + "-")
+        || slug.starts_with(std::string{p} + "."))
+      return true;
+  return false;
+}
+
+} // namespace
+
+namespace wire {
+
+json parse_bounded(std::string_view text, std::string& why) {
+  try {
+    return json::parse(text.begin(), text.end(),
+                       [](int depth, json::parse_event_t, json&) {
+                         if (depth > max_depth)
+                           throw too_deep{};
+                         return true;
+                       });
+  } catch (const too_deep& e) {
+    why = e.what();
+  } catch (const json::exception&) {
+    why = "not valid JSON";
+  }
+  return json{};
+}
+
+std::string preview(std::string_view body, size_t limit) {
+  std::string out;
+  bool space = false;
+  for (char c : body) {
+    if (out.size() >= limit) {
+      out += "...";
+      break;
+    }
+    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space)
+      out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+int64_t int_field(const json& obj, const char* key) {
+  if (!obj.is_object())
+    return 0;
+  auto i = obj.find(key);
+  if (i == obj.end() || !i->is_number())
+    return 0;
+  return i->is_number_float() ? static_cast<int64_t>(i->get<double>())
+                              : i->get<int64_t>();
+}
+
+std::string string_field(const json& obj, const char* key) {
+  if (!obj.is_object())
+    return {};
+  auto i = obj.find(key);
+  return i != obj.end() && i->is_string() ? i->get<std::string>()
+                                          : std::string{};
+}
+
+std::string content_text(const json& c) {
+  if (c.is_string())
+    return c.get<std::string>();
+  std::string out;
+  if (c.is_array())
+    for (auto& part : c)
+      out += string_field(part, "text");
+  return out;
+}
+
+token_usage read_usage(const json& u) {
+  token_usage out;
+  out.prompt_tokens = int_field(u, "prompt_tokens");
+  out.completion_tokens = int_field(u, "completion_tokens");
+  out.total_tokens = std::max(int_field(u, "total_tokens"),
+                              out.prompt_tokens + out.completion_tokens);
+  if (u.contains("prompt_tokens_details"))
+    out.cached_tokens = int_field(u["prompt_tokens_details"], "cached_tokens");
+  if (out.cached_tokens == 0)
+    out.cached_tokens = std::max(int_field(u, "cached_tokens"),
+                                 int_field(u, "prompt_cache_hit_tokens"));
+  return out;
+}
+
+std::string arguments_text(const json& a) {
+  if (a.is_string())
+    return a.get<std::string>();
+  if (a.is_null())
+    return {};
+  return a.dump();
+}
+
+std::string error_message(const json& err) {
+  if (err.is_string())
+    return err.get<std::string>();
+  auto msg = string_field(err, "message");
+  return msg.empty() ? preview(err.dump()) : msg;
+}
+
+} // namespace wire
+
+using namespace wire;
+
+std::string make_tool_call_id() {
+  static std::atomic<uint64_t> counter{0};
+  auto seed = static_cast<uint64_t>(
+    std::chrono::steady_clock::now().time_since_epoch().count());
+  auto x = seed ^ (++counter * 0x9E3779B97F4A7C15ull);
+  static constexpr char alnum[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::string id = "call_";
+  for (int i = 0; i < 9; ++i, x /= 36)
+    id += alnum[x % 36];
+  return id;
+}
+
+std::string build_chat_body(const model_request& req, const std::string& model,
+                            std::string& error) {
+  std::string why;
+  auto messages = parse_bounded(req.messages_json, why);
+  if (!messages.is_array()) {
+    error = "Invalid model request: messages are not a JSON array";
+    return {};
+  }
+  json body{{"model", model}, {"messages", std::move(messages)}};
+  if (!req.tools_json.empty()) {
+    auto tools = parse_bounded(req.tools_json, why);
+    if (!tools.is_array()) {
+      error = "Invalid model request: tools are not a JSON array";
+      return {};
+    }
+    if (!tools.empty()) {
+      body["tools"] = std::move(tools);
+      body["tool_choice"] = "auto";
+    }
+  }
+  bool reasoning_model = requires_max_completion_tokens(model);
+  if (req.max_tokens > 0)
+    body[reasoning_model ? "max_completion_tokens" : "max_tokens"]
+      = req.max_tokens;
+  // Reasoning models reject a temperature.
+  if (req.temperature >= 0 && !reasoning_model)
+    body["temperature"] = req.temperature;
+  if (req.stream) {
+    body["stream"] = true;
+    body["stream_options"] = {{"include_usage", true}};
+  }
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string parse_completion(std::string_view body, model_reply& out) {
+  std::string why;
+  auto doc = parse_bounded(body, why);
+  if (!doc.is_object()) {
+    if (!why.empty() && why != "not valid JSON")
+      return "Model returned an unusable response: " + why + ".";
+    return "Model returned a response that is not a JSON completion: "
+           + (body.empty() ? std::string{"(empty body)"} : preview(body));
+  }
+  if (doc.contains("error") && !doc["error"].is_null())
+    return "Model returned an error: " + error_message(doc["error"]);
+  auto choices = doc.find("choices");
+  if (choices == doc.end() || !choices->is_array() || choices->empty()
+      || !(*choices)[0].is_object())
+    return "Model returned an empty response (no choices).";
+  auto& choice = (*choices)[0];
+  auto message = choice.contains("message") ? choice["message"] : json{};
+  out.content = message.is_object() && message.contains("content")
+                  ? content_text(message["content"])
+                  : std::string{};
+  out.reasoning_content = string_field(message, "reasoning_content");
+  if (out.reasoning_content.empty())
+    out.reasoning_content = string_field(message, "reasoning");
+  if (message.is_object() && message.contains("tool_calls")
+      && message["tool_calls"].is_array()) {
+    for (auto& tc : message["tool_calls"]) {
+      tool_call call;
+      call.id = string_field(tc, "id");
+      if (call.id.empty())
+        call.id = make_tool_call_id();
+      auto fn = tc.is_object() && tc.contains("function") ? tc["function"]
+                                                          : json{};
+      call.name = string_field(fn, "name");
+      if (fn.is_object() && fn.contains("arguments"))
+        call.arguments_json = arguments_text(fn["arguments"]);
+      out.tool_calls.push_back(std::move(call));
+    }
+  }
+  out.finish_reason = string_field(choice, "finish_reason");
+  if (out.finish_reason.empty())
+    out.finish_reason = out.tool_calls.empty() ? "stop" : "tool_calls";
+  if (doc.contains("usage"))
+    out.usage = read_usage(doc["usage"]);
+  return {};
+}
+
+} // namespace nb

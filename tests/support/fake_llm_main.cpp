@@ -1,0 +1,108 @@
+// fake_llm_server: the scripted fake as a process, for benchmarks and
+// child-process tests. Prints "PORT <n>" once it listens; stops on
+// SIGINT/SIGTERM.
+//   --port N            listen port (0 = any, the default)
+//   --delay-ms D        wait D ms before every answer
+//   --tool-then-answer  first answer a tool call (--tool NAME, --tool-args
+//                       JSON; default list_dir {"path":"."}), then, after
+//                       the tool result, "done: <result>"
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "tests/support/fake_llm.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace nb::test;
+
+struct options {
+  int port = 0;
+  int delay_ms = 0;
+  bool tool_then_answer = false;
+  std::string tool = "list_dir";
+  std::string tool_args = R"({"path":"."})";
+};
+
+bool parse(int argc, char** argv, options& o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        throw std::invalid_argument("missing value after " + a);
+      return argv[++i];
+    };
+    if (a == "--port")
+      o.port = std::stoi(value());
+    else if (a == "--delay-ms")
+      o.delay_ms = std::stoi(value());
+    else if (a == "--tool-then-answer")
+      o.tool_then_answer = true;
+    else if (a == "--tool")
+      o.tool = value();
+    else if (a == "--tool-args")
+      o.tool_args = value();
+    else
+      throw std::invalid_argument("unknown option " + a);
+  }
+  return true;
+}
+
+/// The last message's role and text content.
+std::pair<std::string, std::string> last_message(const json& body) {
+  if (!body.is_object() || !body.contains("messages")
+      || !body["messages"].is_array() || body["messages"].empty())
+    return {};
+  auto& m = body["messages"].back();
+  std::string role = m.contains("role") && m["role"].is_string()
+                       ? m["role"].get<std::string>()
+                       : "";
+  std::string text = m.contains("content") && m["content"].is_string()
+                       ? m["content"].get<std::string>()
+                       : "";
+  return {role, text};
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  try {
+    parse(argc, argv, o);
+  } catch (const std::exception& e) {
+    std::cerr << "fake_llm_server: " << e.what() << "\n";
+    return 2;
+  }
+  // Signals go to sigwait below, not to the server's threads.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  try {
+    fake_llm llm{o.port, 256};
+    auto delay = std::chrono::milliseconds{o.delay_ms};
+    llm.set_responder([o, delay](const json& body) {
+      auto [role, text] = last_message(body);
+      fake_response r;
+      if (!o.tool_then_answer)
+        r = fake_llm::echo(body);
+      else if (role == "tool")
+        r = nb::test::text("done: " + text.substr(0, 200));
+      else
+        r = tool_calls({call("call_1", o.tool, json::parse(o.tool_args))});
+      r.delay = delay;
+      return r;
+    });
+    std::cout << "PORT " << llm.port() << std::endl;
+    int sig = 0;
+    sigwait(&signals, &sig);
+  } catch (const std::exception& e) {
+    std::cerr << "fake_llm_server: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
