@@ -83,9 +83,9 @@ std::string unknown_command_text(const std::string& name) {
       best_distance = d;
     }
   }
-  // Close enough: at most about a third of the longer name differs.
+  // Close enough: at least 60 % alike, like difflib's default cutoff.
   auto longest = std::max(name.size(), std::string{best->name}.size());
-  if (best && best_distance * 3 <= longest)
+  if (best && best_distance * 5 <= longest * 2)
     return "Unknown command \"" + name + "\". Did you mean \"" + best->name
            + "\"?";
   return "Unknown command \"" + name

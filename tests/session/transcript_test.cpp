@@ -1,0 +1,94 @@
+// Crash repair and replay over transcripts.
+#include <doctest/doctest.h>
+
+#include "actors/session/transcript.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json user(const char* text) { return {{"role", "user"}, {"content", text}}; }
+json assistant(const char* text) { return {{"role", "assistant"}, {"content", text}}; }
+json calls(std::initializer_list<const char*> ids) {
+  json tc = json::array();
+  for (auto id : ids)
+    tc.push_back({{"id", id}, {"type", "function"},
+                  {"function", {{"name", "exec"}, {"arguments", "{}"}}}});
+  return {{"role", "assistant"}, {"content", nullptr}, {"tool_calls", tc}};
+}
+json result(const char* id) {
+  return {{"role", "tool"}, {"tool_call_id", id}, {"name", "exec"}, {"content", "ok"}};
+}
+
+} // namespace
+
+TEST_CASE("a finished transcript needs no repair") {
+  std::vector<json> t{user("hi"), assistant("hello")};
+  CHECK(nb::repair_tail(t).empty());
+  CHECK(nb::repair_tail({}).empty());
+}
+
+TEST_CASE("a dangling user message gets an interruption note") {
+  std::vector<json> t{user("hi"), assistant("hello"), user("and now?")};
+  auto fixes = nb::repair_tail(t);
+  REQUIRE(fixes.size() == 1);
+  CHECK(fixes[0]["role"] == "assistant");
+  CHECK(fixes[0]["content"] == nb::interrupted_turn_note);
+}
+
+TEST_CASE("tool calls without results get synthetic results then a note") {
+  std::vector<json> t{user("run two"), calls({"a", "b"}), result("a")};
+  auto fixes = nb::repair_tail(t);
+  REQUIRE(fixes.size() == 2);
+  CHECK(fixes[0]["role"] == "tool");
+  CHECK(fixes[0]["tool_call_id"] == "b");
+  CHECK(fixes[0]["name"] == "exec");
+  CHECK(fixes[0]["content"] == nb::interrupted_tool_note);
+  CHECK(fixes[1]["role"] == "assistant");
+  // Applying the fixes leaves nothing to repair.
+  t.insert(t.end(), fixes.begin(), fixes.end());
+  CHECK(nb::repair_tail(t).empty());
+}
+
+TEST_CASE("command exchanges are ignored by repair and replay") {
+  json cmd_user = user("/help");
+  cmd_user["_command"] = true;
+  json cmd_reply = assistant("Commands: ...");
+  cmd_reply["_command"] = true;
+  std::vector<json> t{user("hi"), assistant("hello"), cmd_user, cmd_reply};
+  CHECK(nb::repair_tail(t).empty());
+  auto replay = nb::replay_history(t, 100);
+  REQUIRE(replay.size() == 2);
+  CHECK(replay[1]["content"] == "hello");
+}
+
+TEST_CASE("replay starts at a user message and drops bookkeeping fields") {
+  json first = assistant("orphan");
+  json u = user("question");
+  u["timestamp"] = "2026-01-01T00:00:00Z";
+  u["_runtime"] = 1;
+  std::vector<json> t{first, result("x"), u, calls({"c1"}), result("c1"),
+                      assistant("answer")};
+  auto replay = nb::replay_history(t, 100);
+  REQUIRE(replay.size() == 4);
+  CHECK(replay[0]["role"] == "user");
+  CHECK_FALSE(replay[0].contains("timestamp"));
+  CHECK_FALSE(replay[0].contains("_runtime"));
+  CHECK(replay[1]["tool_calls"][0]["id"] == "c1");
+  // A limit that cuts into a tool group moves the start to a user message.
+  auto cut = nb::replay_history(t, 2);
+  CHECK(cut.empty());
+}
+
+TEST_CASE("parse_messages keeps objects and skips the rest") {
+  auto msgs = nb::parse_messages({R"({"role":"user","content":"a"})", "not json",
+                                  "[1,2]", R"({"role":"assistant"})"});
+  CHECK(msgs.size() == 2);
+}
+
+TEST_CASE("iso_now looks like an ISO timestamp") {
+  auto t = nb::iso_now();
+  CHECK(t.size() == 24);
+  CHECK(t[10] == 'T');
+  CHECK(t.back() == 'Z');
+}
