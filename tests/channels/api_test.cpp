@@ -126,6 +126,34 @@ TEST_CASE_FIXTURE(api_fixture, "a streamed completion sends SSE chunks then DONE
   CHECK(sse.comments == std::vector<std::string>{"thinking"});
 }
 
+TEST_CASE_FIXTURE(api_fixture, "stream deltas reach the client before the turn ends") {
+  start();
+  using clock = std::chrono::steady_clock;
+  std::vector<std::pair<std::string, clock::time_point>> frames;
+  std::string buf;
+  httplib::Request req;
+  req.method = "POST";
+  req.path = "/v1/chat/completions";
+  req.set_header("Content-Type", "application/json");
+  req.body = chat_body("slow", {{"stream", true}});
+  req.content_receiver = [&](const char* d, size_t n, uint64_t, uint64_t) {
+    buf.append(d, n);
+    for (size_t p; (p = buf.find("\n\n")) != std::string::npos;
+         buf.erase(0, p + 2))
+      frames.emplace_back(buf.substr(6, p - 6), clock::now());
+    return true;
+  };
+  auto cli = client();
+  REQUIRE(cli.send(req));
+  REQUIRE(frames.size() == 4);
+  CHECK(content_of(frames[1].first) == "part one, ");
+  CHECK(frames[3].first == "[DONE]");
+  // The router holds the final reply back 600 ms; a buffered stream would
+  // deliver the delta together with it.
+  CHECK(frames[3].second - frames[1].second
+        > std::chrono::milliseconds(300));
+}
+
 TEST_CASE_FIXTURE(api_fixture, "a failed turn is 502 or an error frame") {
   start();
   auto cli = client();

@@ -31,6 +31,7 @@ struct system_fixture {
 ///   "hang"  -> never answers
 ///   "boom"  -> a failed turn ("provider exploded")
 ///   "usage" -> an answer whose metadata carries token usage
+///   "slow"  -> a delta at once, the final reply 600 ms later
 ///   other   -> progress "thinking", then (when streaming) the deltas
 ///              "[<key>] " and "echo: <content>", a stream_end, and the
 ///              final reply "[<key>] echo: <content>".
@@ -66,6 +67,15 @@ inline router_actor::behavior_type fake_router(router_actor::pointer self) {
         out(outbound_kind::final_reply, "counted", false,
             R"({"usage":{"prompt_tokens":7,"completion_tokens":3,)"
             R"("total_tokens":10}})");
+        return;
+      }
+      if (in.content == "slow") {
+        out(outbound_kind::delta, "part one, ");
+        outbound_msg last;
+        last.chat_id = in.chat_id;
+        last.content = "part one, part two";
+        self->delayed_send(in.reply_to, std::chrono::milliseconds(600),
+                           std::move(last));
         return;
       }
       out(outbound_kind::progress, "thinking");
