@@ -1,0 +1,201 @@
+// The config key table (REFERENCE §16) and spelling helpers.
+#include "config/keys.hpp"
+
+namespace nb::config {
+
+namespace {
+
+using k = key_kind;
+using name_t = const std::string&;
+using val_t = const field_value&;
+
+constexpr double i32_max = 2147483647.0;
+
+key_spec section(std::string_view path) {
+  return {path, k::section};
+}
+
+key_spec ignored(std::string_view path) {
+  return {path, k::ignored};
+}
+
+key_spec leaf(std::string_view path, key_kind kind, double min, double max,
+              apply_fn apply) {
+  return {path, kind, min, max, apply};
+}
+
+key_spec text(std::string_view path, bool non_empty, apply_fn apply) {
+  return {path, k::string, non_empty ? 1.0 : 0.0, no_limit, apply};
+}
+
+int32_t i32(val_t v) {
+  return static_cast<int32_t>(v.integer);
+}
+
+std::vector<key_spec> make_table() {
+  return {
+    section("agents"),
+    section("agents.defaults"),
+    text("agents.defaults.workspace", true,
+         [](settings& s, name_t, val_t v) { s.agent.workspace = v.text; }),
+    text("agents.defaults.model", true,
+         [](settings& s, name_t, val_t v) { s.agent.model = v.text; }),
+    text("agents.defaults.provider", true,
+         [](settings& s, name_t, val_t v) { s.agent.provider = v.text; }),
+    leaf("agents.defaults.maxTokens", k::integer, 1, i32_max,
+         [](settings& s, name_t, val_t v) { s.agent.max_tokens = i32(v); }),
+    leaf("agents.defaults.temperature", k::number, 0, 2,
+         [](settings& s, name_t, val_t v) { s.agent.temperature = v.number; }),
+    leaf("agents.defaults.maxToolIterations", k::integer, 1, 100000,
+         [](settings& s, name_t, val_t v) {
+           s.agent.max_tool_iterations = i32(v);
+         }),
+    leaf("agents.defaults.contextWindowTokens", k::integer, 1, i32_max,
+         [](settings& s, name_t, val_t v) {
+           s.agent.context_window_tokens = i32(v);
+         }),
+    ignored("agents.defaults.modelPreset"),
+    ignored("agents.defaults.contextBlockLimit"),
+    ignored("agents.defaults.fallbackModels"),
+    ignored("agents.defaults.maxConcurrentSubagents"),
+    ignored("agents.defaults.failOnToolError"),
+    ignored("agents.defaults.maxToolResultChars"),
+    ignored("agents.defaults.providerRetryMode"),
+    ignored("agents.defaults.toolHintMaxLength"),
+    ignored("agents.defaults.reasoningEffort"),
+    ignored("agents.defaults.timezone"),
+    ignored("agents.defaults.timezoneMode"),
+    ignored("agents.defaults.botName"),
+    ignored("agents.defaults.botIcon"),
+    ignored("agents.defaults.unifiedSession"),
+    ignored("agents.defaults.disabledSkills"),
+    ignored("agents.defaults.idleCompactAfterMinutes"),
+    ignored("agents.defaults.sessionTtlMinutes"),
+    ignored("agents.defaults.idleCompactCheckIntervalSeconds"),
+    ignored("agents.defaults.consolidationRatio"),
+    ignored("agents.defaults.dream"),
+    ignored("agents.defaults.memoryWindow"), // legacy, nanobot ignores it
+    ignored("agents.defaults.maxMessages"),  // legacy, nanobot ignores it
+
+    {"providers", k::named_sections},
+    text("providers.*.apiKey", false,
+         [](settings& s, name_t n, val_t v) { s.providers[n].api_key = v.text; }),
+    text("providers.*.apiBase", false,
+         [](settings& s, name_t n, val_t v) {
+           s.providers[n].api_base = v.text;
+         }),
+    leaf("providers.*.extraHeaders", k::string_map, -no_limit, no_limit,
+         [](settings& s, name_t n, val_t v) {
+           s.providers[n].extra_headers = v.map;
+         }),
+    ignored("providers.*.apiType"),
+    ignored("providers.*.extraBody"),
+    ignored("providers.*.extraQuery"),
+    ignored("providers.*.proxy"),
+    ignored("providers.*.thinkingStyle"),
+    ignored("providers.*.displayName"),
+    ignored("providers.*.region"),
+    ignored("providers.*.profile"),
+
+    section("tools"),
+    leaf("tools.restrictToWorkspace", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.tools.restrict_to_workspace = v.flag;
+         }),
+    section("tools.exec"),
+    leaf("tools.exec.enable", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) { s.tools.exec.enable = v.flag; }),
+    leaf("tools.exec.timeout", k::seconds, 0, i32_max,
+         [](settings& s, name_t, val_t v) { s.tools.exec.timeout_s = i32(v); }),
+    leaf("tools.exec.denyPatterns", k::string_list, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.tools.exec.deny_patterns = v.list;
+         }),
+    text("tools.exec.pathAppend", false,
+         [](settings& s, name_t, val_t v) { s.tools.exec.path_append = v.text; }),
+    ignored("tools.exec.pathPrepend"),
+    ignored("tools.exec.sandbox"),
+    ignored("tools.exec.sandboxRoBinds"),
+    ignored("tools.exec.sandboxRwBinds"),
+    ignored("tools.exec.allowedEnvKeys"),
+    ignored("tools.exec.allowPatterns"),
+    ignored("tools.web"),
+    ignored("tools.file"),
+    ignored("tools.cliApps"),
+    ignored("tools.my"),
+    ignored("tools.imageGeneration"),
+    ignored("tools.maxSessionMessagesPerMinute"),
+    ignored("tools.webuiAllowLocalServiceAccess"),
+    ignored("tools.webuiAllowRemotePackageInstall"),
+    ignored("tools.mcpServers"),
+    ignored("tools.ssrfWhitelist"),
+
+    section("api"),
+    text("api.host", true,
+         [](settings& s, name_t, val_t v) { s.api.host = v.text; }),
+    leaf("api.port", k::integer, 1, 65535,
+         [](settings& s, name_t, val_t v) { s.api.port = i32(v); }),
+    text("api.apiKey", false,
+         [](settings& s, name_t, val_t v) { s.api.api_key = v.text; }),
+    leaf("api.timeout", k::seconds, 0, i32_max,
+         [](settings& s, name_t, val_t v) { s.api.timeout_s = i32(v); }),
+
+    section("gateway"),
+    text("gateway.host", true,
+         [](settings& s, name_t, val_t v) { s.gateway.host = v.text; }),
+    leaf("gateway.port", k::integer, 1, 65535,
+         [](settings& s, name_t, val_t v) { s.gateway.port = i32(v); }),
+    leaf("gateway.schedulerThreads", k::integer, 0, 256,
+         [](settings& s, name_t, val_t v) {
+           s.gateway.scheduler_threads = i32(v);
+         }),
+    leaf("gateway.providerWorkers", k::integer, 1, 1024,
+         [](settings& s, name_t, val_t v) {
+           s.gateway.provider_workers = i32(v);
+         }),
+    leaf("gateway.toolWorkers", k::integer, 1, 256,
+         [](settings& s, name_t, val_t v) { s.gateway.tool_workers = i32(v); }),
+    leaf("gateway.exclusiveLanes", k::integer, 1, 256,
+         [](settings& s, name_t, val_t v) {
+           s.gateway.exclusive_lanes = i32(v);
+         }),
+    leaf("gateway.httpThreads", k::integer, 1, 1024,
+         [](settings& s, name_t, val_t v) { s.gateway.http_threads = i32(v); }),
+    leaf("gateway.sessionIdleSeconds", k::seconds, 1, i32_max,
+         [](settings& s, name_t, val_t v) {
+           s.gateway.session_idle_s = i32(v);
+         }),
+    ignored("gateway.restartMode"),
+    ignored("gateway.heartbeat"),
+
+    ignored("modelPresets"),
+    ignored("channels"),
+    ignored("transcription"),
+  };
+}
+
+} // namespace
+
+const std::vector<key_spec>& key_table() {
+  static const std::vector<key_spec> table = make_table();
+  return table;
+}
+
+std::string_view leaf_name(std::string_view path) {
+  auto dot = path.rfind('.');
+  return dot == std::string_view::npos ? path : path.substr(dot + 1);
+}
+
+std::vector<const key_spec*> children_of(std::string_view section) {
+  std::vector<const key_spec*> out;
+  for (const auto& spec : key_table()) {
+    auto dot = spec.path.rfind('.');
+    auto parent = dot == std::string_view::npos ? std::string_view{}
+                                                : spec.path.substr(0, dot);
+    if (parent == section)
+      out.push_back(&spec);
+  }
+  return out;
+}
+
+} // namespace nb::config

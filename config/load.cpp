@@ -1,0 +1,196 @@
+// Config loading: read, parse, override, validate, cross-check.
+#include "config/load.hpp"
+
+#include <arpa/inet.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "config/keys.hpp"
+#include "config/pipeline.hpp"
+
+namespace nb {
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr std::uintmax_t max_config_bytes = 16u << 20;
+
+/// nlohmann's text minus the "last read: '…'" tail, which quotes the input
+/// (a half-typed API key, say).
+std::string parse_reason(const json::exception& e, const std::string& path) {
+  std::string what = e.what();
+  auto start = what.find("] ");
+  what = start == what.npos ? what : what.substr(start + 2);
+  if (auto cut = what.find("; last read"); cut != what.npos) {
+    // Keep the "; expected <token>" tail: its token names are fixed.
+    std::string expected;
+    for (const char* token :
+         {"string literal", "'['", "'{'", "']'", "'}'", "':'", "','",
+          "end of input", "'[', '{', or a literal"}) {
+      auto tail = std::string{"; expected "} + token;
+      if (what.ends_with(tail))
+        expected = tail;
+    }
+    what = what.substr(0, cut) + expected;
+  }
+  if (dynamic_cast<const json::parse_error*>(&e) == nullptr)
+    what = "a number is out of range"; // out_of_range.406 quotes the number
+  return "invalid JSON in " + path + ": " + what;
+}
+
+/// nanobot moved tools.exec.restrictToWorkspace up to tools.
+void migrate_legacy(json& root, config::diagnostics& diag) {
+  for (auto& [tkey, tools] : root.items()) {
+    if (!config::key_matches(tkey, "tools") || !tools.is_object())
+      continue;
+    for (auto& [ekey, exec] : tools.items()) {
+      if (!config::key_matches(ekey, "exec") || !exec.is_object())
+        continue;
+      for (const char* old : {"restrictToWorkspace", "restrict_to_workspace"}) {
+        if (!exec.contains(old))
+          continue;
+        bool has_new = tools.contains("restrictToWorkspace")
+                       || tools.contains("restrict_to_workspace");
+        if (!has_new)
+          tools["restrictToWorkspace"] = exec[old];
+        diag.notices.push_back(tkey + "." + ekey + "." + old
+                               + (has_new ? " is legacy and ignored"
+                                          : " is legacy; moved to "
+                                            "tools.restrictToWorkspace"));
+        exec.erase(old);
+      }
+    }
+  }
+}
+
+/// Rules that span keys (REFERENCE §16 and RELIABILITY H9).
+std::optional<config_error> cross_check(const settings& s,
+                                        config::diagnostics& diag) {
+  if (!is_loopback_host(s.api.host) && s.api.api_key.empty())
+    return config_error{"api.host",
+                        "a non-loopback address requires api.apiKey (set "
+                        "api.apiKey, or bind api.host to 127.0.0.1)"};
+  if (!is_loopback_host(s.gateway.host))
+    diag.warnings.push_back("gateway.host is not a loopback address: "
+                            "/health, /stats and /metrics are reachable from "
+                            "the network without authentication");
+  if (!s.tools.restrict_to_workspace && s.tools.exec.enable)
+    diag.warnings.push_back("tools.restrictToWorkspace is off while "
+                            "tools.exec is enabled: the agent can read and "
+                            "write files outside its workspace");
+  return std::nullopt;
+}
+
+load_result from_tree(json root, const std::string& path,
+                      const env_lookup& env, config::diagnostics diag) {
+  if (!root.is_object())
+    return config_error{"", "expected an object at the top level of " + path
+                              + ", found " + config::type_name(root)};
+  config::apply_env_overrides(root, env, diag);
+  migrate_legacy(root, diag);
+  loaded_settings out;
+  out.value.config_path = path;
+  if (auto err = config::apply_tree(root, out.value, env, diag))
+    return *err;
+  config::read_timeouts(env, out.value.timeouts, diag);
+  if (auto err = cross_check(out.value, diag))
+    return *err;
+  out.warnings = std::move(diag.warnings);
+  out.notices = std::move(diag.notices);
+  return out;
+}
+
+load_result parse_impl(std::string_view text, const std::string& path,
+                       const env_lookup& env) {
+  json root;
+  try {
+    root = json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {
+    return config_error{"", parse_reason(e, path)};
+  }
+  return from_tree(std::move(root), path, env, {});
+}
+
+load_result load_impl(const std::string& path, const env_lookup& env) {
+  std::error_code ec;
+  auto status = fs::status(path, ec);
+  if (status.type() == fs::file_type::not_found) {
+    config::diagnostics diag;
+    diag.notices.push_back("no config file at " + path
+                           + "; using built-in defaults");
+    return from_tree(json::object(), path, env, std::move(diag));
+  }
+  if (ec)
+    return config_error{"", "cannot read " + path + ": " + ec.message()};
+  if (fs::is_directory(status))
+    return config_error{"", path + " is a directory, not a config file"};
+  auto size = fs::file_size(path, ec);
+  if (!ec && size > max_config_bytes)
+    return config_error{"", path + " is larger than 16 MiB"};
+  std::ifstream in{path, std::ios::binary};
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (!in)
+    return config_error{"", "cannot read " + path};
+  return parse_impl(buf.str(), path, env);
+}
+
+} // namespace
+
+std::string config_error::message() const {
+  if (key_path.empty())
+    return "config error: " + reason;
+  return "config error at " + key_path + ": " + reason;
+}
+
+std::string default_config_path() {
+  const char* home = std::getenv("HOME");
+  std::string base = home != nullptr && *home != '\0' ? home : ".";
+  return base + "/.nanobot/config.json";
+}
+
+load_result load_settings(const std::string& path, const env_lookup& env) {
+  try {
+    return load_impl(path, env);
+  } catch (...) {
+    // Nothing above should throw; if it does, still no value in the text.
+    return config_error{"", "unexpected failure while loading " + path};
+  }
+}
+
+load_result parse_settings(std::string_view json_text,
+                           const std::string& path, const env_lookup& env) {
+  try {
+    return parse_impl(json_text, path, env);
+  } catch (...) {
+    return config_error{"", "unexpected failure while loading " + path};
+  }
+}
+
+bool is_loopback_host(std::string_view host) {
+  std::string h;
+  for (char c : host)
+    h += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (h.size() > 2 && h.front() == '[' && h.back() == ']')
+    h = h.substr(1, h.size() - 2);
+  if (h == "localhost")
+    return true;
+  in_addr v4{};
+  if (inet_pton(AF_INET, h.c_str(), &v4) == 1)
+    return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, h.c_str(), &v6) == 1) {
+    if (IN6_IS_ADDR_LOOPBACK(&v6))
+      return true;
+    return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+  }
+  return false;
+}
+
+} // namespace nb

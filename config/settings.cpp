@@ -1,0 +1,52 @@
+// Derived paths of the typed settings: the workspace and the instance dir.
+#include "config/settings.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+namespace nb {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Expands a leading "~" or "~/" with $HOME ("~user" is left alone: nanobot
+/// users never write it and resolving it needs the passwd database).
+std::string expand_home(const std::string& path) {
+  if (path.empty() || path[0] != '~')
+    return path;
+  if (path.size() > 1 && path[1] != '/')
+    return path;
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0')
+    return path;
+  return std::string{home} + path.substr(1);
+}
+
+/// Makes `path` absolute and normal without throwing (a vanished cwd leaves
+/// it relative rather than killing the caller).
+std::string absolute_normal(const std::string& path) {
+  std::error_code ec;
+  auto abs = fs::absolute(fs::path{path}, ec);
+  if (ec)
+    return fs::path{path}.lexically_normal().string();
+  auto out = abs.lexically_normal().string();
+  // "/a/b/" normalises to "/a/b/"; callers join paths, so drop the slash.
+  if (out.size() > 1 && out.back() == '/')
+    out.pop_back();
+  return out;
+}
+
+} // namespace
+
+std::string settings::workspace_path() const {
+  return absolute_normal(expand_home(agent.workspace));
+}
+
+std::string settings::config_dir() const {
+  auto file = absolute_normal(expand_home(config_path));
+  return fs::path{file}.parent_path().string();
+}
+
+} // namespace nb

@@ -1,0 +1,52 @@
+// nb::settings → config.json (camelCase keys).
+#include "config/to_json.hpp"
+
+namespace nb {
+
+nlohmann::json to_config_json(const settings& s) {
+  using nlohmann::json;
+  json providers = json::object();
+  for (const auto& [name, p] : s.providers) {
+    json entry = {{"apiKey", p.api_key}, {"apiBase", p.api_base}};
+    if (!p.extra_headers.empty())
+      entry["extraHeaders"] = p.extra_headers;
+    providers[name] = std::move(entry);
+  }
+  const auto& a = s.agent;
+  const auto& g = s.gateway;
+  return {
+    {"agents",
+     {{"defaults",
+       {{"workspace", a.workspace},
+        {"model", a.model},
+        {"provider", a.provider},
+        {"maxTokens", a.max_tokens},
+        {"contextWindowTokens", a.context_window_tokens},
+        {"temperature", a.temperature},
+        {"maxToolIterations", a.max_tool_iterations}}}}},
+    {"providers", providers},
+    {"tools",
+     {{"restrictToWorkspace", s.tools.restrict_to_workspace},
+      {"exec",
+       {{"enable", s.tools.exec.enable},
+        {"timeout", s.tools.exec.timeout_s},
+        {"denyPatterns", s.tools.exec.deny_patterns},
+        {"pathAppend", s.tools.exec.path_append}}}}},
+    {"api",
+     {{"host", s.api.host},
+      {"port", s.api.port},
+      {"apiKey", s.api.api_key},
+      {"timeout", s.api.timeout_s}}},
+    {"gateway",
+     {{"host", g.host},
+      {"port", g.port},
+      {"schedulerThreads", g.scheduler_threads},
+      {"providerWorkers", g.provider_workers},
+      {"toolWorkers", g.tool_workers},
+      {"exclusiveLanes", g.exclusive_lanes},
+      {"httpThreads", g.http_threads},
+      {"sessionIdleSeconds", g.session_idle_s}}},
+  };
+}
+
+} // namespace nb

@@ -1,0 +1,207 @@
+// Walks the config tree along the key table: sections, ${VAR} interpolation,
+// unknown-key warnings; leaf checks are in check.cpp. Texts name keys, never
+// values.
+#include <algorithm>
+#include <utility>
+
+#include "config/keys.hpp"
+#include "config/pipeline.hpp"
+
+namespace nb::config {
+
+namespace {
+
+using nlohmann::json;
+
+std::string join(const std::string& base, const std::string& key) {
+  return base.empty() ? display_key(key) : base + "." + display_key(key);
+}
+
+class walker {
+public:
+  walker(settings& out, const env_lookup& env, diagnostics& diag)
+    : out_(out), env_(env), diag_(diag) {
+    // nop
+  }
+
+  std::optional<config_error> run(const json& root) {
+    if (auto err = section(root, "", "", ""))
+      return err;
+    if (missing_.empty())
+      return std::nullopt;
+    auto reason = "environment variable " + missing_[0].second
+                  + " is not set (referenced as ${" + missing_[0].second
+                  + "})";
+    for (size_t i = 1; i < missing_.size(); ++i)
+      reason += (i == 1 ? "; also unset: " : ", ") + missing_[i].second
+                + " (at " + missing_[i].first + ")";
+    return config_error{missing_[0].first, reason};
+  }
+
+private:
+  config_error fail(const std::string& leaf_shown, const std::string& shown,
+                    std::string reason) const {
+    if (auto i = diag_.env_origin.find(leaf_shown);
+        i != diag_.env_origin.end())
+      reason += " (set by " + i->second + ")";
+    return {shown, std::move(reason)};
+  }
+
+  std::optional<config_error> section(const json& obj, std::string_view spec,
+                                      const std::string& shown,
+                                      const std::string& name) {
+    if (!obj.is_object())
+      return fail(shown, shown, "expected an object, found " + type_name(obj));
+    auto kids = children_of(spec);
+    for (const auto& [key, value] : obj.items()) {
+      auto child = join(shown, key);
+      const key_spec* hit = nullptr;
+      for (auto* k : kids)
+        if (key_matches(key, leaf_name(k->path)))
+          hit = k;
+      if (hit == nullptr) {
+        unknown(kids, shown, key, child);
+        continue;
+      }
+      std::string camel{leaf_name(hit->path)};
+      if (key != camel && obj.contains(camel)) {
+        diag_.warnings.push_back("both " + join(shown, camel) + " and " + child
+                                 + " are set; using " + join(shown, camel));
+        continue;
+      }
+      if (auto err = entry(*hit, value, child, name))
+        return err;
+    }
+    return std::nullopt;
+  }
+
+  void unknown(const std::vector<const key_spec*>& kids,
+               const std::string& shown, const std::string& key,
+               const std::string& child) {
+    std::vector<std::string> names;
+    for (auto* k : kids)
+      names.emplace_back(leaf_name(k->path));
+    auto text = "unknown config key " + child + " is ignored";
+    if (auto best = suggest_key(key, names))
+      text += " (did you mean " + join(shown, *best) + "?)";
+    diag_.warnings.push_back(std::move(text));
+  }
+
+  std::optional<config_error> entry(const key_spec& spec, const json& value,
+                                    const std::string& shown,
+                                    const std::string& name) {
+    switch (spec.kind) {
+      case key_kind::section:
+        return section(value, spec.path, shown, name);
+      case key_kind::named_sections:
+        return named_sections(spec, value, shown);
+      case key_kind::ignored:
+        diag_.notices.push_back(shown
+                                + " is a nanobot setting this gateway does "
+                                  "not use yet; ignored");
+        return std::nullopt;
+      default:
+        return leaf(spec, value, shown, name);
+    }
+  }
+
+  std::optional<config_error> named_sections(const key_spec& spec,
+                                             const json& value,
+                                             const std::string& shown) {
+    if (!value.is_object())
+      return fail(shown, shown,
+                  "expected an object, found " + type_name(value));
+    auto inner = std::string{spec.path} + ".*";
+    for (const auto& [key, sub] : value.items()) {
+      // Built-in providers answer to their camelCase alias too; custom
+      // names are kept as written.
+      auto name = snake_case(key);
+      const auto& builtin = builtin_provider_names();
+      if (std::find(builtin.begin(), builtin.end(), name) == builtin.end())
+        name = key;
+      out_.providers[name];
+      if (auto err = section(sub, inner, join(shown, key), name))
+        return err;
+    }
+    return std::nullopt;
+  }
+
+  /// Replaces ${VAR} in one string; nullopt when a variable is unset.
+  std::optional<std::string> expand(const std::string& text,
+                                    const std::string& shown) {
+    auto result = interpolate(text, env_);
+    for (auto& var : result.missing)
+      missing_.emplace_back(shown, std::move(var));
+    if (!result.missing.empty())
+      return std::nullopt;
+    return std::move(result.text);
+  }
+
+  /// Interpolates every string the leaf holds. A non-string kind written as
+  /// "${PORT}" takes the JSON value of the expanded text (pydantic coerces).
+  std::optional<json> resolve(const key_spec& spec, const json& value,
+                              const std::string& shown) {
+    if (value.is_string()) {
+      const auto& raw = value.get_ref<const std::string&>();
+      auto text = expand(raw, shown);
+      if (!text)
+        return std::nullopt;
+      if (spec.kind == key_kind::string || raw.find("${") == raw.npos)
+        return json(*text);
+      auto parsed = json::parse(*text, nullptr, false);
+      if (parsed.is_discarded() || parsed.is_structured())
+        return json(*text);
+      return parsed;
+    }
+    bool list = spec.kind == key_kind::string_list && value.is_array();
+    bool map = spec.kind == key_kind::string_map && value.is_object();
+    if (!list && !map)
+      return value;
+    json copy = value;
+    bool complete = true;
+    size_t i = 0;
+    for (auto it = copy.begin(); it != copy.end(); ++it, ++i) {
+      if (!it->is_string())
+        continue;
+      auto at = list ? shown + "[" + std::to_string(i) + "]"
+                     : join(shown, it.key());
+      auto text = expand(it->get<std::string>(), at);
+      complete = complete && text.has_value();
+      if (text)
+        *it = *text;
+    }
+    if (!complete)
+      return std::nullopt;
+    return copy;
+  }
+
+  std::optional<config_error> leaf(const key_spec& spec, const json& value,
+                                   const std::string& shown,
+                                   const std::string& name) {
+    if (value.is_null())
+      return std::nullopt; // nanobot writes null for "not set"
+    auto resolved = resolve(spec, value, shown);
+    if (!resolved)
+      return std::nullopt; // reported once the walk is complete
+    field_value v;
+    if (auto bad = check_value(spec, *resolved, v))
+      return fail(shown, shown + bad->at, bad->reason);
+    spec.apply(out_, name, v);
+    return std::nullopt;
+  }
+
+  settings& out_;
+  const env_lookup& env_;
+  diagnostics& diag_;
+  std::vector<std::pair<std::string, std::string>> missing_; // path, var
+};
+
+} // namespace
+
+std::optional<config_error> apply_tree(const json& root, settings& out,
+                                       const env_lookup& env,
+                                       diagnostics& diag) {
+  return walker{out, env, diag}.run(root);
+}
+
+} // namespace nb::config
