@@ -1,0 +1,113 @@
+// Crash-safe file writes (POSIX): write a temp file in the same directory,
+// fsync it, move it into place, fsync the directory.
+#include "config/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace nb {
+
+namespace {
+
+write_result failure(const std::string& what, const std::string& path,
+                     int err) {
+  return {write_outcome::failed,
+          "cannot " + what + " " + path + ": " + std::strerror(err)};
+}
+
+std::string parent_of(const std::string& path) {
+  auto parent = std::filesystem::path{path}.parent_path().string();
+  return parent.empty() ? "." : parent;
+}
+
+void sync_dir(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+/// Writes a fresh temp file next to `path`; returns its name or "" (errno).
+std::string write_temp(const std::string& path, std::string_view content,
+                       unsigned mode) {
+  auto name = std::filesystem::path{path}.filename().string();
+  auto tmp = parent_of(path) + "/." + name + ".tmp.XXXXXX";
+  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0)
+    return {};
+  bool ok = ::fchmod(fd, mode) == 0; // exact, whatever the umask
+  size_t done = 0;
+  while (ok && done < content.size()) {
+    auto n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    ok = n > 0;
+    done += ok ? static_cast<size_t>(n) : 0;
+  }
+  ok = ok && ::fsync(fd) == 0;
+  int saved = errno;
+  ::close(fd);
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    errno = saved;
+    return {};
+  }
+  return tmp;
+}
+
+} // namespace
+
+write_result create_file_atomic(const std::string& path,
+                                std::string_view content, unsigned mode) {
+  struct stat st{};
+  if (::lstat(path.c_str(), &st) == 0)
+    return {write_outcome::kept, {}};
+  auto tmp = write_temp(path, content, mode);
+  if (tmp.empty())
+    return failure("write", path, errno);
+  // link() fails with EEXIST instead of replacing: no race can lose a file.
+  int rc = ::link(tmp.c_str(), path.c_str());
+  int err = errno;
+  if (rc != 0 && (err == EPERM || err == ENOTSUP || err == EXDEV)) {
+    // Filesystems without hard links: check-then-rename is the best left.
+    if (::lstat(path.c_str(), &st) == 0) {
+      err = EEXIST;
+    } else {
+      rc = ::rename(tmp.c_str(), path.c_str());
+      err = errno;
+    }
+  }
+  ::unlink(tmp.c_str());
+  if (rc != 0 && err == EEXIST)
+    return {write_outcome::kept, {}};
+  if (rc != 0)
+    return failure("create", path, err);
+  sync_dir(parent_of(path));
+  return {write_outcome::written, {}};
+}
+
+write_result replace_file_atomic(const std::string& path,
+                                 std::string_view content, unsigned mode) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) == 0)
+    mode = st.st_mode & 07777;
+  auto tmp = write_temp(path, content, mode);
+  if (tmp.empty())
+    return failure("write", path, errno);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return failure("replace", path, err);
+  }
+  sync_dir(parent_of(path));
+  return {write_outcome::written, {}};
+}
+
+} // namespace nb

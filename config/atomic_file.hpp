@@ -1,0 +1,27 @@
+// Crash-safe file writes: temp file, fsync, then link/rename into place.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace nb {
+
+enum class write_outcome { written, kept, failed };
+
+struct write_result {
+  write_outcome outcome = write_outcome::failed;
+  std::string error; ///< "cannot write /x/y: Permission denied"
+};
+
+/// Creates `path` with `content` and `mode` unless it exists (then `kept`):
+/// the file appears complete or not at all, and an existing file is never
+/// replaced, even by a concurrent writer. Never throws.
+write_result create_file_atomic(const std::string& path,
+                                std::string_view content, unsigned mode);
+
+/// Replaces `path` atomically; an existing file keeps its mode, a new one
+/// gets `mode`. Never throws.
+write_result replace_file_atomic(const std::string& path,
+                                 std::string_view content, unsigned mode);
+
+} // namespace nb
