@@ -21,26 +21,43 @@ const store_actor& route(front_ptr self, const std::string& key) {
   return ws[std::hash<std::string>{}(key) % ws.size()];
 }
 
-// Workers catch every failure as a value; this guards the one-in-a-million
-// bad_alloc so that it becomes a failed request, not a dead worker.
-template <class F>
-auto guarded(worker_ptr self, const std::string& key, const char* op, F f)
-  -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::exception& ex) {
-    self->state.meter.failed();
-    self->state.log->error("[{}] {} failed: {}", key, op, ex.what());
-    return caf::make_error(errc::store_failed,
-                           std::string{op} + " failed: " + ex.what());
-  }
-}
-
 caf::error report(worker_ptr self, const std::string& key, const char* op,
                   caf::error err) {
   self->state.meter.failed();
   self->state.log->error("[{}] {}: {}", key, op, store_error_text(err));
   return err;
+}
+
+// The file functions return every failure as a value; this also turns the
+// one-in-a-million bad_alloc into a failed request instead of a dead worker.
+template <class T, class F>
+caf::result<T> guarded(worker_ptr self, const std::string& key,
+                       const char* op, F f) {
+  try {
+    return f();
+  } catch (const std::exception& ex) {
+    return report(self, key, op,
+                  caf::make_error(errc::store_failed,
+                                  std::string{op} + " failed: " + ex.what()));
+  }
+}
+
+caf::result<session_snapshot> do_load(worker_ptr self, const std::string& key) {
+  auto r = load_session(self->state.dir, key);
+  if (!r)
+    return report(self, key, "load", std::move(r.error()));
+  if (r->skipped_lines > 0)
+    self->state.log->warn("[{}] {} corrupt line(s) skipped in {} (left on "
+                          "disk)",
+                          key, r->skipped_lines, session_file_name(key));
+  return std::move(*r);
+}
+
+caf::result<caf::ok_atom> done(worker_ptr self, const std::string& key,
+                               const char* op, caf::error err) {
+  if (err)
+    return report(self, key, op, std::move(err));
+  return caf::ok_atom::value;
 }
 
 } // namespace
@@ -51,35 +68,24 @@ store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
   self->state.log = log::get("store");
   self->state.meter.start(self, "store_worker", std::move(stats));
   return {
-    [=](session_load& m) -> caf::result<session_snapshot> {
+    [=](session_load& m) {
       auto t = self->state.meter.measure();
-      return guarded(self, m.key, "load", [&]() -> caf::result<session_snapshot> {
-        auto r = load_session(self->state.dir, m.key);
-        if (!r)
-          return report(self, m.key, "load", std::move(r.error()));
-        if (r->skipped_lines > 0)
-          self->state.log->warn("[{}] {} corrupt line(s) skipped in {} "
-                                "(left on disk)",
-                                m.key, r->skipped_lines,
-                                session_file_name(m.key));
-        return std::move(*r);
+      return guarded<session_snapshot>(self, m.key, "load",
+                                       [&] { return do_load(self, m.key); });
+    },
+    [=](session_append& m) {
+      auto t = self->state.meter.measure();
+      return guarded<caf::ok_atom>(self, m.key, "append", [&] {
+        auto err = append_session(self->state.dir, m.key, m.messages);
+        return done(self, m.key, "append", std::move(err));
       });
     },
-    [=](session_append& m) -> caf::result<caf::ok_atom> {
+    [=](session_replace& m) {
       auto t = self->state.meter.measure();
-      return guarded(self, m.key, "append", [&]() -> caf::result<caf::ok_atom> {
-        if (auto err = append_session(self->state.dir, m.key, m.messages))
-          return report(self, m.key, "append", std::move(err));
-        return caf::ok_atom::value;
-      });
-    },
-    [=](session_replace& m) -> caf::result<caf::ok_atom> {
-      auto t = self->state.meter.measure();
-      return guarded(self, m.key, "replace", [&]() -> caf::result<caf::ok_atom> {
-        if (auto err = replace_session(self->state.dir, m.key, m.metadata_json,
-                                       m.messages))
-          return report(self, m.key, "replace", std::move(err));
-        return caf::ok_atom::value;
+      return guarded<caf::ok_atom>(self, m.key, "replace", [&] {
+        auto err = replace_session(self->state.dir, m.key, m.metadata_json,
+                                   m.messages);
+        return done(self, m.key, "replace", std::move(err));
       });
     },
   };

@@ -1,0 +1,66 @@
+#include "actors/store/session_format.hpp"
+
+#include "actors/store/posix_io.hpp"
+
+namespace nb::session_format {
+
+parsed_file parse_lines(std::string_view text) {
+  parsed_file out;
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    auto line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos)
+      continue;
+    auto j = json::parse(line.begin(), line.end(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      ++out.skipped;
+      continue;
+    }
+    auto type = j.find("_type");
+    if (type == j.end()) {
+      out.messages.emplace_back(line);
+    } else if (*type == "metadata" && !out.has_meta) {
+      out.has_meta = true;
+      out.meta = std::move(j);
+    }
+    // provider_state and unknown record types are not messages.
+  }
+  return out;
+}
+
+std::string metadata_line(const std::string& key, const std::string& created,
+                          const std::string& updated, json meta) {
+  json j;
+  j["_type"] = "metadata";
+  j["key"] = key;
+  j["created_at"] = created;
+  j["updated_at"] = updated;
+  j["metadata"] = std::move(meta);
+  j["last_consolidated"] = 0;
+  return j.dump() + "\n";
+}
+
+// A JSON text may span lines; a JSONL line may not. Most callers send one
+// line already, which is then stored as it came.
+caf::expected<std::string> message_lines(const std::string& path,
+                                         const std::vector<std::string>& msgs) {
+  std::string body;
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    auto j = json::parse(msgs[i], nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+      return store_io::store_error("cannot write " + path + ": message "
+                                   + std::to_string(i)
+                                   + " is not a JSON object");
+    if (msgs[i].find_first_of("\r\n") == std::string::npos)
+      body += msgs[i];
+    else
+      body += j.dump();
+    body += '\n';
+  }
+  return body;
+}
+
+} // namespace nb::session_format

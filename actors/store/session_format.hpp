@@ -1,0 +1,44 @@
+// The session JSONL line format, without I/O: nanobot's metadata record,
+// one JSON object per message line, tolerant parsing. Internal to
+// actors/store.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <caf/expected.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace nb::session_format {
+
+/// Ordered, so the metadata line and metadata keys keep their order.
+using json = nlohmann::ordered_json;
+
+/// What a session file's text holds.
+struct parsed_file {
+  bool has_meta = false;
+  json meta; ///< the whole metadata record (when has_meta)
+  std::vector<std::string> messages; ///< message lines, as written
+  int32_t skipped = 0; ///< lines that are not JSON objects
+};
+
+/// Splits `text` into lines and sorts them: the first `"_type":"metadata"`
+/// record, message objects, and corrupt lines (counted). Blank lines,
+/// provider_state and unknown `_type` records are neither.
+parsed_file parse_lines(std::string_view text);
+
+/// nanobot's first line, '\n' included:
+/// {"_type":"metadata","key","created_at","updated_at","metadata",
+///  "last_consolidated":0}.
+std::string metadata_line(const std::string& key, const std::string& created,
+                          const std::string& updated, json meta);
+
+/// The messages as lines, '\n' after each; an error names the first one
+/// that is not a JSON object. Texts spanning lines are re-serialised.
+caf::expected<std::string> message_lines(const std::string& path,
+                                         const std::vector<std::string>& msgs);
+
+} // namespace nb::session_format

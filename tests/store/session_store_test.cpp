@@ -1,0 +1,166 @@
+// The store actor: per-key order under concurrency across detached workers,
+// errors as caf::error values, and workers stopping with the front.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <map>
+#include <thread>
+
+#include <caf/all.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/store/session_files.hpp"
+#include "actors/store/session_store.hpp"
+#include "messages/type_ids.hpp"
+#include "tests/store/temp_dir.hpp"
+
+namespace {
+
+using namespace nb;
+using nb::test::temp_dir;
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+struct fixture {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  fixture() {
+    register_messages(cfg);
+    cfg.set("scheduler.max-threads", 2);
+    sys = std::make_unique<caf::actor_system>(cfg);
+  }
+};
+
+std::string msg(const std::string& key, int seq) {
+  return json{{"role", "user"}, {"content", key}, {"seq", seq}}.dump();
+}
+
+} // namespace
+
+TEST_CASE("concurrent appends on many keys all land in order per key") {
+  temp_dir d;
+  fixture f;
+  auto store = spawn_store(*f.sys, d.path, 4, stats_actor{});
+  caf::scoped_actor self{*f.sys};
+  constexpr int keys = 16;
+  constexpr int per_key = 20;
+  // Round robin over keys, all in flight at once.
+  for (int i = 0; i < per_key; ++i)
+    for (int k = 0; k < keys; ++k) {
+      auto key = "chan:" + std::to_string(k);
+      self->send(store, session_append{key, {msg(key, 2 * i),
+                                             msg(key, 2 * i + 1)}});
+    }
+  int oks = 0;
+  int errors = 0;
+  self->receive_for(oks, keys * per_key)(
+    [&](caf::ok_atom) {},
+    [&](caf::error&) { ++errors; });
+  CHECK(errors == 0);
+  for (int k = 0; k < keys; ++k) {
+    auto key = "chan:" + std::to_string(k);
+    self->request(store, 10s, session_load{key}).receive(
+      [&](const session_snapshot& s) {
+        CHECK(s.existed);
+        CHECK(s.key == key);
+        CHECK(s.skipped_lines == 0);
+        REQUIRE(s.messages.size() == 2 * per_key);
+        for (int i = 0; i < 2 * per_key; ++i) {
+          auto j = json::parse(s.messages[i]);
+          CHECK(j["seq"] == i);
+          CHECK(j["content"] == key);
+        }
+      },
+      [&](caf::error& e) { FAIL(f.sys->render(e)); });
+  }
+  caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("replace through the store and then load") {
+  temp_dir d;
+  fixture f;
+  auto store = spawn_store(*f.sys, d.path, 2, stats_actor{});
+  caf::scoped_actor self{*f.sys};
+  auto ok = [](caf::ok_atom) {};
+  auto bad = [&](caf::error& e) { FAIL(f.sys->render(e)); };
+  self->request(store, 10s, session_append{"k", {msg("k", 0)}}).receive(ok, bad);
+  self->request(store, 10s, session_replace{"k", R"({"title":"t"})",
+                                            {msg("k", 7)}})
+    .receive(ok, bad);
+  self->request(store, 10s, session_load{"k"}).receive(
+    [&](const session_snapshot& s) {
+      CHECK(s.metadata_json == R"({"title":"t"})");
+      REQUIRE(s.messages.size() == 1);
+      CHECK(json::parse(s.messages[0])["seq"] == 7);
+    },
+    bad);
+  self->request(store, 10s, session_load{"missing"}).receive(
+    [&](const session_snapshot& s) { CHECK_FALSE(s.existed); }, bad);
+  caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("store failures come back as store_failed errors") {
+  temp_dir d;
+  fixture f;
+  auto path = d.path + "/" + session_file_name("k");
+  std::filesystem::create_directory(path); // EISDIR for every operation
+  auto store = spawn_store(*f.sys, d.path, 2, stats_actor{});
+  caf::scoped_actor self{*f.sys};
+  auto expect_failure = [&](caf::error& e) {
+    CHECK(e.category() == caf::atom("nb"));
+    CHECK(e.code() == static_cast<uint8_t>(errc::store_failed));
+    CHECK(store_error_text(e).find(path) != std::string::npos);
+  };
+  self->request(store, 10s, session_load{"k"}).receive(
+    [&](const session_snapshot&) { FAIL("load of a directory succeeded"); },
+    expect_failure);
+  self->request(store, 10s, session_append{"k", {msg("k", 0)}}).receive(
+    [&](caf::ok_atom) { FAIL("append to a directory succeeded"); },
+    expect_failure);
+  self->request(store, 10s, session_append{"k", {"not json"}}).receive(
+    [&](caf::ok_atom) { FAIL("a non-JSON message was stored"); },
+    expect_failure);
+  // The worker that failed still serves other keys.
+  self->request(store, 10s, session_append{"k2", {msg("k2", 0)}}).receive(
+    [](caf::ok_atom) {}, [&](caf::error& e) { FAIL(f.sys->render(e)); });
+  caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("exiting the front stops its detached workers") {
+  temp_dir d;
+  fixture f;
+  auto baseline = f.sys->registry().running();
+  auto store = spawn_store(*f.sys, d.path, 3, stats_actor{});
+  {
+    caf::scoped_actor self{*f.sys};
+    self->request(store, 10s, session_load{"k"}).receive(
+      [](const session_snapshot&) {},
+      [&](caf::error& e) { FAIL(f.sys->render(e)); });
+  }
+  CHECK(f.sys->registry().running() == baseline + 4);
+  caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
+  // Generous bound: only a hang (workers left behind) would reach it.
+  auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (f.sys->registry().running() > baseline
+         && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  CHECK(f.sys->registry().running() == baseline);
+}
+
+TEST_CASE("dropping the last handle also stops the workers") {
+  temp_dir d;
+  fixture f;
+  auto baseline = f.sys->registry().running();
+  {
+    auto store = spawn_store(*f.sys, d.path, 2, stats_actor{});
+    caf::scoped_actor self{*f.sys};
+    self->request(store, 10s, session_append{"k", {msg("k", 0)}}).receive(
+      [](caf::ok_atom) {}, [&](caf::error& e) { FAIL(f.sys->render(e)); });
+  }
+  auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (f.sys->registry().running() > baseline
+         && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  CHECK(f.sys->registry().running() == baseline);
+}
