@@ -1,0 +1,205 @@
+// exec: one shell command in a fresh process group, with a time limit.
+#include <algorithm>
+#include <cstdlib>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "actors/tools/builtin_tools.hpp"
+#include "actors/tools/exec_guard.hpp"
+#include "actors/tools/exec_process.hpp"
+#include "actors/tools/workspace_guard.hpp"
+
+namespace nb {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int max_timeout_s = 600;
+constexpr int64_t default_output = 10000;
+constexpr int64_t min_output = 1000;
+constexpr int64_t max_output = 50000;
+
+tool_output fail(std::string text) {
+  return {std::move(text), true};
+}
+
+std::string str_arg(const json& args, const char* a, const char* b) {
+  for (auto key : {a, b})
+    if (args.contains(key) && args[key].is_string()
+        && !args[key].get_ref<const std::string&>().empty())
+      return args[key].get<std::string>();
+  return {};
+}
+
+int64_t int_arg(const json& args, const char* a, const char* b) {
+  for (auto key : {a, b})
+    if (args.contains(key) && args[key].is_number_integer())
+      return args[key].get<int64_t>();
+  return 0;
+}
+
+// Only the usual shells, and only from the system directories: a shell
+// binary inside the workspace would be the model's own program.
+std::string resolve_shell(const std::string& shell, std::string& error) {
+  static const char* dirs[] = {"/usr/bin", "/bin", "/usr/local/bin"};
+  auto name = shell.empty() ? std::string{"bash"} : shell;
+  if (name.find_first_of(std::string{"\n\r\0", 3}) != std::string::npos) {
+    error = "Error: shell contains invalid characters";
+    return {};
+  }
+  if (name[0] == '/') {
+    auto slash = name.rfind('/');
+    auto dir = name.substr(0, slash);
+    auto base = name.substr(slash + 1);
+    if (std::find(std::begin(dirs), std::end(dirs), dir) == std::end(dirs))
+      error = "Error: shell must be bash, sh or zsh from /bin, /usr/bin or "
+              "/usr/local/bin";
+    name = base;
+    if (!error.empty())
+      return {};
+  }
+  if (name != "bash" && name != "sh" && name != "zsh") {
+    error = "Error: unsupported shell '" + shell + "'. Allowed: bash, sh, zsh";
+    return {};
+  }
+  for (auto dir : dirs) {
+    auto path = std::string{dir} + "/" + name;
+    if (::access(path.c_str(), X_OK) == 0)
+      return path;
+  }
+  error = "Error: shell not found: " + name;
+  return {};
+}
+
+std::vector<std::string> child_env(const exec_settings& cfg) {
+  auto get = [](const char* k, const char* fallback) {
+    const char* v = std::getenv(k);
+    return std::string{v && *v ? v : fallback};
+  };
+  auto path = get("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                          "/usr/bin:/sbin:/bin");
+  // Set directly, never through the shell: "$(...)" in the config stays
+  // text.
+  if (!cfg.path_append.empty())
+    path += ":" + cfg.path_append;
+  return {"HOME=" + get("HOME", "/tmp"), "LANG=C.UTF-8", "TERM=dumb",
+          "PYTHONUNBUFFERED=1", "PATH=" + path};
+}
+
+tool_output exec_tool(const json& args, const tool_context& ctx) {
+  auto command = str_arg(args, "command", "cmd");
+  if (command.empty())
+    return fail("Error: Missing command. Provide command or cmd.");
+  if (command.find('\0') != std::string::npos)
+    return fail("Error: command contains a NUL byte");
+  auto working_dir = str_arg(args, "working_dir", "workdir");
+  std::string error;
+  auto shell = resolve_shell(args.value("shell", std::string{}), error);
+  if (!error.empty())
+    return fail(error);
+  auto max_chars = int_arg(args, "max_output_chars", "max_output_tokens");
+  max_chars = std::clamp(max_chars ? max_chars : default_output, min_output,
+                         max_output);
+  auto requested = int_arg(args, "timeout", "timeout");
+  int timeout = requested > 0
+                  ? static_cast<int>(std::min<int64_t>(requested,
+                                                       max_timeout_s))
+                  : std::max(0, ctx.exec.timeout_s);
+  auto root = resolve_real_path(ctx.workspace, "/");
+  if (!root.ok())
+    return fail(root.error);
+  auto cwd = root;
+  if (!working_dir.empty()) {
+    cwd = resolve_real_path(working_dir, ctx.workspace);
+    if (!cwd.ok())
+      return fail("Error: working_dir could not be resolved (" + cwd.error
+                  + ")" + boundary_note);
+    if (ctx.restrict_to_workspace && !path_within(cwd.path, root.path))
+      return fail(std::string{"Error: working_dir is outside the configured "
+                              "workspace"}
+                  + boundary_note);
+  }
+  struct stat st;
+  if (::stat(cwd.path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return fail("Error: working_dir does not exist or is not a directory: "
+                + (working_dir.empty() ? ctx.workspace : working_dir));
+  if (auto deny = check_deny_patterns(command, ctx.exec.deny_patterns);
+      !deny.empty())
+    return fail(deny);
+  if (ctx.restrict_to_workspace) {
+    if (auto bad = check_command_paths(command, cwd.path, root.path);
+        !bad.empty())
+      return fail(bad);
+  }
+  process_options opts;
+  opts.program = shell;
+  opts.argv = {shell};
+  auto base = shell.substr(shell.rfind('/') + 1);
+  if (args.value("login", false) && base != "sh")
+    opts.argv.push_back("-l");
+  opts.argv.push_back("-c");
+  opts.argv.push_back(command);
+  opts.env = child_env(ctx.exec);
+  opts.cwd = cwd.path;
+  opts.timeout_s = timeout;
+  opts.capture_limit = static_cast<size_t>(max_chars);
+  auto r = run_process(opts);
+  if (!r.error.empty())
+    return fail("Error executing command: " + r.error);
+  if (r.timed_out)
+    return fail("Error: Command timed out after " + std::to_string(timeout)
+                + " seconds");
+  return {format_exec_output(r, static_cast<size_t>(max_chars)), false};
+}
+
+} // namespace
+
+void add_exec(tool_registry& reg) {
+  auto nullable = [](const char* type) { return json{type, "null"}; };
+  auto output_cap = [&](const char* text) {
+    return json{{"type", nullable("integer")}, {"description", text},
+                {"minimum", min_output}, {"maximum", max_output}};
+  };
+  json schema = {
+    {"type", "object"},
+    {"properties",
+     {{"command",
+       {{"type", "string"}, {"description", "The shell command to run"}}},
+      {"cmd", {{"type", "string"}, {"description", "Same as command"}}},
+      {"working_dir",
+       {{"type", "string"},
+        {"description", "Directory to run in (default: the workspace)"}}},
+      {"workdir", {{"type", "string"}, {"description", "Same as working_dir"}}},
+      {"timeout",
+       {{"type", "integer"},
+        {"description", "Seconds before the command is killed; raise it for "
+                        "builds or installs (default 60, at most 600)"},
+        {"minimum", 1},
+        {"maximum", max_timeout_s}}},
+      {"shell",
+       {{"type", nullable("string")},
+        {"description", "bash (default), sh or zsh"}}},
+      {"login",
+       {{"type", nullable("boolean")},
+        {"description", "Run bash or zsh as a login shell (default false)"},
+        {"default", false}}},
+      {"max_output_chars",
+       output_cap("Most output characters to return (default 10000, at "
+                  "most 50000)")},
+      {"max_output_tokens", output_cap("Same as max_output_chars")}}},
+    {"additionalProperties", false},
+  };
+  reg.add({"exec",
+           "Run a shell command (bash by default) and return its output and "
+           "exit code. Use it for builds, tests, git and other programs; "
+           "prefer read_file, list_dir, write_file and edit_file for plain "
+           "file work. Nothing can be typed into the command (stdin is "
+           "empty), so pass -y/--yes to installers. Output beyond 10000 "
+           "characters is cut in the middle; the default timeout is 60 s.",
+           schema.dump(), false, true},
+          exec_tool);
+}
+
+} // namespace nb

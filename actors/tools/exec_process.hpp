@@ -1,0 +1,58 @@
+// Tools: running one child process for exec. Its own process group, stdin
+// from /dev/null, output read while it runs and capped as it is read, a
+// hard time limit that kills the whole group.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nb {
+
+/// How to run the child.
+struct process_options {
+  std::string program;           ///< absolute path
+  std::vector<std::string> argv; ///< argv[0] included
+  std::vector<std::string> env;  ///< "KEY=value", the whole environment
+  std::string cwd;
+  int timeout_s = 0;             ///< 0 = no limit
+  size_t capture_limit = 10000;  ///< bytes kept at each end of each stream
+  /// How long to keep reading after the child exits while something else
+  /// (a background grandchild) still holds the output pipes.
+  std::chrono::milliseconds drain{250};
+};
+
+/// One output stream: its first and last capture_limit bytes.
+struct captured_stream {
+  std::string head;
+  std::string tail;   ///< the last bytes after head, at most capture_limit
+  uint64_t total = 0; ///< bytes the child wrote
+  /// Returns whether bytes between head and tail were dropped.
+  bool clipped() const {
+    return total > head.size() + tail.size();
+  }
+};
+
+/// How the child ended.
+struct process_result {
+  std::string error;      ///< could not start: the reason
+  bool timed_out = false;
+  int exit_code = 0;      ///< negative: killed by that signal
+  captured_stream out;
+  captured_stream err;
+};
+
+/// Runs the child to completion (or the time limit) and returns what it
+/// wrote. The child runs in a new process group; on timeout, or when
+/// leftover processes still hold the pipes after the drain, the whole group
+/// gets SIGKILL. The child is always reaped.
+process_result run_process(const process_options& opts);
+
+/// Returns exec's text for `r`: stdout, then "STDERR:\n..." when stderr is
+/// not blank, then "\nExit code: N"; when longer than `max` bytes, the
+/// head and tail halves around "... (N chars truncated) ...". Invalid
+/// UTF-8 is replaced.
+std::string format_exec_output(const process_result& r, size_t max);
+
+} // namespace nb

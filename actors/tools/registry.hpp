@@ -1,0 +1,99 @@
+// Tools: the registry of tool specs and implementations, call preparation
+// (name lookup, argument coercion, schema validation) and execution.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/settings.hpp"
+#include "messages/model.hpp"
+#include "messages/tool.hpp"
+
+namespace nb {
+
+/// What one tool run produced.
+struct tool_output {
+  std::string content;
+  bool is_error = false;
+};
+
+/// Everything a tool may know about where and for whom it runs.
+struct tool_context {
+  std::string workspace;            ///< absolute, '~' expanded
+  bool restrict_to_workspace = true;
+  exec_settings exec;
+  std::string session_key;
+};
+
+/// A tool's implementation: validated arguments in, output out. May throw;
+/// the registry turns exceptions into error outputs.
+using tool_fn
+  = std::function<tool_output(const nlohmann::json& args, const tool_context&)>;
+
+/// One registered tool.
+struct tool_entry {
+  tool_spec spec;
+  nlohmann::json schema; ///< spec.parameters_json, parsed once
+  tool_fn run;
+};
+
+/// The outcome of prepare_call: the tool and its cast arguments, or an error
+/// text for the model (without the retry hint).
+struct prepared_call {
+  const tool_entry* tool = nullptr;
+  nlohmann::json args;
+  std::string error;
+  bool ok() const {
+    return error.empty();
+  }
+};
+
+/// Appended to every error result so the model changes course.
+inline constexpr const char* tool_error_hint
+  = "\n\n[Analyze the error above and try a different approach.]";
+
+/// Name → tool. Immutable once built; share it as a pointer to const.
+class tool_registry {
+public:
+  tool_registry() = default;
+
+  /// Registers `spec` with `run`; replaces a tool of the same name. Throws
+  /// std::invalid_argument when parameters_json is not a JSON object.
+  void add(tool_spec spec, tool_fn run);
+
+  /// Returns the tool called exactly `name`, or null.
+  const tool_entry* find(const std::string& name) const;
+
+  /// Returns the specs: built-ins sorted by name, then `mcp_*` sorted.
+  std::vector<tool_spec> definitions() const;
+
+  /// Returns the names in definitions() order.
+  std::vector<std::string> names() const;
+
+  /// Resolves `name`, turns `arguments_json` into an object, casts and
+  /// validates it against the tool's schema.
+  prepared_call prepare_call(const std::string& name,
+                             const std::string& arguments_json) const;
+
+  /// Prepares and runs `call`. Never throws: failures become error outputs
+  /// carrying tool_error_hint; an empty success becomes
+  /// "(<name> completed with no output)".
+  tool_output execute(const tool_call& call, const tool_context& ctx) const;
+
+private:
+  std::map<std::string, tool_entry> tools_;
+};
+
+/// Returns the base context for tool calls under `cfg`.
+tool_context make_tool_context(const settings& cfg,
+                               std::string session_key = {});
+
+/// Returns a registry with read_file, write_file, edit_file, list_dir and,
+/// when tools.exec.enable, exec.
+tool_registry make_builtin_registry(const settings& cfg);
+
+} // namespace nb

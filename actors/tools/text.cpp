@@ -1,0 +1,153 @@
+#include "actors/tools/text.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace nb {
+
+namespace {
+
+bool is_cont(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when invalid.
+size_t valid_seq(std::string_view s, size_t i) {
+  auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80)
+    return 1;
+  size_t n = 0;
+  uint32_t cp = 0;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+    cp = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    cp = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size())
+    return 0;
+  for (size_t k = 1; k < n; ++k) {
+    auto d = static_cast<unsigned char>(s[i + k]);
+    if (!is_cont(d))
+      return 0;
+    cp = (cp << 6) | (d & 0x3F);
+  }
+  // Overlong forms, surrogates and values past U+10FFFF are invalid.
+  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF
+      || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return n;
+}
+
+} // namespace
+
+std::string sanitize_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    if (auto n = valid_seq(s, i); n > 0) {
+      out.append(s.substr(i, n));
+      i += n;
+    } else {
+      out.append("\xEF\xBF\xBD");
+      ++i;
+    }
+  }
+  return out;
+}
+
+size_t utf8_length(std::string_view s) {
+  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) {
+    return !is_cont(static_cast<unsigned char>(c));
+  }));
+}
+
+std::string_view utf8_head(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes)
+    return s;
+  auto end = max_bytes;
+  while (end > 0 && is_cont(static_cast<unsigned char>(s[end])))
+    --end;
+  return s.substr(0, end);
+}
+
+std::string_view utf8_tail(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes)
+    return s;
+  auto start = s.size() - max_bytes;
+  while (start < s.size() && is_cont(static_cast<unsigned char>(s[start])))
+    ++start;
+  return s.substr(start);
+}
+
+bool looks_binary(std::string_view data) {
+  auto sample = data.substr(0, 8192);
+  if (sample.find('\0') != std::string_view::npos)
+    return true;
+  size_t control = 0;
+  for (char ch : sample) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f'
+        && c != '\b' && c != 0x1B)
+      ++control;
+  }
+  return !sample.empty() && control * 10 > sample.size();
+}
+
+std::string sniff_mime(std::string_view d) {
+  auto starts = [&](std::string_view m) { return d.substr(0, m.size()) == m; };
+  if (starts("\x89PNG\r\n\x1A\n"))
+    return "image/png";
+  if (starts("\xFF\xD8\xFF"))
+    return "image/jpeg";
+  if (starts("GIF87a") || starts("GIF89a"))
+    return "image/gif";
+  if (starts("RIFF") && d.size() >= 12 && d.substr(8, 4) == "WEBP")
+    return "image/webp";
+  if (starts("%PDF-"))
+    return "application/pdf";
+  if (starts("PK\x03\x04"))
+    return "application/zip";
+  if (starts("\x7F" "ELF"))
+    return "application/x-elf";
+  if (starts("\x1F\x8B"))
+    return "application/gzip";
+  return {};
+}
+
+std::string crlf_to_lf(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n')
+      continue;
+    out.push_back(s[i]);
+  }
+  return out;
+}
+
+std::string preview(std::string_view s, size_t max_chars) {
+  auto head = utf8_head(s, max_chars);
+  std::string out;
+  for (char c : head) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else
+      out.push_back(c);
+  }
+  out = sanitize_utf8(out);
+  if (head.size() < s.size())
+    out += "...";
+  return out;
+}
+
+} // namespace nb

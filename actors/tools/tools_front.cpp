@@ -1,0 +1,90 @@
+#include "actors/tools/tools_front.hpp"
+
+#include <functional>
+
+#include "actors/tools/tool_lane.hpp"
+#include "actors/tools/tool_pool.hpp"
+#include "actors/tools/tool_worker.hpp"
+
+namespace nb {
+
+namespace {
+
+using front_ptr = tools_actor::stateful_pointer<tools_state>;
+
+tool_result refused(const tool_request& req, std::string text) {
+  tool_result r;
+  r.call_id = req.call.id;
+  r.name = req.call.name;
+  r.content = std::move(text) + tool_error_hint;
+  r.is_error = true;
+  r.started_us = r.finished_us = steady_now_us();
+  return r;
+}
+
+tool_executor_actor& lane_for(front_ptr self, const std::string& key) {
+  auto& st = self->state;
+  auto& lane = st.lanes[std::hash<std::string>{}(key) % st.lanes.size()];
+  if (!lane)
+    lane = spawn_tool_lane(self, st.registry, st.base, st.stats);
+  return lane;
+}
+
+} // namespace
+
+tools_actor::behavior_type
+tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
+           tool_context base, int32_t tool_workers, int32_t lanes,
+           stats_actor stats) {
+  auto& st = self->state;
+  st.registry = std::move(registry);
+  st.base = std::move(base);
+  st.stats = stats;
+  st.lanes.resize(lanes < 1 ? 1 : static_cast<size_t>(lanes));
+  st.pool = self->spawn(tool_pool_impl, st.registry, st.base, tool_workers,
+                        stats);
+  stop_with(self, st.pool);
+  st.meter.start(self, "tools", std::move(stats));
+  return {
+    [self](list_tools_atom) -> std::vector<tool_spec> {
+      auto t = self->state.meter.measure();
+      return self->state.registry->definitions();
+    },
+    [self](tool_request& req) -> caf::result<tool_result> {
+      auto t = self->state.meter.measure();
+      auto& st = self->state;
+      prepared_call prep;
+      try {
+        prep = st.registry->prepare_call(req.call.name,
+                                         req.call.arguments_json);
+      } catch (const std::exception& e) {
+        prep.error = std::string{"Error: Invalid parameters for tool '"}
+                     + req.call.name + "': " + e.what();
+      }
+      if (!prep.ok()) {
+        // Nothing to run: answered here, without a worker.
+        auto r = refused(req, prep.error);
+        report_tool_sample(st.stats, r);
+        return r;
+      }
+      if (concurrency_safe(prep.tool->spec))
+        return self->delegate(st.pool, std::move(req));
+      return self->delegate(lane_for(self, req.session_key), std::move(req));
+    },
+  };
+}
+
+tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
+                        stats_actor stats) {
+  return spawn_tools(sys, cfg, std::move(stats), make_builtin_registry(cfg));
+}
+
+tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
+                        stats_actor stats, tool_registry registry) {
+  return sys.spawn(tools_impl,
+                   std::make_shared<const tool_registry>(std::move(registry)),
+                   make_tool_context(cfg), cfg.gateway.tool_workers,
+                   cfg.gateway.exclusive_lanes, std::move(stats));
+}
+
+} // namespace nb

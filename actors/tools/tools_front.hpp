@@ -1,0 +1,46 @@
+// Tools: the front actor. Lists the tools and routes each call: bad calls
+// are answered at once, concurrency-safe ones go to the read-only pool,
+// everything else to the exclusive lane chosen by the session key.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <caf/actor_system.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "actors/common/meter.hpp"
+#include "actors/tools/registry.hpp"
+#include "config/settings.hpp"
+#include "messages/interfaces.hpp"
+
+namespace nb {
+
+struct tools_state {
+  tools_state() = default;
+  static inline const char* name = "tools";
+  std::shared_ptr<const tool_registry> registry;
+  tool_context base;
+  stats_actor stats;
+  tool_executor_actor pool;
+  std::vector<tool_executor_actor> lanes; ///< spawned on first use
+  actor_meter meter;
+};
+
+/// The front. `tool_workers` bounds the pool, `lanes` is the number of
+/// exclusive lanes (both at least 1). Its pool and lanes stop with it.
+tools_actor::behavior_type
+tools_impl(tools_actor::stateful_pointer<tools_state> self,
+           std::shared_ptr<const tool_registry> registry, tool_context base,
+           int32_t tool_workers, int32_t lanes, stats_actor stats);
+
+/// Spawns the front with the built-in tools configured by `cfg`.
+tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
+                        stats_actor stats);
+
+/// Spawns the front with `registry` (built-ins plus, e.g., MCP tools).
+tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
+                        stats_actor stats, tool_registry registry);
+
+} // namespace nb
