@@ -24,6 +24,9 @@ router_state::entry& session_for(router_pointer self, const std::string& key) {
     return i->second;
   auto s = self->spawn(session_impl, key, st.cfg, st.svc,
                        router_actor{self});
+  // Linked, so that the router's exit ends every session; monitored, so
+  // that a session that dies is forgotten and re-created from disk.
+  self->link_to(s);
   self->monitor(s);
   auto& e = st.sessions[key];
   e.session = s;
@@ -52,6 +55,12 @@ router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
       }
     }
   });
+  self->set_exit_handler([=](caf::exit_msg& em) {
+    for (auto& [key, e] : self->state.sessions)
+      if (e.session.address() == em.source)
+        return; // a session died: the down handler forgets it
+    self->quit(em.reason); // the supervisor is stopping us
+  });
   return {
     [=](inbound_msg& in) {
       auto t = self->state.meter.measure();
@@ -71,6 +80,7 @@ router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
       auto s = i->second.session;
       sessions.erase(i);
       self->demonitor(s.address());
+      self->unlink_from(s);
       self->send_exit(s, caf::exit_reason::user_shutdown);
       report_live(self);
     },

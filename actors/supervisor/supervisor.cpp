@@ -16,24 +16,26 @@ namespace {
 // Store workers do little but fsync; a few cover many sessions.
 constexpr int store_workers = 4;
 
+// Services are linked to the supervisor: a crash reaches its exit handler,
+// and its own exit takes every service down with it.
 void spawn_services(supervisor_pointer self) {
   auto& st = self->state;
   auto& sys = self->system();
   if (!st.svc.stats) {
     st.svc.stats = spawn_stats(sys);
-    self->monitor(st.svc.stats);
+    self->link_to(st.svc.stats);
   }
   if (!st.svc.store) {
     st.svc.store = spawn_store(sys, st.sessions_dir, store_workers, st.svc.stats);
-    self->monitor(st.svc.store);
+    self->link_to(st.svc.store);
   }
   if (!st.svc.provider) {
     st.svc.provider = spawn_provider(sys, st.cfg, st.svc.stats);
-    self->monitor(st.svc.provider);
+    self->link_to(st.svc.provider);
   }
   if (!st.svc.tools) {
     st.svc.tools = spawn_tools(sys, st.cfg, st.svc.stats);
-    self->monitor(st.svc.tools);
+    self->link_to(st.svc.tools);
   }
 }
 
@@ -60,34 +62,28 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
   auto scfg = make_session_config(st.cfg);
   scfg.started_at_us = started_at_us;
   st.router = self->spawn(router_impl, scfg, st.svc);
-  self->monitor(st.router);
-  // Everything we spawned ends with us: an exit reaches the services too.
-  self->attach_functor([=](const caf::error& reason) {
-    auto& s = self->state;
-    for (auto a : {caf::actor_cast<caf::actor>(s.router),
-                   caf::actor_cast<caf::actor>(s.svc.tools),
-                   caf::actor_cast<caf::actor>(s.svc.provider),
-                   caf::actor_cast<caf::actor>(s.svc.store),
-                   caf::actor_cast<caf::actor>(s.svc.stats)})
-      if (a)
-        caf::anon_send_exit(a, reason ? reason : caf::exit_reason::user_shutdown);
-  });
-  self->set_down_handler([=](caf::down_msg& dm) {
+  self->link_to(st.router);
+  self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;
     auto lg = log::get("supervisor");
-    if (drop_if(s.router, dm.source)) {
-      lg->critical("the router died ({}); stopping", self->system().render(dm.reason));
-      self->quit(dm.reason);
+    if (drop_if(s.router, em.source)) {
+      lg->critical("the router died ({}); stopping",
+                   self->system().render(em.reason));
+      self->quit(em.reason);
       return;
     }
-    bool known = drop_if(s.svc.stats, dm.source) || drop_if(s.svc.store, dm.source)
-                 || drop_if(s.svc.provider, dm.source)
-                 || drop_if(s.svc.tools, dm.source);
-    if (!known)
+    bool service = drop_if(s.svc.stats, em.source)
+                   || drop_if(s.svc.store, em.source)
+                   || drop_if(s.svc.provider, em.source)
+                   || drop_if(s.svc.tools, em.source);
+    if (!service) {
+      // Not a child: an orderly shutdown request. Linked children follow.
+      self->quit(em.reason);
       return;
+    }
     ++s.restarts;
     lg->error("a service actor died ({}); restarting it (restart #{})",
-              self->system().render(dm.reason), s.restarts);
+              self->system().render(em.reason), s.restarts);
     spawn_services(self);
     self->send(s.router, s.svc);
   });
