@@ -29,9 +29,8 @@ std::string config_file(const settings& s) {
 }
 
 const provider_settings* config_for(const settings& s, std::string_view name) {
-  auto n = normalize_provider_name(name);
   for (auto& [key, p] : s.providers)
-    if (normalize_provider_name(key) == n)
+    if (same_provider_name(key, name))
       return &p;
   return nullptr;
 }
@@ -82,8 +81,7 @@ std::optional<match> match_auto(const settings& s) {
   // 2. "myProxy/..." names a custom providers.<key>.
   if (!prefix.empty())
     for (auto& [key, p] : s.providers)
-      if (!find_provider_spec(key)
-          && normalize_provider_name(key) == normalize_provider_name(prefix))
+      if (!find_provider_spec(key) && same_provider_name(key, prefix))
         return match{nullptr, key, &p};
   // 3. Keywords in registry order; local servers only when configured and
   //    the model does not name another provider.
@@ -133,7 +131,7 @@ std::optional<match> match_forced(const settings& s, std::string& problem) {
   if (auto* spec = find_provider_spec(forced))
     return make(s, *spec);
   for (auto& [key, p] : s.providers)
-    if (normalize_provider_name(key) == normalize_provider_name(forced))
+    if (same_provider_name(key, forced))
       return match{nullptr, key, &p};
   problem = "agents.defaults.provider is \"" + forced
             + "\", which is neither a known provider nor a providers."

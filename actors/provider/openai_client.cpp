@@ -31,6 +31,9 @@ openai_client::impl::impl(provider_choice c, client_options o,
     return;
   http = std::make_unique<httplib::Client>(base->scheme_host_port);
   http->set_keep_alive(true);
+  // Headers and body go out in separate writes: without this, Nagle and
+  // the server's delayed ACK add ~40 ms to every keep-alive request.
+  http->set_tcp_nodelay(true);
   http->set_follow_location(false);
   auto ct = opts.connect_timeout;
   http->set_connection_timeout(ct.count() / 1000, (ct.count() % 1000) * 1000);
@@ -142,8 +145,8 @@ void openai_client::impl::classify(attempt& a, const httplib::Response& res,
                                    bool sse, bool too_large,
                                    stream_accumulator& acc) {
   auto fail = [&](failure_kind k, std::string detail, bool transient) {
-    a.failure = attempt_failure{k, res.status, std::move(detail), transient,
-                                {}};
+    a.failure = attempt_failure{k, res.status > 0 ? res.status : 0,
+                                std::move(detail), transient, {}};
   };
   if (too_large) {
     fail(failure_kind::too_large,
@@ -186,6 +189,12 @@ void openai_client::impl::classify(attempt& a, const httplib::Response& res,
   if (sse) {
     if (!acc.error().empty()) {
       fail(failure_kind::protocol, acc.error(), transient_text(acc.error()));
+      return;
+    }
+    if (!acc.finished()) {
+      // The body ended cleanly but the answer did not (a proxy cut it).
+      fail(failure_kind::connection,
+           "the stream ended before the model finished", true);
       return;
     }
     acc.finish(a.reply);

@@ -53,6 +53,8 @@ public:
   std::vector<delta> apply(std::string_view data);
 
   bool done() const { return done_; }
+  /// True once [DONE] or a finish_reason arrived: the answer is complete.
+  bool finished() const { return done_ || !finish_reason_.empty(); }
   /// Non-empty once a chunk was not JSON or carried an error object.
   const std::string& error() const { return error_; }
   /// True once any content or reasoning text arrived.

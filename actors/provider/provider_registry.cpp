@@ -99,10 +99,20 @@ std::string normalize_provider_name(std::string_view name) {
   return out;
 }
 
+bool same_provider_name(std::string_view a, std::string_view b) {
+  auto loose = [](std::string_view s) {
+    std::string out;
+    for (unsigned char c : s)
+      if (c != '-' && c != '_' && c != ' ')
+        out += static_cast<char>(std::tolower(c));
+    return out;
+  };
+  return loose(a) == loose(b);
+}
+
 const provider_spec* find_provider_spec(std::string_view name) {
-  auto n = normalize_provider_name(name);
   for (auto& spec : provider_table())
-    if (spec.name == n)
+    if (same_provider_name(spec.name, name))
       return &spec;
   return nullptr;
 }
@@ -179,8 +189,7 @@ std::string request_model(const provider_choice& choice,
   auto* spec = find_provider_spec(choice.name);
   if (spec && spec->strip_all_prefixes)
     return std::string{model.substr(model.rfind('/') + 1)};
-  if (normalize_provider_name(model.substr(0, slash))
-      == normalize_provider_name(choice.name))
+  if (same_provider_name(model.substr(0, slash), choice.name))
     return std::string{model.substr(slash + 1)};
   return std::string{model};
 }

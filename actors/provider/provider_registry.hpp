@@ -46,6 +46,10 @@ const provider_spec* find_provider_spec(std::string_view name);
 /// "lmStudio" / "lm-studio" / "LM_Studio" -> "lm_studio".
 std::string normalize_provider_name(std::string_view name);
 
+/// True when two provider names are the same name written differently:
+/// case, '-', '_' and camelCase are ignored ("myProxy" == "my-proxy").
+bool same_provider_name(std::string_view a, std::string_view b);
+
 /// The outcome of provider selection. When `problem` is not empty it is a
 /// complete sentence for the user (chat reply, `nanobot status`).
 struct provider_choice {

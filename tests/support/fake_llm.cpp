@@ -51,7 +51,8 @@ struct fake_llm::impl {
   }
 
   void begin(const httplib::Request& req) {
-    recorded_request r{req.method, req.path, {}, nullptr, req.body};
+    recorded_request r{req.method, req.path, {}, nullptr, req.body,
+                       req.remote_port};
     for (auto& [k, v] : req.headers) {
       std::string name = k;
       std::transform(name.begin(), name.end(), name.begin(),
@@ -112,6 +113,8 @@ struct fake_llm::impl {
           if (!sink.write(r.events[i].data(), r.events[i].size()))
             return false;
         }
+        if (r.cut)
+          return false; // httplib closes the connection mid-body
         if (r.stall) {
           // Hold the connection without ending the body; a bound keeps a
           // forgotten client from pinning a thread forever.
@@ -130,6 +133,7 @@ fake_llm::fake_llm(int port, size_t threads) : impl_(std::make_unique<impl>()) {
   d.server.new_task_queue = [threads] {
     return new httplib::ThreadPool(std::max<size_t>(threads, 8));
   };
+  d.server.set_tcp_nodelay(true);
   int listen_fd = -1;
   d.server.set_socket_options([&listen_fd](socket_t fd) {
     int yes = 1;

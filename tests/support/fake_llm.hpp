@@ -50,6 +50,8 @@ struct fake_response {
   /// After the events: send nothing more (pings aside) and keep the
   /// connection open until the client leaves or the fake stops.
   bool stall = false;
+  /// After the events: drop the connection without ending the body.
+  bool cut = false;
 };
 
 /// {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}.
@@ -93,6 +95,7 @@ struct recorded_request {
   std::map<std::string, std::string> headers; ///< names in lower case
   nlohmann::json body; ///< null when the body was not JSON
   std::string raw_body;
+  int remote_port = 0; ///< the client's port: equal ports = one connection
 };
 
 /// The server. Serves POST .../chat/completions (any prefix) and

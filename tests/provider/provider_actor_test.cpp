@@ -1,0 +1,199 @@
+// The provider actor: the worker bound and its queue, deltas and notices to
+// stream_to, figures to stats, the unconfigured case, and shutdown.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <set>
+
+#include <caf/all.hpp>
+
+#include "actors/provider/provider.hpp"
+#include "messages/type_ids.hpp"
+#include "tests/support/fake_llm.hpp"
+
+namespace {
+
+using namespace nb;
+using namespace nb::test;
+using json = nlohmann::json;
+using std::chrono::milliseconds;
+
+caf::actor_system_config& test_config(caf::actor_system_config& cfg) {
+  register_messages(cfg);
+  cfg.set("scheduler.max-threads", 2);
+  return cfg;
+}
+
+struct env {
+  caf::actor_system_config cfg;
+  caf::actor_system sys{test_config(cfg)};
+};
+
+settings settings_for(const fake_llm& llm, int workers) {
+  settings s;
+  s.agent.model = "fake-model";
+  s.providers["custom"].api_base = llm.base_url();
+  s.gateway.provider_workers = workers;
+  return s;
+}
+
+client_options fast() {
+  client_options o;
+  o.retry_delays = {milliseconds{10}, milliseconds{20}, milliseconds{40}};
+  o.retry_after_buffer = milliseconds{0};
+  o.stream_idle_timeout = milliseconds{500};
+  return o;
+}
+
+model_request ask(std::string text, bool stream = false) {
+  model_request r;
+  r.request_id = "k:1:0";
+  r.messages_json = json::array({{{"role", "user"}, {"content", text}}}).dump();
+  r.stream = stream;
+  return r;
+}
+
+/// A stats actor that counts what it gets and tells on request.
+struct counting_stats_state {
+  counting_stats_state() = default;
+  static inline const char* name = "counting_stats";
+  int provider_samples = 0;
+  int ok_samples = 0;
+  int64_t peak_inflight = 0;
+  int actor_kinds_seen = 0;
+  std::set<std::string> kinds;
+};
+
+stats_actor::behavior_type
+counting_stats(stats_actor::stateful_pointer<counting_stats_state> self) {
+  return {
+    [self](actor_sample& s) { self->state.kinds.insert(s.kind); },
+    [](turn_sample&) {},
+    [self](provider_sample& s) {
+      ++self->state.provider_samples;
+      if (s.ok)
+        ++self->state.ok_samples;
+    },
+    [](tool_sample&) {},
+    [self](gauge_sample& g) {
+      if (g.name == "provider_inflight")
+        self->state.peak_inflight = std::max(self->state.peak_inflight,
+                                             g.value);
+    },
+    [self](stats_atom, std::string&) -> std::string {
+      auto& st = self->state;
+      return std::to_string(st.provider_samples) + " "
+             + std::to_string(st.ok_samples) + " "
+             + std::to_string(st.peak_inflight) + " "
+             + (st.kinds.count("provider") && st.kinds.count("provider_worker")
+                  ? "kinds"
+                  : "nokinds");
+    },
+  };
+}
+
+} // namespace
+
+TEST_CASE("requests beyond the worker bound queue and all get answers") {
+  fake_llm llm;
+  llm.set_responder([](const json& body) {
+    auto r = fake_llm::echo(body);
+    r.delay = milliseconds{60};
+    return r;
+  });
+  env e;
+  auto stats = e.sys.spawn(counting_stats);
+  auto provider = spawn_provider(e.sys, settings_for(llm, 2), stats, fast());
+  caf::scoped_actor self{e.sys};
+  std::set<std::string> expected;
+  for (int i = 0; i < 10; ++i) {
+    expected.insert("echo: m" + std::to_string(i));
+    self->send(provider, ask("m" + std::to_string(i)));
+  }
+  std::set<std::string> got;
+  size_t i = 0;
+  self->receive_for(i, size_t{10})(
+    [&](model_reply& r) { got.insert(r.content); },
+    caf::after(std::chrono::seconds(20)) >> [&] { FAIL("no reply"); });
+  CHECK(got == expected);
+  CHECK(llm.request_count() == 10);
+  CHECK(llm.max_concurrent() <= 2);
+  std::string figures;
+  self->request(stats, std::chrono::seconds(5), stats_atom::value,
+                std::string{"json"})
+    .receive([&](std::string& s) { figures = s; },
+             [&](caf::error& err) { FAIL(e.sys.render(err)); });
+  CHECK(figures.starts_with("10 10 "));
+  CHECK(figures.find(" 0 ") == std::string::npos); // inflight was reported
+  CHECK(figures.find("nokinds") == std::string::npos);
+  caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(stats, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("stream deltas and retry notices reach stream_to") {
+  fake_llm llm;
+  llm.push(error(503, "busy"));
+  llm.push(stream_text({"one ", "two ", "three"}));
+  env e;
+  auto provider = spawn_provider(e.sys, settings_for(llm, 2), stats_actor{}, fast());
+  caf::scoped_actor self{e.sys};
+  auto req = ask("x", true);
+  req.stream_to = caf::actor_cast<model_delta_sink>(self);
+  model_reply reply;
+  self->request(provider, std::chrono::seconds(10), req)
+    .receive([&](model_reply& r) { reply = std::move(r); },
+             [&](caf::error& err) { FAIL(e.sys.render(err)); });
+  CHECK(reply.content == "one two three");
+  CHECK(reply.attempts == 2);
+  std::vector<std::string> deltas;
+  std::vector<std::string> notices;
+  bool quiet = false;
+  while (!quiet)
+    self->receive(
+      [&](model_delta& d) {
+        CHECK(d.request_id == "k:1:0");
+        deltas.push_back(d.content);
+      },
+      [&](model_retry_notice& n) { notices.push_back(n.text); },
+      caf::after(milliseconds{200}) >> [&] { quiet = true; });
+  CHECK(deltas == std::vector<std::string>{"one ", "two ", "three"});
+  REQUIRE(notices.size() == 1);
+  CHECK(notices[0].starts_with("Model request failed, retry in"));
+  caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("an unconfigured provider answers at once with the problem") {
+  env e;
+  settings s; // no providers at all
+  auto provider = spawn_provider(e.sys, s, stats_actor{});
+  caf::scoped_actor self{e.sys};
+  model_reply reply;
+  self->request(provider, std::chrono::seconds(5), ask("hello"))
+    .receive([&](model_reply& r) { reply = std::move(r); },
+             [&](caf::error& err) { FAIL(e.sys.render(err)); });
+  CHECK(reply.finish_reason == "error");
+  CHECK(reply.error == choose_provider(s).problem);
+  CHECK(reply.error.find("providers.openrouter.apiKey") != std::string::npos);
+  caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("stopping the provider stops its workers mid call") {
+  fake_llm llm;
+  auto s = stream_text({"a"});
+  s.events.resize(2);
+  s.stall = true;
+  llm.push(s);
+  auto start = std::chrono::steady_clock::now();
+  {
+    env e;
+    auto o = fast();
+    o.stream_idle_timeout = milliseconds{60'000};
+    auto provider = spawn_provider(e.sys, settings_for(llm, 2), stats_actor{}, o);
+    caf::scoped_actor self{e.sys};
+    self->send(provider, ask("x", true));
+    while (llm.request_count() == 0)
+      std::this_thread::sleep_for(milliseconds{5});
+    caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
+  } // ~actor_system waits for every actor, the blocked worker included
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+}
