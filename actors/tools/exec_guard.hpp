@@ -3,9 +3,10 @@
 //
 // Limits (this is an application-level filter, not a sandbox): commands
 // that build paths at run time (variables other than $HOME, globs,
-// base64 | sh, eval, interpreters with inline code, relative symlinks made
-// by an earlier command) are not seen; a kernel sandbox is what contains
-// those.
+// base64 | sh, eval, interpreters with inline code, a symlink created by
+// the same command, relative paths inside an `sh -c` script) are not
+// seen; a kernel sandbox is what contains those. The internal-URL check
+// of nanobot's guard is not part of this one.
 #pragma once
 
 #include <string>
@@ -34,8 +35,10 @@ std::vector<std::string> split_shell_segments(const std::string& command);
 std::vector<std::string> extract_command_paths(const std::string& command);
 
 /// Returns an error when `command` uses "../" or names a path that
-/// resolves (symlinks followed) outside both `cwd` and `workspace`; ""
-/// otherwise. Harmless devices such as /dev/null are allowed.
+/// resolves (symlinks followed) outside both `cwd` and `workspace`: the
+/// extracted absolute and '~' paths, and every plain relative word (so a
+/// workspace symlink pointing out is caught). "" otherwise. Harmless
+/// devices such as /dev/null are allowed.
 std::string check_command_paths(const std::string& command,
                                 const std::string& cwd,
                                 const std::string& workspace);

@@ -98,9 +98,9 @@ void word_paths(std::string w, std::vector<std::string>& out) {
   for (const char* home : {"${HOME}", "$HOME"}) {
     auto n = std::strlen(home);
     if (w.compare(0, n, home) == 0 && (w.size() == n || w[n] == '/')) {
-      auto rest = w.substr(n);
-      w = "~";
-      w += rest;
+      std::string tilde(1, '~');
+      tilde.append(w, n, std::string::npos);
+      w.swap(tilde);
     }
   }
   std::string lower = w;
@@ -194,6 +194,10 @@ std::string check_command_paths(const std::string& command,
            + boundary_note;
   auto cwd_real = resolve_real_path(cwd, "/");
   auto ws_real = resolve_real_path(workspace, "/");
+  auto inside = [&](const std::string& p) {
+    return (cwd_real.ok() && path_within(p, cwd_real.path))
+           || (ws_real.ok() && path_within(p, ws_real.path));
+  };
   for (auto raw : extract_command_paths(command)) {
     if (benign_device(raw))
       continue;
@@ -214,10 +218,22 @@ std::string check_command_paths(const std::string& command,
       return outside_error();
     if (benign_device(real.path))
       continue;
-    bool inside = (cwd_real.ok() && path_within(real.path, cwd_real.path))
-                  || (ws_real.ok() && path_within(real.path, ws_real.path));
-    if (!inside)
+    if (!inside(real.path))
       return outside_error();
+  }
+  // Relative words too: "cat link/secret" where link is a symlink in the
+  // workspace that points out of it. Words that name nothing resolve
+  // inside, so this costs a few lstat calls and no false alarms.
+  std::vector<std::string> words;
+  if (shell_words(command, words)) {
+    for (auto& w : words) {
+      if (w.empty() || w[0] == '/' || w[0] == '~'
+          || w.find("://") != std::string::npos)
+        continue;
+      auto real = resolve_real_path(w, cwd);
+      if (real.ok() && !inside(real.path))
+        return outside_error();
+    }
   }
   return {};
 }

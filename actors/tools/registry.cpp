@@ -204,6 +204,8 @@ tool_output tool_registry::execute(const tool_call& call,
   } catch (...) {
     out = {"Error executing " + call.name + ": unknown failure", true};
   }
+  // File names and symlink targets need not be UTF-8; the transcript must.
+  out.content = sanitize_utf8(out.content);
   if (out.is_error)
     out.content += tool_error_hint;
   else if (out.content.empty())

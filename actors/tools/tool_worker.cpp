@@ -56,8 +56,6 @@ tool_worker_impl(tool_executor_actor::stateful_pointer<tool_worker_state> self,
       auto t = self->state.meter.measure();
       auto r = run_tool_request(*registry, base, req);
       report_tool_sample(stats, r);
-      if (r.is_error)
-        self->state.meter.failed();
       return r;
     },
   };

@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "actors/tools/text.hpp"
 #include "actors/tools/tool_lane.hpp"
 #include "actors/tools/tool_pool.hpp"
 #include "actors/tools/tool_worker.hpp"
@@ -16,7 +17,7 @@ tool_result refused(const tool_request& req, std::string text) {
   tool_result r;
   r.call_id = req.call.id;
   r.name = req.call.name;
-  r.content = std::move(text) + tool_error_hint;
+  r.content = sanitize_utf8(text) + tool_error_hint;
   r.is_error = true;
   r.started_us = r.finished_us = steady_now_us();
   return r;

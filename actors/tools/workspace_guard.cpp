@@ -21,8 +21,12 @@ namespace {
 std::string home_dir() {
   if (const char* h = std::getenv("HOME"); h && *h)
     return h;
-  if (auto* pw = ::getpwuid(::getuid()); pw && pw->pw_dir)
-    return pw->pw_dir;
+  struct passwd pw;
+  struct passwd* found = nullptr;
+  std::vector<char> buf(16384);
+  if (::getpwuid_r(::getuid(), &pw, buf.data(), buf.size(), &found) == 0
+      && found && found->pw_dir)
+    return found->pw_dir;
   return "/";
 }
 

@@ -89,6 +89,9 @@ TEST_CASE("exec blocks paths outside the workspace named in the command") {
           "Error: Command blocked by safety guard (path traversal detected)");
   REQUIRE(::symlink(t.outside.c_str(), (t.ws + "/out").c_str()) == 0);
   blocked(t, t.ctx(), "cat " + t.ws + "/out/secret.txt", outside);
+  blocked(t, t.ctx(), "cat out/secret.txt", outside);
+  blocked(t, t.ctx(), "ls out", outside);
+  blocked(t, t.ctx(), "cat 'out'/secret.txt", outside);
 }
 
 TEST_CASE("exec path guard allows the workspace and harmless devices") {
