@@ -1,5 +1,7 @@
 #include "actors/app/options.hpp"
 
+#include <stdexcept>
+
 namespace nb {
 
 options parse_options(const std::vector<std::string>& args) {

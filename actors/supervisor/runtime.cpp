@@ -66,7 +66,21 @@ void runtime::shutdown(std::chrono::seconds drain) {
                                            sys_->render(err));
                });
   }
-  caf::anon_send_exit(supervisor_, caf::exit_reason::user_shutdown);
+  // Links carry the supervisor's exit to every service; telling each one
+  // directly as well keeps shutdown independent of how a service links its
+  // own workers.
+  for (auto a : {caf::actor_cast<caf::actor>(supervisor_),
+                 caf::actor_cast<caf::actor>(router_),
+                 caf::actor_cast<caf::actor>(svc_.tools),
+                 caf::actor_cast<caf::actor>(svc_.provider),
+                 caf::actor_cast<caf::actor>(svc_.store),
+                 caf::actor_cast<caf::actor>(svc_.stats)})
+    if (a)
+      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+  for (int i = 0; i < 50 && sys_->registry().running() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (auto n = sys_->registry().running(); n > 0)
+    log::get("gateway")->warn("{} actor(s) still running at shutdown", n);
   router_ = nullptr;
   svc_ = session_services{};
   supervisor_ = nullptr;
