@@ -104,6 +104,9 @@ tool_output edit_file(const json& args, const tool_context& ctx) {
   bool exists = ::stat(real.path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
     return fail("Error: Not a file: " + path);
+  // FIFOs and devices are refused before any open.
+  if (exists && !S_ISREG(st.st_mode))
+    return fail("Error: Not a regular file: " + path);
   if (exists && old_text == new_text)
     return fail("Error: new_text must be different from old_text.");
   if (!exists) {

@@ -96,7 +96,8 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
     return fail("Error: command contains a NUL byte");
   auto working_dir = str_arg(args, "working_dir", "workdir");
   std::string error;
-  auto shell = resolve_shell(args.value("shell", std::string{}), error);
+  // shell and login are nullable: null means the default.
+  auto shell = resolve_shell(str_arg(args, "shell", "shell"), error);
   if (!error.empty())
     return fail(error);
   auto max_chars = int_arg(args, "max_output_chars", "max_output_tokens");
@@ -137,7 +138,9 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
   opts.program = shell;
   opts.argv = {shell};
   auto base = shell.substr(shell.rfind('/') + 1);
-  if (args.value("login", false) && base != "sh")
+  bool login = args.contains("login") && args["login"].is_boolean()
+               && args["login"].get<bool>();
+  if (login && base != "sh")
     opts.argv.push_back("-l");
   opts.argv.push_back("-c");
   opts.argv.push_back(command);

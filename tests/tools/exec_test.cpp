@@ -175,6 +175,11 @@ TEST_CASE("exec checks the shell parameter") {
   CHECK(has(run_shell("fish").content, "unsupported shell 'fish'"));
   CHECK(has(run_shell("bash\n").content, "invalid characters"));
   CHECK(has(run_shell("/tmp/evil/bash").content, "shell must be"));
+  auto nulls = test::run(t.ctx(), "exec",
+                         {{"command", "echo $0"}, {"shell", nullptr},
+                          {"login", nullptr}, {"max_output_chars", nullptr}});
+  CHECK_FALSE(nulls.is_error);
+  CHECK(has(nulls.content, "bash\n"));
   auto sh = run_shell("sh");
   CHECK_FALSE(sh.is_error);
   CHECK(has(sh.content, "sh\n"));
