@@ -79,6 +79,8 @@ fake_response stream_tool_calls(std::vector<fake_call> calls,
 /// Retry-After header (seconds).
 fake_response error(int status, std::string message = "",
                     std::optional<int> retry_after = std::nullopt);
+/// The same with a default message: error(429, 1).
+fake_response error(int status, int retry_after);
 /// Anything at all (an HTML page, truncated JSON, ...).
 fake_response raw(int status, std::string content_type, std::string body);
 
@@ -118,7 +120,8 @@ public:
 
   /// Queues a scripted answer; queued answers are used first, in order.
   void push(fake_response r);
-  /// Answers once the queue is empty (default: echo()).
+  /// Answers once the queue is empty (default: echo()). It runs on the
+  /// server's threads, possibly several at once.
   void set_responder(responder r);
 
   size_t request_count() const;

@@ -159,6 +159,10 @@ fake_response error(int status, std::string message,
   return r;
 }
 
+fake_response error(int status, int retry_after) {
+  return error(status, "", retry_after);
+}
+
 fake_response raw(int status, std::string content_type, std::string body) {
   fake_response r;
   r.status = status;
