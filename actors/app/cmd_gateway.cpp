@@ -18,6 +18,10 @@ namespace {
 /// Blocks SIGINT/SIGTERM in this thread and every thread started after, so
 /// that sigwait below is the only place they are seen.
 sigset_t block_shutdown_signals() {
+  // A shell starting us in the background may have set SIGINT to "ignore",
+  // which would keep sigwait from ever seeing it.
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
@@ -54,9 +58,11 @@ int cmd_gateway(const options& opts) {
     int sig = 0;
     sigwait(&signals, &sig);
     lg->info("{} received: shutting down", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    // HTTP threads that talked to actors keep a reference to CAF's logger in
+    // thread-local storage; they must be gone before the actor system ends.
     api.stop();
-    rt.shutdown(std::chrono::seconds(15));
     health.stop();
+    rt.shutdown(std::chrono::seconds(15));
     lg->info("stopped cleanly");
     return 0;
   } catch (const std::exception& e) {

@@ -6,6 +6,8 @@
 #include <caf/scheduled_actor.hpp>
 #include <caf/send.hpp>
 
+#include <spdlog/spdlog.h>
+
 namespace nb {
 
 int latency_bucket(int64_t micros) {
@@ -38,6 +40,7 @@ void actor_meter::start(caf::scheduled_actor* self, std::string kind,
   flush();
   // The last report goes out when the actor is gone, however it ended.
   self->attach_functor([d = data_](const caf::error&) {
+    spdlog::debug("actor {} quit", d->pending.kind);
     d->pending.quit = 1;
     caf::anon_send(d->stats, std::move(d->pending));
   });

@@ -1,0 +1,228 @@
+// The nanobot executable as users run it: real child processes, real ports.
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <fstream>
+#include <future>
+#include <thread>
+
+#include <httplib.h>
+
+#include "config/load.hpp"
+#include "tests/integration/child_process.hpp"
+#include "tests/integration/harness.hpp"
+
+using namespace nb;
+using namespace nb::test;
+using nlohmann::json;
+
+namespace {
+
+struct home_with_config {
+  temp_home home;
+  std::string config;
+  int api_port = free_port();
+  int gateway_port = free_port();
+
+  explicit home_with_config(json providers, json extra = json::object()) {
+    config = (home.dir / "config.json").string();
+    json cfg{{"agents", {{"defaults", {{"workspace", (home.dir / "ws").string()},
+                                       {"model", "test-model"}}}}},
+             {"providers", providers},
+             {"api", {{"port", api_port}}},
+             {"gateway", {{"port", gateway_port}}}};
+    cfg.merge_patch(extra);
+    std::filesystem::create_directories(home.dir / "ws");
+    std::ofstream{config} << cfg.dump(2);
+  }
+
+  settings loaded() const {
+    return std::get<loaded_settings>(load_settings(config)).value;
+  }
+
+  child_process start_gateway() const {
+    return child_process{{nanobot_binary(), "gateway", "-c", config},
+                         home.dir.string()};
+  }
+
+  httplib::Result post_chat(const std::string& text, const std::string& session,
+                            int timeout_s = 30) const {
+    httplib::Client cli{"127.0.0.1", api_port};
+    cli.set_read_timeout(timeout_s, 0);
+    json body{{"model", "test-model"},
+              {"messages", {{{"role", "user"}, {"content", text}}}},
+              {"session_id", session}};
+    return cli.Post("/v1/chat/completions", body.dump(), "application/json");
+  }
+};
+
+json custom_provider(const fake_llm& llm) {
+  return {{"custom", {{"apiBase", llm.base_url()}}}};
+}
+
+} // namespace
+
+TEST_CASE("a gateway killed mid-turn keeps the user message and recovers") {
+  fake_llm llm;
+  home_with_config h{custom_provider(llm)};
+  auto stalled = stream_text({"partial"});
+  stalled.stall = true;
+  llm.push(stalled);
+  {
+    auto gw = h.start_gateway();
+    REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+    auto pending = std::async(std::launch::async,
+                              [&] { return h.post_chat("keep this safe", "durable", 60); });
+    for (int i = 0; i < 500 && llm.request_count() == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(llm.request_count() == 1);
+    gw.signal(SIGKILL);
+    CHECK(gw.wait(std::chrono::seconds(10)) == 128 + SIGKILL);
+    pending.wait();
+  }
+  auto cfg = h.loaded();
+  auto before = session_messages(cfg, "api:durable");
+  REQUIRE(before.size() == 1);
+  CHECK(before[0]["role"] == "user");
+  CHECK(before[0]["content"] == "keep this safe");
+
+  auto gw = h.start_gateway();
+  REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+  auto res = h.post_chat("are you back?", "durable");
+  REQUIRE(res);
+  CHECK(res->status == 200);
+  auto answer = json::parse(res->body)["choices"][0]["message"]["content"];
+  CHECK(answer.get<std::string>().rfind("echo: are you back?", 0) == 0);
+  auto after = session_messages(cfg, "api:durable");
+  REQUIRE(after.size() == 4);
+  CHECK(after[1]["role"] == "assistant"); // the interruption note
+  CHECK(after[2]["content"] == "are you back?");
+  // The model saw a legal transcript: the old question, a closed turn, the new one.
+  auto msgs = llm.requests().back().body["messages"];
+  CHECK(msgs[1]["content"] == "keep this safe");
+  CHECK(msgs[2]["role"] == "assistant");
+  gw.signal(SIGTERM);
+  CHECK(gw.wait(std::chrono::seconds(20)) == 0);
+}
+
+TEST_CASE("without a provider the gateway starts and every chat says what to configure") {
+  home_with_config h{json::object()};
+  auto gw = h.start_gateway();
+  REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+  httplib::Client health{"127.0.0.1", h.gateway_port};
+  auto hr = health.Get("/health");
+  REQUIRE(hr);
+  CHECK(hr->status == 200);
+  auto res = h.post_chat("hello?", "x");
+  REQUIRE(res);
+  CHECK(res->status >= 400);
+  CHECK(res->body.find("providers.") != std::string::npos);
+  auto status = run({nanobot_binary(), "status", "-c", h.config}, h.home.dir.string());
+  CHECK(status.code == 0);
+  CHECK(status.out.find("not ready") != std::string::npos);
+  gw.signal(SIGTERM);
+  CHECK(gw.wait(std::chrono::seconds(20)) == 0);
+  CHECK(gw.err().find("stopped cleanly") != std::string::npos);
+}
+
+TEST_CASE("the gateway serves stats and metrics about the turns it ran") {
+  fake_llm llm;
+  home_with_config h{custom_provider(llm)};
+  auto gw = h.start_gateway();
+  REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+  REQUIRE(h.post_chat("one", "a"));
+  REQUIRE(h.post_chat("two", "b"));
+  httplib::Client cli{"127.0.0.1", h.gateway_port};
+  json stats;
+  for (int i = 0; i < 50; ++i) { // samples arrive asynchronously
+    auto r = cli.Get("/stats");
+    REQUIRE(r);
+    stats = json::parse(r->body);
+    if (stats["turns"]["by_outcome"].value("completed", 0) == 2)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  CHECK(stats["turns"]["by_outcome"]["completed"] == 2);
+  CHECK(stats["actors"]["session"]["live"] == 2);
+  CHECK(stats["provider"]["calls_ok"] == 2);
+  CHECK(stats["rss_bytes"].get<int64_t>() > 0);
+  auto m = cli.Get("/metrics");
+  REQUIRE(m);
+  CHECK(m->body.find("nanobot_") != std::string::npos);
+  gw.signal(SIGINT);
+  CHECK(gw.wait(std::chrono::seconds(20)) == 0);
+}
+
+TEST_CASE("the API refuses requests without the configured key") {
+  fake_llm llm;
+  home_with_config h{custom_provider(llm), {{"api", {{"apiKey", "k-123"}}}}};
+  auto gw = h.start_gateway();
+  REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+  auto res = h.post_chat("hi", "x");
+  REQUIRE(res);
+  CHECK(res->status == 401);
+  httplib::Client cli{"127.0.0.1", h.api_port};
+  cli.set_bearer_token_auth("k-123");
+  auto ok = cli.Post("/v1/chat/completions",
+                     R"({"messages":[{"role":"user","content":"hi"}]})",
+                     "application/json");
+  REQUIRE(ok);
+  CHECK(ok->status == 200);
+  gw.signal(SIGTERM);
+  CHECK(gw.wait(std::chrono::seconds(20)) == 0);
+}
+
+TEST_CASE("config errors stop every command and name the key") {
+  temp_home home;
+  auto dir = home.dir.string();
+  auto path = dir + "/config.json";
+  std::ofstream{path} << R"({"agents": {"defaults": {"maxTokens": "lots"}}})";
+  for (auto cmd : {"status", "gateway", "agent"}) {
+    auto r = run({nanobot_binary(), cmd, "-c", path, "-m", "x"}, dir);
+    CAPTURE(cmd);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("agents.defaults.maxTokens") != std::string::npos);
+  }
+  std::ofstream{path} << R"({"agents": )";
+  auto broken = run({nanobot_binary(), "status", "-c", path}, dir);
+  CHECK(broken.code == 2);
+  CHECK(broken.err.find("line") != std::string::npos);
+  std::ofstream{path} << R"({"api": {"host": "0.0.0.0"}})";
+  auto open = run({nanobot_binary(), "gateway", "-c", path}, dir);
+  CHECK(open.code == 2);
+  CHECK(open.err.find("api.apiKey") != std::string::npos);
+}
+
+TEST_CASE("nanobot agent answers one message using tools") {
+  fake_llm llm;
+  home_with_config h{custom_provider(llm)};
+  std::ofstream{(h.home.dir / "ws" / "plan.md").string()} << "# plan\n";
+  llm.push(tool_calls({call("c1", "list_dir", json{{"path", "."}})}));
+  llm.push(text("The workspace holds plan.md."));
+  auto r = run({nanobot_binary(), "agent", "-c", h.config, "-m",
+                "list the files in the workspace"},
+               h.home.dir.string());
+  CHECK(r.code == 0);
+  CHECK(r.out.find("The workspace holds plan.md.") != std::string::npos);
+  CHECK(r.err.find("list_dir") != std::string::npos);
+  auto tool_msg = llm.requests().at(1).body["messages"].back();
+  CHECK(tool_msg["content"].get<std::string>().find("plan.md") != std::string::npos);
+}
+
+TEST_CASE("onboard writes a config and a workspace and never overwrites") {
+  temp_home home;
+  auto dir = home.dir.string();
+  child_process first{{nanobot_binary(), "onboard"}, dir, {"HOME=" + dir}};
+  CHECK(first.wait(std::chrono::seconds(20)) == 0);
+  auto cfg = dir + "/.nanobot/config.json";
+  REQUIRE(std::filesystem::exists(cfg));
+  CHECK(std::filesystem::exists(dir + "/.nanobot/workspace/AGENTS.md"));
+  std::ofstream{dir + "/.nanobot/workspace/USER.md"} << "mine\n";
+  child_process second{{nanobot_binary(), "onboard"}, dir, {"HOME=" + dir}};
+  CHECK(second.wait(std::chrono::seconds(20)) == 0);
+  std::ifstream in{dir + "/.nanobot/workspace/USER.md"};
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "mine");
+  CHECK(second.out().find("kept") != std::string::npos);
+}
