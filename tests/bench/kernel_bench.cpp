@@ -1,0 +1,182 @@
+// Kernel benchmark: the real gateway process against a fake LLM that answers
+// at once. Prints raw LLM round trips, turn latency through the API at 1 and
+// 64 concurrent sessions, the kernel's overhead, turns/s, idle RSS, time to
+// ready and the stripped binary size. Run on demand: tests/bench/run.sh.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/integration/child_process.hpp"
+#include "tests/support/fake_llm.hpp"
+
+using namespace std::chrono;
+using nlohmann::json;
+using nb::test::child_process;
+
+namespace {
+
+struct figures {
+  double p50_us = 0;
+  double p99_us = 0;
+  double per_s = 0;
+};
+
+figures summarize(std::vector<double> us, double wall_s) {
+  std::sort(us.begin(), us.end());
+  figures f;
+  f.p50_us = us[us.size() / 2];
+  f.p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+  f.per_s = us.size() / wall_s;
+  return f;
+}
+
+/// Runs `per_client` calls on each of `clients` threads; `call(client, i)`
+/// returns false on failure.
+template <class Make, class Call>
+figures hammer(int clients, int per_client, Make make, Call call) {
+  std::vector<std::vector<double>> lat(clients);
+  std::atomic<int> failures{0};
+  auto t0 = steady_clock::now();
+  std::vector<std::thread> threads;
+  for (int c = 0; c < clients; ++c)
+    threads.emplace_back([&, c] {
+      auto cli = make(c);
+      for (int i = 0; i < per_client; ++i) {
+        auto s = steady_clock::now();
+        if (!call(*cli, c, i))
+          ++failures;
+        lat[c].push_back(duration<double, std::micro>(steady_clock::now() - s).count());
+      }
+    });
+  for (auto& t : threads)
+    t.join();
+  double wall = duration<double>(steady_clock::now() - t0).count();
+  if (failures > 0)
+    std::cerr << "warning: " << failures << " failed calls\n";
+  std::vector<double> all;
+  for (auto& v : lat)
+    all.insert(all.end(), v.begin(), v.end());
+  return summarize(all, wall);
+}
+
+long rss_kb(pid_t pid) {
+  std::ifstream in{"/proc/" + std::to_string(pid) + "/status"};
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0)
+      return std::stol(line.substr(6));
+  return -1;
+}
+
+void print(const char* what, const figures& f) {
+  std::printf("%-44s p50 %8.0f us   p99 %8.0f us   %8.0f /s\n", what, f.p50_us,
+              f.p99_us, f.per_s);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  int n = argc > 1 ? std::atoi(argv[1]) : 2000; // turns per measurement
+  char tmpl[] = "/tmp/nb-bench-XXXXXX";
+  std::string home = mkdtemp(tmpl);
+  nb::test::fake_llm llm{0, 160};
+  int api_port = nb::test::free_port();
+  int gw_port = nb::test::free_port();
+  json cfg{{"agents", {{"defaults", {{"workspace", home + "/ws"},
+                                     {"model", "bench"}, {"provider", "custom"}}}}},
+           {"providers", {{"custom", {{"apiBase", llm.base_url()}}}}},
+           {"api", {{"port", api_port}, {"timeout", 60}}},
+           {"gateway", {{"port", gw_port}, {"providerWorkers", 64},
+                        {"httpThreads", 80}}}};
+  std::filesystem::create_directories(home + "/ws");
+  std::ofstream{home + "/config.json"} << cfg.dump();
+
+  // Time to ready: process start until /health answers.
+  auto t0 = steady_clock::now();
+  child_process gw{{nb::test::nanobot_binary(), "gateway", "-c", home + "/config.json"}, home};
+  httplib::Client health{"127.0.0.1", gw_port};
+  health.set_connection_timeout(0, 200000);
+  while (!health.Get("/health"))
+    std::this_thread::sleep_for(microseconds(200));
+  double ready_ms = duration<double, std::milli>(steady_clock::now() - t0).count();
+
+  json body{{"model", "bench"}, {"messages", {{{"role", "user"}, {"content", "hi"}}}}};
+  auto raw_body = json{{"model", "bench"},
+                       {"messages", {{{"role", "user"}, {"content", "hi"}}}}}.dump();
+  auto make_llm = [&](int) {
+    auto c = std::make_unique<httplib::Client>("127.0.0.1", llm.port());
+    c->set_tcp_nodelay(true);
+    return c;
+  };
+  auto raw_call = [&](httplib::Client& c, int, int) {
+    auto r = c.Post("/v1/chat/completions", raw_body, "application/json");
+    return r && r->status == 200;
+  };
+  auto make_api = [&](int) {
+    auto c = std::make_unique<httplib::Client>("127.0.0.1", api_port);
+    c->set_tcp_nodelay(true);
+    c->set_read_timeout(60, 0);
+    return c;
+  };
+  auto turn_call = [&](httplib::Client& c, int client, int) {
+    auto b = body;
+    b["session_id"] = "bench-" + std::to_string(client);
+    auto r = c.Post("/v1/chat/completions", b.dump(), "application/json");
+    return r && r->status == 200;
+  };
+
+  hammer(1, 50, make_llm, raw_call);   // warm up both paths
+  hammer(1, 50, make_api, turn_call);
+  auto raw1 = hammer(1, n, make_llm, raw_call);
+  auto turn1 = hammer(1, n, make_api, turn_call);
+  auto raw64 = hammer(64, std::max(1, n / 64) * 4, make_llm, raw_call);
+  auto turn64 = hammer(64, std::max(1, n / 64) * 4, make_api, turn_call);
+
+  std::this_thread::sleep_for(seconds(10));
+  long idle_after_load = rss_kb(gw.pid());
+  gw.signal(SIGTERM);
+  gw.wait(seconds(30));
+
+  // Idle RSS of a fresh gateway that has done nothing.
+  child_process fresh{{nb::test::nanobot_binary(), "gateway", "-c", home + "/config.json"}, home};
+  while (!health.Get("/health"))
+    std::this_thread::sleep_for(milliseconds(1));
+  std::this_thread::sleep_for(seconds(10));
+  long idle_fresh = rss_kb(fresh.pid());
+  fresh.signal(SIGTERM);
+  fresh.wait(seconds(30));
+
+  auto stripped = home + "/nanobot.stripped";
+  std::filesystem::copy_file(nb::test::nanobot_binary(), stripped);
+  std::system(("strip " + stripped).c_str());
+  auto size_kb = std::filesystem::file_size(stripped) / 1024;
+
+  std::printf("\nnanobot-cpp kernel benchmark (%d turns per measurement)\n\n", n);
+  print("fake LLM raw round trip, 1 client", raw1);
+  print("turn through the API, 1 session", turn1);
+  print("fake LLM raw round trip, 64 clients", raw64);
+  print("turns through the API, 64 sessions", turn64);
+  std::printf("\nkernel overhead per turn (p50, 1 session)   %8.0f us\n",
+              turn1.p50_us - raw1.p50_us);
+  std::printf("kernel overhead per turn (p99, 1 session)   %8.0f us\n",
+              turn1.p99_us - raw1.p99_us);
+  std::printf("throughput at 64 sessions vs raw LLM        %8.1f %%\n",
+              100.0 * turn64.per_s / raw64.per_s);
+  std::printf("time from start to /health answering        %8.1f ms\n", ready_ms);
+  std::printf("gateway RSS, fresh, after 10 s idle          %8.1f MB\n", idle_fresh / 1024.0);
+  std::printf("gateway RSS after the load, 10 s idle        %8.1f MB\n",
+              idle_after_load / 1024.0);
+  std::printf("stripped binary size                        %8lu KB\n", size_kb);
+  std::filesystem::remove_all(home);
+  return 0;
+}
