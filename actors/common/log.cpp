@@ -7,7 +7,13 @@ namespace nb::log {
 std::shared_ptr<spdlog::logger> get(const std::string& concern) {
   if (auto existing = spdlog::get(concern))
     return existing;
-  auto created = spdlog::stderr_color_mt(concern);
+  std::shared_ptr<spdlog::logger> created;
+  try {
+    created = spdlog::stderr_color_mt(concern);
+  } catch (const spdlog::spdlog_ex&) {
+    // Another thread registered it between our lookup and our creation.
+    return spdlog::get(concern);
+  }
   created->set_pattern("%Y-%m-%d %H:%M:%S.%e %^%-5l%$ [%n] %v");
   created->set_level(spdlog::get_level());
   return created;
