@@ -1,24 +1,14 @@
 // Key spellings: camelCase/snake_case, "did you mean", safe display of
 // user-supplied key names, and the built-in provider names.
+#include "config/spelling.hpp"
+
 #include <algorithm>
 #include <cctype>
 
 #include "config/keys.hpp"
 
-namespace nb::config {
+namespace nb {
 
-namespace {
-
-std::string normalise(std::string_view key) {
-  std::string out;
-  for (char c : key)
-    if (c != '_' && c != '-')
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-/// Optimal string alignment distance: a swapped pair of letters ("prot" for
-/// "port") counts as one typo.
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::vector<size_t>> d(a.size() + 1,
                                      std::vector<size_t>(b.size() + 1));
@@ -37,6 +27,21 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   }
   return d[a.size()][b.size()];
 }
+
+} // namespace nb
+
+namespace nb::config {
+
+namespace {
+
+std::string normalise(std::string_view key) {
+  std::string out;
+  for (char c : key)
+    if (c != '_' && c != '-')
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 
 } // namespace
 

@@ -1,5 +1,7 @@
 #include "actors/session/commands.hpp"
 
+#include "config/spelling.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -21,23 +23,6 @@ constexpr std::array<command_entry, 3> commands{{
   {"/status", command_kind::status, "show the model and this session's size"},
 }};
 
-/// Edit distance counting a swap of two neighbours as one edit ("/nwe").
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1,
-                                     std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i)
-    d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j)
-    d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); ++i)
-    for (size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
-                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
 
 } // namespace
 

@@ -1,5 +1,7 @@
 #include "actors/tools/registry.hpp"
 
+#include "config/spelling.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
@@ -31,22 +33,6 @@ std::string lookup_key(const std::string& name) {
   return key;
 }
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j)
-    row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      auto up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string trimmed(const std::string& s) {
   auto b = s.find_first_not_of(" \t\r\n");
