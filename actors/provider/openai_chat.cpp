@@ -41,7 +41,7 @@ model_reply openai_client::chat(const model_request& req,
                                      : d.opts.call_timeout);
   auto deadline = start + limit;
   auto max_attempts = static_cast<int32_t>(d.opts.retry_delays.size()) + 1;
-  auto log = nb::log::get("provider");
+  static const auto log = nb::log::get("provider");
   bool shown = false;
   for (;;) {
     auto a = d.run(body, req.stream, shown, deadline, cb);

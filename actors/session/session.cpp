@@ -39,7 +39,7 @@ void deliver(session_pointer self, outbound_msg msg) {
   else if (st.svc.outbox)
     self->send(st.svc.outbox, std::move(msg));
   else
-    log::get("session")->warn("[{}] no route for a reply on channel '{}'",
+    self->state.log->warn("[{}] no route for a reply on channel '{}'",
                               st.key, msg.channel);
 }
 
@@ -118,6 +118,7 @@ session_actor::behavior_type session_impl(session_pointer self, std::string key,
   st.cfg = std::move(cfg);
   st.svc = std::move(svc);
   st.router = std::move(router);
+  st.log = log::get("session");
   st.meter.start(self, "session", st.svc.stats);
   return accepting(self);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
@@ -45,6 +46,7 @@ struct session_state {
   session_services svc;
   router_actor router;
   actor_meter meter;
+  std::shared_ptr<spdlog::logger> log;
 
   bool loaded = false;                ///< transcript read from disk
   std::vector<nlohmann::json> transcript;

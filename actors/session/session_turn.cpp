@@ -94,7 +94,7 @@ void do_restore(session_pointer self) {
           auto& st = self->state;
           st.transcript = parse_messages(snap.messages);
           if (snap.skipped_lines > 0)
-            log::get("session")->warn("[{}] skipped {} corrupt line(s) in the "
+            self->state.log->warn("[{}] skipped {} corrupt line(s) in the "
                                       "session file", st.key, snap.skipped_lines);
           st.loaded = true;
           auto fixes = repair_tail(st.transcript);
@@ -102,7 +102,7 @@ void do_restore(session_pointer self) {
             fire(self, turn_event::ok);
             return;
           }
-          log::get("session")->warn("[{}] repairing a turn a crash interrupted "
+          self->state.log->warn("[{}] repairing a turn a crash interrupted "
                                     "({} message(s) added)", st.key, fixes.size());
           persist(self, std::move(fixes), "the repaired transcript",
                   [=] { fire(self, turn_event::ok); });
@@ -283,8 +283,9 @@ void do_respond(session_pointer self) {
 
 void enter_state(session_pointer self) {
   auto& st = self->state;
-  log::get("session")->debug("[{}] [T{}] enter {}", st.key, st.turn_number,
-                             to_string(st.machine.state()));
+  if (st.log->should_log(spdlog::level::debug))
+    st.log->debug("[{}] [T{}] enter {}", st.key, st.turn_number,
+                  to_string(st.machine.state()));
   guarded(self, [&] {
     switch (st.machine.state()) {
       case turn_state::restore: do_restore(self); break;
@@ -304,7 +305,7 @@ void fire(session_pointer self, turn_event event) {
   auto from = st.machine.state();
   if (!st.machine.fire(event, now_us())) {
     // A bug in a state's work: end the turn rather than wedge the session.
-    log::get("session")->error("[{}] [T{}] {}", st.key, st.turn_number,
+    self->state.log->error("[{}] [T{}] {}", st.key, st.turn_number,
                                st.machine.error());
     deliver(self, reply_msg(self, "Sorry, something went wrong inside the "
                                   "agent. You can send your message again.",
@@ -314,16 +315,17 @@ void fire(session_pointer self, turn_event event) {
     turn_finished(self);
     return;
   }
-  log::get("session")->debug("[{}] [T{}] {} --{}--> {} ({} us)", st.key,
-                             st.turn_number, to_string(from), to_string(event),
-                             to_string(st.machine.state()),
-                             st.machine.trace().back().duration_us);
+  if (st.log->should_log(spdlog::level::debug))
+    st.log->debug("[{}] [T{}] {} --{}--> {} ({} us)", st.key, st.turn_number,
+                  to_string(from), to_string(event),
+                  to_string(st.machine.state()),
+                  st.machine.trace().back().duration_us);
   enter_state(self);
 }
 
 void fail(session_pointer self, std::string what) {
   auto& st = self->state;
-  log::get("session")->error("[{}] [T{}] turn failed in {}: {}", st.key,
+  self->state.log->error("[{}] [T{}] turn failed in {}: {}", st.key,
                              st.turn_number, to_string(st.machine.state()), what);
   if (st.machine.done())
     return;
