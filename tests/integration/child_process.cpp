@@ -44,11 +44,14 @@ int free_port() {
 
 child_process::child_process(const std::vector<std::string>& argv,
                              const std::string& dir,
-                             const std::vector<std::string>& env_extra) {
+                             const std::vector<std::string>& env_extra,
+                             const std::string& stdin_text) {
   static int counter = 0;
   auto tag = std::to_string(::getpid()) + "-" + std::to_string(++counter);
   out_path_ = dir + "/child-" + tag + ".out";
   err_path_ = dir + "/child-" + tag + ".err";
+  auto in_path = dir + "/child-" + tag + ".in";
+  std::ofstream{in_path} << stdin_text;
   // Extra entries replace inherited ones of the same name.
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
@@ -65,7 +68,7 @@ child_process::child_process(const std::vector<std::string>& argv,
   if (pid_ == 0) {
     int out = ::open(out_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int err = ::open(err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int in = ::open("/dev/null", O_RDONLY);
+    int in = ::open(in_path.c_str(), O_RDONLY);
     ::dup2(in, 0);
     ::dup2(out, 1);
     ::dup2(err, 2);

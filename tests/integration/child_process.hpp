@@ -19,8 +19,10 @@ class child_process {
 public:
   /// Starts `argv` with `env_extra` ("K=V") added to the environment;
   /// stdout and stderr go to files in `dir`.
+  /// `stdin_text` is what the child reads on standard input (then EOF).
   child_process(const std::vector<std::string>& argv, const std::string& dir,
-                const std::vector<std::string>& env_extra = {});
+                const std::vector<std::string>& env_extra = {},
+                const std::string& stdin_text = "");
   ~child_process();
 
   pid_t pid() const { return pid_; }

@@ -209,6 +209,20 @@ TEST_CASE("nanobot agent answers one message using tools") {
   CHECK(tool_msg["content"].get<std::string>().find("plan.md") != std::string::npos);
 }
 
+TEST_CASE("interactive nanobot agent chats until exit") {
+  fake_llm llm;
+  home_with_config h{custom_provider(llm)};
+  child_process chat{{nanobot_binary(), "agent", "-c", h.config},
+                     h.home.dir.string(), {},
+                     "hello there\nand again\nexit\nnot sent\n"};
+  CHECK(chat.wait(std::chrono::seconds(30)) == 0);
+  CHECK(chat.out().find("echo: hello there") != std::string::npos);
+  CHECK(chat.out().find("echo: and again") != std::string::npos);
+  CHECK(llm.request_count() == 2);
+  // The default session is cli:direct and it was saved.
+  CHECK(session_messages(h.loaded(), "cli:direct").size() == 4);
+}
+
 TEST_CASE("onboard writes a config and a workspace and never overwrites") {
   temp_home home;
   auto dir = home.dir.string();

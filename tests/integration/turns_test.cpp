@@ -254,3 +254,65 @@ TEST_CASE("a turn whose storage fails tells the user and the session recovers") 
   CHECK_FALSE(ok.is_error);
   CHECK(ok.content.rfind("echo: now it can", 0) == 0);
 }
+
+TEST_CASE("streamed tool calls run and the streamed answer follows") {
+  gateway gw;
+  std::ofstream{gw.cfg.workspace_path() + "/a.txt"} << "alpha\n";
+  std::ofstream{gw.cfg.workspace_path() + "/b.txt"} << "beta\n";
+  gw.llm.push(stream_tool_calls({call("r1", "read_file", json{{"path", "a.txt"}}),
+                                 call("r2", "read_file", json{{"path", "b.txt"}})},
+                                4));
+  gw.llm.push(stream_text({"Both ", "files ", "read."}));
+  auto r = gw.say("read both files", "t1", true);
+  CHECK(r.content == "Both files read.");
+  CHECK(r.streamed);
+  auto msgs = gw.llm.requests().at(1).body["messages"];
+  auto n = msgs.size();
+  REQUIRE(n >= 3);
+  CHECK(msgs[n - 2]["tool_call_id"] == "r1");
+  CHECK(msgs[n - 2]["content"].get<std::string>().find("alpha") != std::string::npos);
+  CHECK(msgs[n - 1]["tool_call_id"] == "r2");
+  CHECK(msgs[n - 1]["content"].get<std::string>().find("beta") != std::string::npos);
+}
+
+TEST_CASE("a rate-limited model call is retried and the user hears about the wait") {
+  gateway gw;
+  gw.llm.push(error(429, "slow down", 1));
+  auto r = gw.say("patience", "t1", true);
+  CHECK_FALSE(r.is_error);
+  CHECK(r.content.rfind("echo: patience", 0) == 0);
+  bool told = false;
+  for (auto& m : r.before)
+    told = told || m.kind == outbound_kind::retry_wait;
+  CHECK(told);
+  CHECK(gw.llm.request_count() == 2);
+}
+
+TEST_CASE("messages sent while a turn runs wait and keep their order") {
+  gateway gw;
+  gw.llm.set_responder([](const json& body) {
+    auto r = fake_llm::echo(body);
+    r.delay = std::chrono::milliseconds(100);
+    return r;
+  });
+  caf::scoped_actor self{gw.rt->system()};
+  for (auto text : {"first", "second", "third"}) {
+    inbound_msg in;
+    in.channel = "test";
+    in.chat_id = "busy";
+    in.content = text;
+    in.reply_to = caf::actor_cast<outbound_sink>(self);
+    self->send(gw.rt->router(), std::move(in));
+  }
+  std::vector<std::string> finals;
+  while (finals.size() < 3)
+    self->receive([&](outbound_msg& m) {
+      if (m.kind == outbound_kind::final_reply)
+        finals.push_back(m.content.substr(0, m.content.find('\n')));
+    });
+  CHECK(finals == std::vector<std::string>{"echo: first", "echo: second", "echo: third"});
+  // Each turn saw the previous ones: the third request carries all history.
+  auto third = gw.llm.requests().at(2).body.dump();
+  CHECK(third.find("first") != std::string::npos);
+  CHECK(third.find("second") != std::string::npos);
+}
