@@ -12,6 +12,29 @@
 
 namespace nb {
 
+namespace {
+
+/// httplib deletes the queue it gets; this lends it ours, which the
+/// listener keeps so pool_threads() stays answerable.
+class lent_queue : public httplib::TaskQueue {
+public:
+  explicit lent_queue(std::shared_ptr<elastic_task_queue> pool)
+    : pool_(std::move(pool)) {
+    // nop
+  }
+
+  void enqueue(std::function<void()> fn) override {
+    pool_->enqueue(std::move(fn));
+  }
+
+  void shutdown() override { pool_->shutdown(); }
+
+private:
+  std::shared_ptr<elastic_task_queue> pool_;
+};
+
+} // namespace
+
 bool is_loopback_host(const std::string& raw) {
   auto host = raw;
   if (host.size() > 2 && host.front() == '[' && host.back() == ']')
@@ -41,8 +64,10 @@ uint16_t http_listener::start(const std::string& host, int port,
                + std::to_string(port);
   if (thread_.joinable())
     throw std::runtime_error(where + " (already started)");
-  threads = std::max(threads, 1);
-  server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  // No minimum: an idle front door keeps no pool thread at all.
+  pool_ = std::make_shared<elastic_task_queue>(
+    static_cast<size_t>(std::max(threads, 1)), 0, idle_timeout_);
+  server_.new_task_queue = [pool = pool_] { return new lent_queue(pool); };
   // Replacing the default socket options means setting SO_REUSEADDR here.
   server_.set_socket_options([this](socket_t fd) {
     int yes = 1;

@@ -1,13 +1,18 @@
-// An httplib server running on its own threads: pool size, the listen
-// backlog fix, start and stop. Shared by the gateway and API front doors.
+// An httplib server running on its own threads: the elastic worker pool,
+// the listen backlog fix, start and stop. Shared by the gateway and API
+// front doors.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <thread>
 
 #include <httplib.h>
+
+#include "actors/channels/http/elastic_task_queue.hpp"
 
 namespace nb {
 
@@ -25,21 +30,35 @@ public:
 
   httplib::Server& server() { return server_; }
 
+  /// How long a pool thread may idle before it exits (default 30 s).
+  /// Takes effect at the next start().
+  void set_idle_timeout(std::chrono::milliseconds timeout) {
+    idle_timeout_ = timeout;
+  }
+
   /// Binds host:port (port 0: any free port) with a listen backlog of 1024
-  /// and serves on `threads` pool threads. Returns the bound port; throws
-  /// std::runtime_error naming the address when it cannot listen.
+  /// and serves on at most `threads` pool threads, started on demand (each
+  /// open connection or stream holds one; more connections wait). Returns
+  /// the bound port; throws std::runtime_error naming the address when it
+  /// cannot listen.
   uint16_t start(const std::string& host, int port, int threads);
 
-  /// Stops accepting, ends open streams and joins the pool. Idempotent.
+  /// Stops accepting, ends open streams and joins every pool thread.
+  /// Idempotent.
   void stop();
 
   /// The bound port (0 before start()).
   uint16_t port() const { return port_; }
 
+  /// Pool threads alive now (0 before start() and after stop()).
+  size_t pool_threads() const { return pool_ ? pool_->threads() : 0; }
+
 private:
   std::string name_;
   httplib::Server server_;
   std::thread thread_;
+  std::shared_ptr<elastic_task_queue> pool_;
+  std::chrono::milliseconds idle_timeout_{std::chrono::seconds{30}};
   std::atomic<bool> loop_ended_{false};
   int listen_fd_ = -1;
   uint16_t port_ = 0;
