@@ -92,6 +92,9 @@ int main(int argc, char** argv) {
   const char* base = std::getenv("NB_BENCH_DIR");
   std::string tmpl = std::string{base ? base : "/tmp"} + "/nb-bench-XXXXXX";
   std::string home = mkdtemp(tmpl.data());
+  // NB_BENCH_THREADS: CAF scheduler threads (0 = the gateway's default).
+  const char* threads_env = std::getenv("NB_BENCH_THREADS");
+  int scheduler_threads = threads_env ? std::atoi(threads_env) : 0;
   nb::test::fake_llm llm{0, 160};
   int api_port = nb::test::free_port();
   int gw_port = nb::test::free_port();
@@ -100,7 +103,8 @@ int main(int argc, char** argv) {
            {"providers", {{"custom", {{"apiBase", llm.base_url()}}}}},
            {"api", {{"port", api_port}, {"timeout", 60}}},
            {"gateway", {{"port", gw_port}, {"providerWorkers", 64},
-                        {"httpThreads", 80}}}};
+                        {"httpThreads", 80},
+                        {"schedulerThreads", scheduler_threads}}}};
   std::filesystem::create_directories(home + "/ws");
   std::ofstream{home + "/config.json"} << cfg.dump();
 

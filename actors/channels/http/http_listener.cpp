@@ -68,6 +68,9 @@ uint16_t http_listener::start(const std::string& host, int port,
   pool_ = std::make_shared<elastic_task_queue>(
     static_cast<size_t>(std::max(threads, 1)), 0, idle_timeout_);
   server_.new_task_queue = [pool = pool_] { return new lent_queue(pool); };
+  // Replies go out as soon as they are written, not after the peer's
+  // delayed ACK: streamed deltas and short answers are latency bound.
+  server_.set_tcp_nodelay(true);
   // Replacing the default socket options means setting SO_REUSEADDR here.
   server_.set_socket_options([this](socket_t fd) {
     int yes = 1;
