@@ -12,20 +12,10 @@
 #include "config/settings.hpp"
 #include "messages/type_ids.hpp"
 
+#include "tests/support/system_fixture.hpp"
+
 namespace nb::test {
 
-struct system_fixture {
-  caf::actor_system_config cfg;
-  caf::actor_system sys;
-
-  static caf::actor_system_config& init(caf::actor_system_config& cfg) {
-    register_messages(cfg);
-    cfg.set("scheduler.max-threads", 2);
-    return cfg;
-  }
-
-  system_fixture() : sys(init(cfg)) {}
-};
 
 /// Plays the router: answers each inbound message on its reply_to.
 ///   "hang"  -> never answers

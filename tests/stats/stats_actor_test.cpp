@@ -11,23 +11,15 @@
 #include "actors/common/meter.hpp"
 #include "actors/stats/stats.hpp"
 #include "messages/type_ids.hpp"
+#include "tests/support/system_fixture.hpp"
 
 using namespace nb;
+using nb::test::system_fixture;
 using namespace std::chrono_literals;
 using json = nlohmann::json;
 
 namespace {
 
-struct system_fixture {
-  caf::actor_system_config cfg;
-  caf::actor_system sys;
-  static caf::actor_system_config& init(caf::actor_system_config& cfg) {
-    register_messages(cfg);
-    cfg.set("scheduler.max-threads", 2);
-    return cfg;
-  }
-  system_fixture() : sys(init(cfg)) {}
-};
 
 std::string ask(caf::actor_system& sys, const stats_actor& stats,
                 const std::string& format) {

@@ -14,6 +14,7 @@
 #include "actors/store/session_store.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/store/temp_dir.hpp"
+#include "tests/support/system_fixture.hpp"
 
 namespace {
 
@@ -22,15 +23,6 @@ using nb::test::temp_dir;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
-struct fixture {
-  caf::actor_system_config cfg;
-  std::unique_ptr<caf::actor_system> sys;
-  fixture() {
-    register_messages(cfg);
-    cfg.set("scheduler.max-threads", 2);
-    sys = std::make_unique<caf::actor_system>(cfg);
-  }
-};
 
 std::string msg(const std::string& key, int seq) {
   return json{{"role", "user"}, {"content", key}, {"seq", seq}}.dump();
@@ -40,9 +32,9 @@ std::string msg(const std::string& key, int seq) {
 
 TEST_CASE("concurrent appends on many keys all land in order per key") {
   temp_dir d;
-  fixture f;
-  auto store = spawn_store(*f.sys, d.path, 4, stats_actor{});
-  caf::scoped_actor self{*f.sys};
+  nb::test::system_fixture f;
+  auto store = spawn_store(f.sys, d.path, 4, stats_actor{});
+  caf::scoped_actor self{f.sys};
   constexpr int keys = 16;
   constexpr int per_key = 20;
   // Round robin over keys, all in flight at once.
@@ -72,18 +64,18 @@ TEST_CASE("concurrent appends on many keys all land in order per key") {
           CHECK(j["content"] == key);
         }
       },
-      [&](caf::error& e) { FAIL(f.sys->render(e)); });
+      [&](caf::error& e) { FAIL(f.sys.render(e)); });
   }
   caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
 }
 
 TEST_CASE("replace through the store and then load") {
   temp_dir d;
-  fixture f;
-  auto store = spawn_store(*f.sys, d.path, 2, stats_actor{});
-  caf::scoped_actor self{*f.sys};
+  nb::test::system_fixture f;
+  auto store = spawn_store(f.sys, d.path, 2, stats_actor{});
+  caf::scoped_actor self{f.sys};
   auto ok = [](caf::ok_atom) {};
-  auto bad = [&](caf::error& e) { FAIL(f.sys->render(e)); };
+  auto bad = [&](caf::error& e) { FAIL(f.sys.render(e)); };
   self->request(store, 10s, session_append{"k", {msg("k", 0)}}).receive(ok, bad);
   self->request(store, 10s, session_replace{"k", R"({"title":"t"})",
                                             {msg("k", 7)}})
@@ -102,11 +94,11 @@ TEST_CASE("replace through the store and then load") {
 
 TEST_CASE("store failures come back as store_failed errors") {
   temp_dir d;
-  fixture f;
+  nb::test::system_fixture f;
   auto path = d.path + "/" + session_file_name("k");
   std::filesystem::create_directory(path); // EISDIR for every operation
-  auto store = spawn_store(*f.sys, d.path, 2, stats_actor{});
-  caf::scoped_actor self{*f.sys};
+  auto store = spawn_store(f.sys, d.path, 2, stats_actor{});
+  caf::scoped_actor self{f.sys};
   auto expect_failure = [&](caf::error& e) {
     CHECK(e.category() == caf::atom("nb"));
     CHECK(e.code() == static_cast<uint8_t>(errc::store_failed));
@@ -123,44 +115,44 @@ TEST_CASE("store failures come back as store_failed errors") {
     expect_failure);
   // The worker that failed still serves other keys.
   self->request(store, 10s, session_append{"k2", {msg("k2", 0)}}).receive(
-    [](caf::ok_atom) {}, [&](caf::error& e) { FAIL(f.sys->render(e)); });
+    [](caf::ok_atom) {}, [&](caf::error& e) { FAIL(f.sys.render(e)); });
   caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
 }
 
 TEST_CASE("exiting the front stops its detached workers") {
   temp_dir d;
-  fixture f;
-  auto baseline = f.sys->registry().running();
-  auto store = spawn_store(*f.sys, d.path, 3, stats_actor{});
+  nb::test::system_fixture f;
+  auto baseline = f.sys.registry().running();
+  auto store = spawn_store(f.sys, d.path, 3, stats_actor{});
   {
-    caf::scoped_actor self{*f.sys};
+    caf::scoped_actor self{f.sys};
     self->request(store, 10s, session_load{"k"}).receive(
       [](const session_snapshot&) {},
-      [&](caf::error& e) { FAIL(f.sys->render(e)); });
+      [&](caf::error& e) { FAIL(f.sys.render(e)); });
   }
-  CHECK(f.sys->registry().running() == baseline + 4);
+  CHECK(f.sys.registry().running() == baseline + 4);
   caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
   // Generous bound: only a hang (workers left behind) would reach it.
   auto deadline = std::chrono::steady_clock::now() + 30s;
-  while (f.sys->registry().running() > baseline
+  while (f.sys.registry().running() > baseline
          && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(5ms);
-  CHECK(f.sys->registry().running() == baseline);
+  CHECK(f.sys.registry().running() == baseline);
 }
 
 TEST_CASE("dropping the last handle also stops the workers") {
   temp_dir d;
-  fixture f;
-  auto baseline = f.sys->registry().running();
+  nb::test::system_fixture f;
+  auto baseline = f.sys.registry().running();
   {
-    auto store = spawn_store(*f.sys, d.path, 2, stats_actor{});
-    caf::scoped_actor self{*f.sys};
+    auto store = spawn_store(f.sys, d.path, 2, stats_actor{});
+    caf::scoped_actor self{f.sys};
     self->request(store, 10s, session_append{"k", {msg("k", 0)}}).receive(
-      [](caf::ok_atom) {}, [&](caf::error& e) { FAIL(f.sys->render(e)); });
+      [](caf::ok_atom) {}, [&](caf::error& e) { FAIL(f.sys.render(e)); });
   }
   auto deadline = std::chrono::steady_clock::now() + 30s;
-  while (f.sys->registry().running() > baseline
+  while (f.sys.registry().running() > baseline
          && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(5ms);
-  CHECK(f.sys->registry().running() == baseline);
+  CHECK(f.sys.registry().running() == baseline);
 }

@@ -13,8 +13,10 @@
 #include "actors/tools/tools_front.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/tools/fixture.hpp"
+#include "tests/support/system_fixture.hpp"
 
 using namespace nb;
+using nb::test::system_fixture;
 using nb::test::has;
 using nlohmann::json;
 using namespace std::chrono;
@@ -45,15 +47,6 @@ sample_counter(stats_actor::stateful_pointer<sample_counter_state> self) {
   };
 }
 
-// An actor system with the nb types, torn down cleanly per test.
-struct system_fixture {
-  caf::actor_system_config cfg;
-  std::unique_ptr<caf::actor_system> sys;
-  system_fixture() {
-    register_messages(cfg);
-    sys = std::make_unique<caf::actor_system>(cfg);
-  }
-};
 
 // Built-ins plus a read-only probe that takes 300 ms.
 tool_registry slow_registry() {
@@ -99,8 +92,8 @@ bool overlap(const tool_result& a, const tool_result& b) {
 TEST_CASE("tools front lists the specs and answers bad calls at once") {
   test::temp_tree t;
   system_fixture f;
-  auto front = spawn_tools(*f.sys, test::settings_for(t.ws), stats_actor{});
-  caf::scoped_actor self{*f.sys};
+  auto front = spawn_tools(f.sys, test::settings_for(t.ws), stats_actor{});
+  caf::scoped_actor self{f.sys};
   self->request(front, seconds(5), list_tools_atom::value)
     .receive(
       [&](std::vector<tool_spec>& specs) {
@@ -108,8 +101,8 @@ TEST_CASE("tools front lists the specs and answers bad calls at once") {
         CHECK(specs.front().name == "edit_file");
         CHECK(specs.back().name == "write_file");
       },
-      [&](caf::error& e) { FAIL(f.sys->render(e)); });
-  auto out = run_all(*f.sys, front,
+      [&](caf::error& e) { FAIL(f.sys.render(e)); });
+  auto out = run_all(f.sys, front,
                      {req("s", "1", "rm_everything", json::object()),
                       {"s", tool_call{"2", "read_file", "{\"path\": "}},
                       {"s", tool_call{"3", "", "{}"}}});
@@ -127,10 +120,10 @@ TEST_CASE("tools front runs read-only calls side by side") {
   test::temp_tree t;
   t.put("ws/a.txt", "alpha\n");
   system_fixture f;
-  auto stats = f.sys->spawn(sample_counter);
-  auto front = spawn_tools(*f.sys, test::settings_for(t.ws), stats,
+  auto stats = f.sys.spawn(sample_counter);
+  auto front = spawn_tools(f.sys, test::settings_for(t.ws), stats,
                            slow_registry());
-  auto out = run_all(*f.sys, front,
+  auto out = run_all(f.sys, front,
                      {req("s1", "a", "slow_read", json::object()),
                       req("s2", "b", "slow_read", json::object()),
                       req("s1", "c", "read_file", {{"path", "a.txt"}})});
@@ -140,13 +133,13 @@ TEST_CASE("tools front runs read-only calls side by side") {
   CHECK(overlap(out[0], out[1]));
   for (auto& r : out)
     CHECK(r.finished_us >= r.started_us);
-  caf::scoped_actor self{*f.sys};
+  caf::scoped_actor self{f.sys};
   self->request(stats, seconds(5), stats_atom::value, std::string{})
     .receive([&](std::string& names) {
       CHECK(names.find("slow_read;") != std::string::npos);
       CHECK(std::count(names.begin(), names.end(), ';') == 3);
     },
-             [&](caf::error& e) { FAIL(f.sys->render(e)); });
+             [&](caf::error& e) { FAIL(f.sys.render(e)); });
   caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(stats, caf::exit_reason::user_shutdown);
 }
@@ -156,8 +149,8 @@ TEST_CASE("tools pool queues calls beyond its size in arrival order") {
   system_fixture f;
   auto cfg = test::settings_for(t.ws);
   cfg.gateway.tool_workers = 1;
-  auto front = spawn_tools(*f.sys, cfg, stats_actor{}, slow_registry());
-  auto out = run_all(*f.sys, front,
+  auto front = spawn_tools(f.sys, cfg, stats_actor{}, slow_registry());
+  auto out = run_all(f.sys, front,
                      {req("s1", "a", "slow_read", json::object()),
                       req("s2", "b", "slow_read", json::object()),
                       req("s3", "c", "slow_read", json::object())});
@@ -171,9 +164,9 @@ TEST_CASE("tools pool queues calls beyond its size in arrival order") {
 TEST_CASE("tools lane runs one session's exclusive calls one at a time") {
   test::temp_tree t;
   system_fixture f;
-  auto front = spawn_tools(*f.sys, test::settings_for(t.ws), stats_actor{});
+  auto front = spawn_tools(f.sys, test::settings_for(t.ws), stats_actor{});
   auto out = run_all(
-    *f.sys, front,
+    f.sys, front,
     {req("s1", "a", "exec", {{"command", "sleep 0.3; echo one"}}),
      req("s1", "b", "exec", {{"command", "sleep 0.3; echo two"}}),
      req("s1", "c", "write_file", {{"path", "w.txt"}, {"content", "x"}})});
@@ -195,9 +188,9 @@ TEST_CASE("tools lane runs one session's exclusive calls one at a time") {
 TEST_CASE("tools front stops a busy lane and pool when it exits") {
   test::temp_tree t;
   system_fixture f;
-  auto front = spawn_tools(*f.sys, test::settings_for(t.ws), stats_actor{},
+  auto front = spawn_tools(f.sys, test::settings_for(t.ws), stats_actor{},
                            slow_registry());
-  caf::scoped_actor self{*f.sys};
+  caf::scoped_actor self{f.sys};
   self->send(front, req("s1", "a", "exec", {{"command", "sleep 0.5"}}));
   self->send(front, req("s1", "b", "slow_read", json::object()));
   std::this_thread::sleep_for(milliseconds(100));
