@@ -4,6 +4,7 @@
 #include <caf/stateful_actor.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/runner/context_governor.hpp"
 #include "actors/runner/tool_batches.hpp"
 #include "actors/runner/turn_texts.hpp"
 
@@ -74,13 +75,15 @@ model_request make_request(runner_pointer self, bool with_tools,
   model_request rq;
   rq.request_id = st.request.turn_id + ":" + std::to_string(st.iteration);
   rq.model = st.request.model;
-  if (extra_user_prompt) {
-    auto msgs = st.messages;
+  // The model sees a repaired, budgeted copy; st.messages stays as recorded.
+  governor_limits limits;
+  limits.context_window_tokens = st.context_window_tokens;
+  limits.max_output_tokens = st.request.max_tokens > 0 ? st.request.max_tokens
+                                                       : 8192;
+  auto msgs = govern_messages(st.messages, limits);
+  if (extra_user_prompt)
     msgs.push_back({{"role", "user"}, {"content", extra_user_prompt}});
-    rq.messages_json = msgs.dump();
-  } else {
-    rq.messages_json = st.messages.dump();
-  }
+  rq.messages_json = msgs.dump();
   if (with_tools)
     rq.tools_json = st.tools_json;
   rq.max_tokens = st.request.max_tokens;
@@ -307,8 +310,9 @@ void start(runner_pointer self) {
 runner_actor::behavior_type
 runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
             stats_actor stats, std::chrono::seconds model_timeout,
-            std::chrono::seconds tool_timeout) {
+            std::chrono::seconds tool_timeout, int64_t context_window_tokens) {
   auto& st = self->state;
+  st.context_window_tokens = context_window_tokens;
   st.provider = std::move(provider);
   st.tools = std::move(tools);
   st.model_timeout = model_timeout;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct runner_state {
   tools_actor tools;
   std::chrono::seconds model_timeout{1260};
   std::chrono::seconds tool_timeout{900};
+  int64_t context_window_tokens = 65536; ///< for the context governor
 
   run_turn request;
   caf::typed_response_promise<turn_outcome> promise;
@@ -51,10 +53,11 @@ struct runner_state {
 using runner_pointer = runner_actor::stateful_pointer<runner_state>;
 
 /// Runs one turn and quits. `model_timeout` bounds one provider request,
-/// retries included; `tool_timeout` one tool call.
+/// retries included; `tool_timeout` one tool call. `context_window_tokens`
+/// sizes the input budget of every request (see context_governor.hpp).
 runner_actor::behavior_type
 runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
             stats_actor stats, std::chrono::seconds model_timeout,
-            std::chrono::seconds tool_timeout);
+            std::chrono::seconds tool_timeout, int64_t context_window_tokens);
 
 } // namespace nb

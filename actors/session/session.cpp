@@ -12,6 +12,7 @@ session_config make_session_config(const settings& cfg) {
   session_config out;
   out.model = cfg.agent.model;
   out.max_tokens = cfg.agent.max_tokens;
+  out.context_window_tokens = cfg.agent.context_window_tokens;
   out.temperature = cfg.agent.temperature;
   out.max_iterations = cfg.agent.max_tool_iterations;
   out.workspace = cfg.workspace_path();

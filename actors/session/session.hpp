@@ -24,6 +24,7 @@ namespace nb {
 struct session_config {
   std::string model;
   int32_t max_tokens = 0;
+  int32_t context_window_tokens = 65536;
   double temperature = -1;
   int32_t max_iterations = 20;
   std::string workspace; ///< absolute

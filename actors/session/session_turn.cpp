@@ -207,7 +207,8 @@ void do_run(session_pointer self) {
   auto& st = self->state;
   auto runner = self->spawn(runner_impl, st.svc.provider, st.svc.tools,
                             st.svc.stats, st.cfg.model_timeout,
-                            st.cfg.tool_timeout);
+                            st.cfg.tool_timeout,
+                            int64_t{st.cfg.context_window_tokens});
   run_turn rq;
   rq.session_key = st.key;
   rq.channel = st.current.channel;
