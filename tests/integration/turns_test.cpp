@@ -316,3 +316,34 @@ TEST_CASE("messages sent while a turn runs wait and keep their order") {
   CHECK(third.find("first") != std::string::npos);
   CHECK(third.find("second") != std::string::npos);
 }
+
+TEST_CASE("a session file poisoned by a null-named tool call works again") {
+  gateway gw;
+  gw.say("setup");
+  auto dir = *resolve_sessions_dir(gw.cfg);
+  {
+    std::ofstream out{dir + "/" + session_file_name("test:t1"), std::ios::app};
+    out << R"({"role":"user","content":"do it"})" "\n";
+    out << R"({"role":"assistant","content":null,"tool_calls":[{"id":"bad","type":"function","function":{"name":null,"arguments":"{}"}}]})" "\n";
+    out << R"({"role":"tool","tool_call_id":"bad","name":null,"content":"?"})" "\n";
+    out << R"({"role":"assistant","content":"done"})" "\n";
+  }
+  gw.rt.reset();
+  gw.rt = std::make_unique<runtime>(gw.cfg);
+  // Like real providers, the fake refuses requests with a nameless call.
+  gw.llm.set_responder([](const json& body) {
+    for (auto& m : body["messages"])
+      if (m.contains("tool_calls"))
+        for (auto& c : m["tool_calls"])
+          if (!c["function"]["name"].is_string())
+            return error(400, "tool call without a name");
+    return fake_llm::echo(body);
+  });
+  auto r = gw.say("still there?");
+  CHECK_FALSE(r.is_error);
+  CHECK(r.content.rfind("echo: still there?", 0) == 0);
+  // The file on disk is left as the user had it: only the copy sent is fixed.
+  auto msgs = session_messages(gw.cfg, "test:t1");
+  REQUIRE(msgs.size() == 8);
+  CHECK(msgs[3]["tool_calls"][0]["function"]["name"].is_null());
+}
