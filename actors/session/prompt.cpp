@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 namespace nb {
@@ -62,6 +63,24 @@ std::string build_system_prompt(const std::string& workspace) {
       out += "\n\n---\n\n## " + std::string{name} + "\n\n" + text;
   }
   return out;
+}
+
+const std::string& system_prompt_cache::get(const std::string& workspace) {
+  std::string stamp;
+  for (auto name : bootstrap_files) {
+    struct stat st {};
+    if (::stat((workspace + "/" + name).c_str(), &st) == 0)
+      stamp += std::to_string(st.st_size) + ":"
+               + std::to_string(st.st_mtim.tv_sec) + "."
+               + std::to_string(st.st_mtim.tv_nsec);
+    stamp += ';';
+  }
+  if (workspace != workspace_ || stamp != stamp_ || text_.empty()) {
+    text_ = build_system_prompt(workspace);
+    workspace_ = workspace;
+    stamp_ = std::move(stamp);
+  }
+  return text_;
 }
 
 std::string runtime_context(const std::string& channel,

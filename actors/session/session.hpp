@@ -14,6 +14,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/session/prompt.hpp"
 #include "actors/session/turn_machine.hpp"
 #include "config/settings.hpp"
 #include "messages/interfaces.hpp"
@@ -48,6 +49,7 @@ struct session_state {
   router_actor router;
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;
+  system_prompt_cache prompt;
 
   bool loaded = false;                ///< transcript read from disk
   std::vector<nlohmann::json> transcript;

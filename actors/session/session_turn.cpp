@@ -182,7 +182,7 @@ void do_command(session_pointer self) {
 json model_messages(session_pointer self) {
   auto& st = self->state;
   json msgs = json::array();
-  msgs.push_back({{"role", "system"}, {"content", build_system_prompt(st.cfg.workspace)}});
+  msgs.push_back({{"role", "system"}, {"content", st.prompt.get(st.cfg.workspace)}});
   // The transcript already ends with this turn's user message.
   auto history = replay_history(st.transcript, st.cfg.replay_limit);
   for (auto& m : history)

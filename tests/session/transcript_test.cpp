@@ -92,3 +92,4 @@ TEST_CASE("iso_now looks like an ISO timestamp") {
   CHECK(t[10] == 'T');
   CHECK(t.back() == 'Z');
 }
+
