@@ -198,6 +198,7 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
     st.outcome.tool_calls += static_cast<int32_t>(calls.size());
     st.calls = std::move(calls);
     st.results.assign(st.calls.size(), tool_result{});
+    st.batches = partition_tool_calls(st.calls, st.specs);
     st.batch_index = 0;
     execute_batches(self);
     return;
@@ -251,6 +252,7 @@ void tool_results_done(runner_pointer self) {
                        {"content", r.content}});
   st.calls.clear();
   st.results.clear();
+  st.batches.clear();
   ++st.iteration;
   model_step(self);
 }
@@ -278,12 +280,11 @@ void run_call(runner_pointer self, size_t index) {
 /// Runs the next batch; parallel batches fan out at once, others run alone.
 void execute_batches(runner_pointer self) {
   auto& st = self->state;
-  auto batches = partition_tool_calls(st.calls, st.specs);
-  if (st.batch_index >= batches.size()) {
+  if (st.batch_index >= st.batches.size()) {
     tool_results_done(self);
     return;
   }
-  auto& batch = batches[st.batch_index++];
+  const auto& batch = st.batches[st.batch_index++];
   st.batch_remaining = batch.calls.size();
   for (auto i : batch.calls)
     run_call(self, i);

@@ -15,6 +15,7 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/runner/tool_batches.hpp"
 #include "messages/errc.hpp"
 #include "messages/interfaces.hpp"
 
@@ -44,6 +45,7 @@ struct runner_state {
   // The batch being executed.
   std::vector<tool_call> calls;
   std::vector<tool_result> results;
+  std::vector<tool_batch> batches; ///< partitioned once per model reply
   size_t batch_index = 0;
   size_t batch_remaining = 0;
 

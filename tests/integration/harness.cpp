@@ -1,7 +1,6 @@
 #include "tests/integration/harness.hpp"
 
 #include <cstdlib>
-#include <fstream>
 
 #include <caf/scoped_actor.hpp>
 
@@ -67,17 +66,15 @@ chat_reply chat(caf::actor_system& sys, const router_actor& router,
 
 std::vector<nlohmann::json> session_messages(const settings& cfg,
                                              const std::string& key) {
-  auto dir = resolve_sessions_dir(cfg);
   std::vector<nlohmann::json> out;
+  auto dir = resolve_sessions_dir(cfg);
   if (!dir)
     return out;
-  std::ifstream in{*dir + "/" + session_file_name(key)};
-  std::string line;
-  while (std::getline(in, line)) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_object() && !j.contains("_type"))
-      out.push_back(std::move(j));
-  }
+  auto snap = load_session(*dir, key);
+  if (!snap)
+    return out;
+  for (auto& text : snap->messages)
+    out.push_back(nlohmann::json::parse(text));
   return out;
 }
 
