@@ -169,7 +169,30 @@ std::vector<key_spec> make_table() {
     ignored("gateway.heartbeat"),
 
     ignored("modelPresets"),
-    ignored("channels"),
+    section("channels"),
+    leaf("channels.sendProgress", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.channels_common.send_progress = v.flag;
+         }),
+    leaf("channels.sendToolHints", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.channels_common.send_tool_hints = v.flag;
+         }),
+    leaf("channels.showReasoning", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.channels_common.show_reasoning = v.flag;
+         }),
+    leaf("channels.sendMaxRetries", k::integer, 0, 10,
+         [](settings& s, name_t, val_t v) {
+           s.channels_common.send_max_retries = i32(v);
+         }),
+    ignored("channels.transcriptionProvider"),
+    ignored("channels.transcriptionLanguage"),
+    ignored("channels.extractDocumentText"),
+    {"channels.*", k::raw_object, -no_limit, no_limit,
+     [](settings& s, name_t n, val_t v) {
+       s.channels[n] = channel_settings{v.flag, v.text};
+     }},
     ignored("transcription"),
   };
 }

@@ -25,6 +25,8 @@ enum class key_kind : uint8_t {
   string_list,
   string_map,
   ignored,        ///< known to nanobot, not used here: any value accepted
+  raw_object,     ///< "x.*": any other key of x is a user-chosen name whose
+                  ///< object is kept verbatim (text = JSON, flag = enabled)
 };
 
 /// A validated leaf value, in the shape its kind implies.

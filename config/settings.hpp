@@ -67,6 +67,22 @@ struct timeout_settings {
   int32_t stream_idle_timeout_s = 90; ///< between stream events
 };
 
+/// channels.<name>: one chat channel. The object is kept verbatim (after
+/// ${VAR} interpolation when enabled); each adapter parses its own keys.
+struct channel_settings {
+  bool enabled = false;
+  std::string raw_json = "{}";
+};
+
+/// channels: keys shared by every channel (a channel may override the
+/// first two in its own object).
+struct channels_common_settings {
+  bool send_progress = true;
+  bool send_tool_hints = true;
+  bool show_reasoning = true;
+  int32_t send_max_retries = 3; ///< attempts, including the first (0-10)
+};
+
 /// The whole configuration.
 struct settings {
   agent_settings agent;
@@ -75,6 +91,8 @@ struct settings {
   api_settings api;
   gateway_settings gateway;
   timeout_settings timeouts;
+  channels_common_settings channels_common;
+  std::map<std::string, channel_settings> channels;
   /// The config file this came from (it may not exist: defaults apply).
   std::string config_path;
   /// The workspace with '~' expanded and made absolute.

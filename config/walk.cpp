@@ -60,6 +60,11 @@ private:
         if (key_matches(key, leaf_name(k->path)))
           hit = k;
       if (hit == nullptr) {
+        if (auto* any = wildcard(kids)) {
+          if (auto err = raw_object(*any, value, child, key))
+            return err;
+          continue;
+        }
         unknown(kids, shown, key, child);
         continue;
       }
@@ -73,6 +78,86 @@ private:
         return err;
     }
     return std::nullopt;
+  }
+
+  static const key_spec* wildcard(const std::vector<const key_spec*>& kids) {
+    for (auto* k : kids)
+      if (k->kind == key_kind::raw_object)
+        return k;
+    return nullptr;
+  }
+
+  /// A user-named object kept verbatim (channels.<name>). Only an enabled
+  /// one has its ${VAR}s resolved: a disabled channel is not used, so an
+  /// unset variable in it must not stop the gateway.
+  std::optional<config_error> raw_object(const key_spec& spec,
+                                         const json& value,
+                                         const std::string& shown,
+                                         const std::string& name) {
+    if (value.is_null())
+      return std::nullopt;
+    if (!value.is_object())
+      return fail(shown, shown, "expected an object, found " + type_name(value));
+    if (auto depth = raw_depth(value); depth > max_raw_depth)
+      return fail(shown, shown, "nested deeper than "
+                                  + std::to_string(max_raw_depth) + " levels");
+    field_value v;
+    for (const auto& [key, flag] : value.items()) {
+      if (!key_matches(key, "enabled") || flag.is_null())
+        continue;
+      if (!flag.is_boolean())
+        return fail(shown, join(shown, key),
+                    "expected a boolean, found " + type_name(flag));
+      v.flag = flag.get<bool>();
+    }
+    json copy = value;
+    if (v.flag && !expand_all(copy, shown))
+      return std::nullopt; // reported once the walk is complete
+    v.text = copy.dump();
+    spec.apply(out_, name, v);
+    return std::nullopt;
+  }
+
+  static constexpr size_t max_raw_depth = 32;
+
+  /// Nesting depth, without recursion (the input may be hostile).
+  static size_t raw_depth(const json& root) {
+    size_t deepest = 0;
+    std::vector<std::pair<const json*, size_t>> todo{{&root, 1}};
+    while (!todo.empty()) {
+      auto [at, depth] = todo.back();
+      todo.pop_back();
+      deepest = std::max(deepest, depth);
+      if (depth > max_raw_depth)
+        return depth;
+      if (at->is_structured())
+        for (const auto& kid : *at)
+          todo.emplace_back(&kid, depth + 1);
+    }
+    return deepest;
+  }
+
+  /// Resolves ${VAR} in every string of `root`; false if any is unset.
+  bool expand_all(json& root, const std::string& shown) {
+    bool complete = true;
+    std::vector<std::pair<json*, std::string>> todo{{&root, shown}};
+    while (!todo.empty()) {
+      auto [at, path] = todo.back();
+      todo.pop_back();
+      if (at->is_string()) {
+        auto text = expand(at->get<std::string>(), path);
+        complete = complete && text.has_value();
+        if (text)
+          *at = *text;
+      } else if (at->is_object()) {
+        for (auto it = at->begin(); it != at->end(); ++it)
+          todo.emplace_back(&it.value(), join(path, it.key()));
+      } else if (at->is_array()) {
+        for (size_t i = 0; i < at->size(); ++i)
+          todo.emplace_back(&(*at)[i], path + "[" + std::to_string(i) + "]");
+      }
+    }
+    return complete;
   }
 
   void unknown(const std::vector<const key_spec*>& kids,

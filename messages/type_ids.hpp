@@ -4,6 +4,7 @@
 
 #include <caf/type_id.hpp>
 
+#include "messages/channel.hpp"
 #include "messages/errc.hpp"
 #include "messages/interfaces.hpp"
 #include "messages/turn.hpp"
@@ -66,6 +67,12 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::store_actor))
   CAF_ADD_TYPE_ID(nb, (nb::stats_actor))
   CAF_ADD_TYPE_ID(nb, (nb::supervisor_actor))
+
+  // -- channels
+  CAF_ADD_TYPE_ID(nb, (nb::channel_status))
+  CAF_ADD_TYPE_ID(nb, (std::vector<nb::channel_status>))
+  CAF_ADD_TYPE_ID(nb, (nb::channel_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::channel_manager_actor))
 
 CAF_END_TYPE_ID_BLOCK(nb)
 

@@ -128,9 +128,13 @@ TEST_CASE("fuzzed config bytes never crash or throw (H10)") {
   CHECK(errors > 0);
 
   // Deep nesting: the parser and the walk must not recurse per level.
-  std::string deep = "{\"channels\": " + std::string(200000, '[')
+  std::string deep = "{\"transcription\": " + std::string(200000, '[')
                      + std::string(200000, ']') + "}";
   CHECK(std::holds_alternative<loaded_settings>(parse(deep)));
+  std::string channel_deep = "{\"channels\": {\"x\": {\"a\": "
+                             + std::string(200000, '[')
+                             + std::string(200000, ']') + "}}}";
+  CHECK(std::holds_alternative<config_error>(parse(channel_deep)));
   std::string unknown_deep = "{\"zzz\": " + std::string(200000, '[') + "}";
   CHECK(std::holds_alternative<config_error>(parse(unknown_deep)));
 

@@ -138,6 +138,17 @@ template <> session_services sample(caf::actor_system& sys) {
           sample<tools_actor>(sys), sample<stats_actor>(sys), sink_actor(sys)};
 }
 
+template <> channel_status sample(caf::actor_system&) {
+  return {"telegram", "error", "401 Unauthorized", 4, 3, 1};
+}
+template <> std::vector<channel_status> sample(caf::actor_system& sys) {
+  return {sample<channel_status>(sys), {"websocket", "connected", "", 1, 2, 0}};
+}
+template <> channel_actor sample(caf::actor_system& sys) { return any_handle<channel_actor>(sys); }
+template <> channel_manager_actor sample(caf::actor_system& sys) {
+  return any_handle<channel_manager_actor>(sys);
+}
+
 template <class T>
 void check_round_trip(caf::actor_system& sys) {
   T original = sample<T>(sys);
