@@ -1,0 +1,62 @@
+// The actor every chat-platform adapter is made of: a front that answers the
+// channel manager at once, a detached sender that does the blocking platform
+// calls, and an inbound loop on its own thread.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <caf/actor_system.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "messages/channel.hpp"
+#include "messages/errc.hpp"
+
+namespace nb::chan {
+
+/// The inbound side tells the front how the connection is doing.
+struct adapter_report {
+  std::string state;  ///< connected | connecting | disconnected | error
+  std::string detail;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, adapter_report& x) {
+  return f(caf::meta::type_name("adapter_report"), x.state, x.detail);
+}
+
+/// Delivers one outbound message to the platform (blocking calls: spawn it
+/// detached). Replies ok once the platform accepted it.
+using sender_actor
+  = caf::typed_actor<caf::replies_to<outbound_msg>::with<caf::ok_atom>>;
+
+/// The front: the channel interface plus what its own inbound loop sends.
+using adapter_front_actor = channel_actor::extend<
+  caf::reacts_to<inbound_msg>, caf::reacts_to<adapter_report>>;
+
+/// A platform's inbound side on its own thread; destroying it stops it.
+class inbound_loop {
+public:
+  virtual ~inbound_loop() = default;
+};
+
+struct adapter_spec {
+  std::string name; ///< the channel name (channels.<name>)
+  channel_manager_actor manager;
+  /// Non-empty: the config is unusable; the adapter only reports this.
+  std::string config_error;
+  /// Spawns the sender in `sys` (detached, it blocks).
+  std::function<sender_actor(caf::actor_system& sys)> make_sender;
+  /// Starts the inbound side; it sends inbound_msg/adapter_report to `front`.
+  std::function<std::unique_ptr<inbound_loop>(adapter_front_actor front)>
+    make_loop;
+};
+
+/// Spawns the adapter. Inbound messages are counted and handed to the
+/// manager; outbound ones go to the sender, whose answer (ok or an error)
+/// goes back to the manager. Stopping the front stops the loop and sender.
+channel_actor spawn_adapter(caf::actor_system& sys, adapter_spec spec);
+
+} // namespace nb::chan

@@ -1,0 +1,115 @@
+#include "actors/channels/kit/http_call.hpp"
+
+#include <cstdio>
+
+#include <httplib.h>
+
+namespace nb::chan {
+
+struct http_endpoint::impl {
+  std::unique_ptr<httplib::Client> cli;
+  std::string prefix;
+};
+
+http_endpoint::http_endpoint(const std::string& base_url)
+  : impl_(std::make_unique<impl>()) {
+  auto scheme_end = base_url.find("://");
+  if (scheme_end == std::string::npos
+      || (base_url.compare(0, scheme_end, "http") != 0
+          && base_url.compare(0, scheme_end, "https") != 0)) {
+    problem_ = "not an http(s) URL: \"" + base_url + "\"";
+    return;
+  }
+  auto host_end = base_url.find('/', scheme_end + 3);
+  std::string origin = base_url.substr(0, host_end);
+  if (host_end != std::string::npos)
+    impl_->prefix = base_url.substr(host_end);
+  while (!impl_->prefix.empty() && impl_->prefix.back() == '/')
+    impl_->prefix.pop_back();
+  try {
+    impl_->cli = std::make_unique<httplib::Client>(origin);
+  } catch (const std::exception& e) {
+    problem_ = std::string{"bad URL: "} + e.what();
+    return;
+  }
+  if (!impl_->cli->is_valid()) {
+    problem_ = "bad URL: \"" + base_url + "\"";
+    return;
+  }
+  impl_->cli->set_connection_timeout(10, 0);
+  impl_->cli->set_keep_alive(true);
+}
+
+http_endpoint::~http_endpoint() = default;
+
+void http_endpoint::abort() {
+  if (impl_->cli)
+    impl_->cli->stop();
+}
+
+http_reply http_endpoint::call(const std::string& method,
+                               const std::string& path,
+                               const std::string& body,
+                               const std::map<std::string, std::string>& headers,
+                               std::chrono::seconds timeout,
+                               const std::string& content_type) {
+  http_reply out;
+  if (!problem_.empty()) {
+    out.error = problem_;
+    return out;
+  }
+  httplib::Request req;
+  req.method = method;
+  req.path = impl_->prefix + path;
+  for (auto& [k, v] : headers)
+    req.set_header(k, v);
+  if (!body.empty()) {
+    req.body = body;
+    req.set_header("Content-Type", content_type);
+  }
+  impl_->cli->set_read_timeout(timeout.count(), 0);
+  impl_->cli->set_write_timeout(timeout.count(), 0);
+  try {
+    auto res = impl_->cli->send(req);
+    if (!res) {
+      out.error = httplib::to_string(res.error());
+      return out;
+    }
+    out.status = res->status;
+    out.body = std::move(res->body);
+    if (res->has_header("Retry-After")) {
+      try {
+        out.retry_after_s = std::stod(res->get_header_value("Retry-After"));
+      } catch (const std::exception&) {
+        out.retry_after_s = 0;
+      }
+    }
+  } catch (const std::exception& e) {
+    out.error = e.what();
+    return out;
+  }
+  if (!out.body.empty()) {
+    try {
+      out.json = nlohmann::json::parse(out.body);
+    } catch (const std::exception&) {
+      out.json = nullptr;
+    }
+  }
+  return out;
+}
+
+std::string url_encode(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+} // namespace nb::chan

@@ -1,0 +1,56 @@
+// Blocking JSON over HTTP(S) for the platform clients: one endpoint per
+// thread (httplib clients are not shared), abortable from another thread.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace nb::chan {
+
+/// What one call gave back. `status` 0 = no HTTP answer (`error` says why).
+struct http_reply {
+  int status = 0;
+  std::string error;       ///< transport problem ("connection refused"...)
+  std::string body;
+  nlohmann::json json;     ///< null unless the body parsed as JSON
+  double retry_after_s = 0; ///< from the Retry-After header (0 = none)
+  bool ok() const { return status >= 200 && status < 300; }
+};
+
+/// A base URL such as "https://api.telegram.org" or
+/// "http://127.0.0.1:8081/prefix"; paths are appended to its path.
+class http_endpoint {
+public:
+  explicit http_endpoint(const std::string& base_url);
+  ~http_endpoint();
+  http_endpoint(const http_endpoint&) = delete;
+  http_endpoint& operator=(const http_endpoint&) = delete;
+
+  /// "" when the base URL is usable, else why not.
+  const std::string& problem() const { return problem_; }
+
+  /// `body` empty: no body. Content type JSON unless `content_type` says
+  /// otherwise. `timeout` bounds each read (long polls pass their own).
+  http_reply call(const std::string& method, const std::string& path,
+                  const std::string& body = "",
+                  const std::map<std::string, std::string>& headers = {},
+                  std::chrono::seconds timeout = std::chrono::seconds(30),
+                  const std::string& content_type = "application/json");
+
+  /// Aborts the call in progress (safe from another thread).
+  void abort();
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+  std::string problem_;
+};
+
+/// Percent-encodes a URL path segment or query value.
+std::string url_encode(const std::string& s);
+
+} // namespace nb::chan

@@ -1,0 +1,197 @@
+#include "actors/channels/telegram/telegram_poller.hpp"
+
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include <caf/send.hpp>
+
+#include "actors/channels/telegram/bot_api.hpp"
+#include "actors/channels/telegram/telegram_update.hpp"
+#include "actors/common/log.hpp"
+
+namespace nb::telegram {
+
+namespace {
+
+using nlohmann::json;
+
+class poller final : public chan::inbound_loop {
+public:
+  poller(telegram_config cfg, chan::adapter_front_actor front)
+    : cfg_(std::move(cfg)), front_(std::move(front)),
+      api_(cfg_.api_base, cfg_.token), lg_(log::get("channel." + cfg_.name)) {
+    thread_ = std::thread{[this] { run(); }};
+  }
+
+  ~poller() override {
+    stop_.request();
+    // A long poll only ends when its socket is shut: keep aborting until
+    // the thread is out (the first abort may come before the connect).
+    while (!done_.load()) {
+      if (polling_.load())
+        api_.abort();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    thread_.join();
+  }
+
+private:
+  void report(const std::string& state, const std::string& detail) {
+    caf::anon_send(front_, chan::adapter_report{state, detail});
+  }
+
+  /// 1, 2, 4 ... 30 s; false when stopping.
+  bool back_off(int& fails) {
+    auto s = std::min(30, 1 << std::min(fails++, 5));
+    return stop_.sleep_for(std::chrono::seconds(s));
+  }
+
+  bool who_am_i() {
+    int fails = 0;
+    while (!stop_.stopping()) {
+      auto r = api_.call("getMe", json::object(), std::chrono::seconds(15), 1,
+                         &stop_);
+      if (r.ok && r.result.is_object() && r.result.contains("id")
+          && r.result["id"].is_number_integer()) {
+        me_.id = r.result["id"].get<int64_t>();
+        me_.username = r.result.value("username", "");
+        return true;
+      }
+      bool fatal = r.error_code == 401 || r.error_code == 404;
+      report(fatal ? "error" : "disconnected",
+             "getMe: " + (r.description.empty() ? "no answer" : r.description));
+      if (!back_off(fails))
+        return false;
+    }
+    return false;
+  }
+
+  /// Saves the update's files and notes them in the message.
+  void fetch_media(parsed_update& p) {
+    std::error_code ec;
+    std::filesystem::create_directories(cfg_.media_dir, ec);
+    for (auto& m : p.media) {
+      auto label = m.file_name.empty() ? m.kind : m.file_name;
+      if (m.size > cfg_.max_media_bytes) {
+        p.msg->content += "\n[" + m.kind + ": " + label + " skipped, "
+                          + std::to_string(m.size) + " bytes is over the limit]";
+        continue;
+      }
+      auto r = api_.call("getFile", json{{"file_id", m.file_id}},
+                         std::chrono::seconds(30), 2, &stop_);
+      std::string path = r.ok && r.result.is_object()
+                           ? r.result.value("file_path", "") : "";
+      std::string err = path.empty() ? "getFile: " + r.description : "";
+      std::string dest;
+      if (err.empty()) {
+        auto base = std::filesystem::path(path).filename().string();
+        auto id = m.unique_id.empty() ? m.file_id : m.unique_id;
+        dest = cfg_.media_dir + "/" + id + "_"
+               + (m.file_name.empty() ? base
+                    : std::filesystem::path(m.file_name).filename().string());
+        err = api_.download(path, dest);
+      }
+      if (!err.empty()) {
+        lg_->warn("could not fetch {} {}: {}", m.kind, m.file_id, err);
+        p.msg->content += "\n[" + m.kind + ": " + label + " unavailable]";
+        continue;
+      }
+      p.msg->media.push_back(dest);
+      p.msg->content += "\n[" + m.kind + ": " + dest + "]";
+    }
+  }
+
+  void run() {
+    report("connecting", cfg_.api_base);
+    if (who_am_i()) {
+      report("connected", "@" + me_.username);
+      poll();
+    }
+    // Tell Telegram what was handed on, so a restart starts after it.
+    if (have_offset_)
+      api_.call("getUpdates",
+                json{{"offset", offset_}, {"timeout", 0}, {"limit", 1}},
+                std::chrono::seconds(3), 1);
+    done_ = true;
+  }
+
+  void poll() {
+    int fails = 0;
+    bool connected = true;
+    while (!stop_.stopping()) {
+      json params{{"timeout", cfg_.poll_timeout_s},
+                  {"allowed_updates", json::array({"message"})}};
+      if (have_offset_)
+        params["offset"] = offset_;
+      polling_ = true;
+      if (stop_.stopping())
+        break;
+      auto r = api_.call("getUpdates", params,
+                         std::chrono::seconds(cfg_.poll_timeout_s + 15), 3,
+                         &stop_);
+      polling_ = false;
+      if (stop_.stopping())
+        break;
+      if (!r.ok || !r.result.is_array()) {
+        auto why = !r.ok ? r.description : "malformed answer (no update list)";
+        if (r.ok)
+          lg_->warn("getUpdates: {}", why);
+        report(r.error_code == 401 ? "error" : "disconnected",
+               "getUpdates: " + (why.empty() ? "no answer" : why));
+        connected = false;
+        if (!back_off(fails))
+          break;
+        continue;
+      }
+      fails = 0;
+      if (!connected) {
+        report("connected", "@" + me_.username);
+        connected = true;
+      }
+      for (auto& u : r.result)
+        handle(u);
+    }
+  }
+
+  void handle(const json& u) {
+    auto p = parse_update(u, me_, cfg_.name);
+    if (!p.update_id) {
+      lg_->warn("malformed update ignored: {}", u.dump().substr(0, 200));
+      return;
+    }
+    if (have_offset_ && *p.update_id < offset_)
+      return; // confirmed before: never hand a message on twice
+    if (p.msg) {
+      if (!p.media.empty())
+        fetch_media(p);
+      p.msg->wants_stream = cfg_.streaming;
+      caf::anon_send(front_, std::move(*p.msg));
+    } else {
+      lg_->debug("update {} skipped: {}", *p.update_id, p.skipped);
+    }
+    offset_ = *p.update_id + 1;
+    have_offset_ = true;
+  }
+
+  telegram_config cfg_;
+  chan::adapter_front_actor front_;
+  bot_api api_;
+  std::shared_ptr<spdlog::logger> lg_;
+  bot_identity me_;
+  int64_t offset_ = 0;
+  bool have_offset_ = false;
+  chan::stop_flag stop_;
+  std::atomic<bool> polling_{false};
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+} // namespace
+
+std::unique_ptr<chan::inbound_loop>
+start_poller(telegram_config cfg, chan::adapter_front_actor front) {
+  return std::make_unique<poller>(std::move(cfg), std::move(front));
+}
+
+} // namespace nb::telegram
