@@ -2,10 +2,13 @@
 // library in manager/CMakeLists.txt.
 #include "actors/channels/manager/adapters.hpp"
 
+#include "actors/channels/telegram/telegram_channel.hpp"
+
 namespace nb {
 
 const std::vector<adapter_entry>& adapter_table() {
   static const std::vector<adapter_entry> table = {
+    {"telegram", telegram::make_channel},
   };
   return table;
 }

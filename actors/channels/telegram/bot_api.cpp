@@ -53,7 +53,7 @@ api_result bot_api::call(const std::string& method,
     auto r = http_.call("POST", "/bot" + token_ + "/" + method, params.dump(),
                         {}, timeout);
     out = parse_answer(r);
-    if (out.ok || out.error_code != 429 || out.retry_after_s > 60
+    if (out.ok || out.error_code != 429 || out.retry_after_s > 20
         || i + 1 == attempts)
       return out;
     auto wait = std::chrono::milliseconds(

@@ -27,7 +27,7 @@ public:
   bot_api(const std::string& api_base, const std::string& token);
 
   /// POST /bot<token>/<method> with `params` as JSON. A 429 with
-  /// retry_after up to 60 s is waited out (`stop` ends the wait) and tried
+  /// retry_after up to 20 s is waited out (`stop` ends the wait) and tried
   /// again, up to `attempts` times in all.
   api_result call(const std::string& method, const nlohmann::json& params,
                   std::chrono::seconds timeout = std::chrono::seconds(30),
