@@ -11,6 +11,7 @@
 
 #include "messages/atoms.hpp"
 #include "messages/chat.hpp"
+#include "messages/evaluation.hpp"
 #include "messages/model.hpp"
 #include "messages/runner.hpp"
 #include "messages/session.hpp"
@@ -53,5 +54,14 @@ using runner_actor
 /// fresh handles; answers with the router and the current services.
 using supervisor_actor = caf::typed_actor<
   caf::replies_to<caf::get_atom>::with<router_actor, session_services>>;
+
+// -- evaluator (issue 4)
+
+/// The notification gate: one model call with the evaluate_notification
+/// tool; anything but a usable tool call gives the caller's default.
+/// `session_services` hands it a restarted provider.
+using evaluator_actor
+  = caf::typed_actor<caf::replies_to<eval_request>::with<eval_verdict>,
+                     caf::reacts_to<session_services>>;
 
 } // namespace nb

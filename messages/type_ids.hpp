@@ -74,6 +74,11 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::channel_actor))
   CAF_ADD_TYPE_ID(nb, (nb::channel_manager_actor))
 
+  // -- evaluator
+  CAF_ADD_TYPE_ID(nb, (nb::eval_request))
+  CAF_ADD_TYPE_ID(nb, (nb::eval_verdict))
+  CAF_ADD_TYPE_ID(nb, (nb::evaluator_actor))
+
 CAF_END_TYPE_ID_BLOCK(nb)
 
 namespace caf {

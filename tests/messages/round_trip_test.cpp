@@ -133,6 +133,17 @@ template <> store_actor sample(caf::actor_system& sys) { return any_handle<store
 template <> stats_actor sample(caf::actor_system& sys) { return any_handle<stats_actor>(sys); }
 template <> supervisor_actor sample(caf::actor_system& sys) { return any_handle<supervisor_actor>(sys); }
 
+// -- evaluator (issue 4)
+template <> eval_request sample(caf::actor_system&) {
+  return {"heartbeat", "check the mail", "2 new mails", true, "m"};
+}
+template <> eval_verdict sample(caf::actor_system&) {
+  return {true, "new mail", true};
+}
+template <> evaluator_actor sample(caf::actor_system& sys) {
+  return any_handle<evaluator_actor>(sys);
+}
+
 template <> session_services sample(caf::actor_system& sys) {
   return {sample<store_actor>(sys), sample<provider_actor>(sys),
           sample<tools_actor>(sys), sample<stats_actor>(sys), sink_actor(sys)};

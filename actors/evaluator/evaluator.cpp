@@ -1,0 +1,112 @@
+#include "actors/evaluator/evaluator.hpp"
+
+#include <algorithm>
+
+#include <caf/actor_system.hpp>
+
+#include "actors/common/log.hpp"
+#include "actors/evaluator/evaluation.hpp"
+#include "actors/evaluator/evaluator_prompt.hpp"
+
+namespace nb {
+
+namespace {
+
+void report_usage(evaluator_pointer self, const std::string& source,
+                  const token_usage& u) {
+  auto& st = self->state;
+  auto& total = st.usage[source];
+  ++total.calls;
+  total.prompt_tokens += u.prompt_tokens;
+  total.completion_tokens += u.completion_tokens;
+  total.total_tokens += u.total_tokens;
+  if (!st.svc.stats)
+    return;
+  auto prefix = "usage.evaluator." + source + ".";
+  self->send(st.svc.stats, gauge_sample{prefix + "calls", total.calls});
+  self->send(st.svc.stats,
+             gauge_sample{prefix + "prompt_tokens", total.prompt_tokens});
+  self->send(st.svc.stats, gauge_sample{prefix + "completion_tokens",
+                                        total.completion_tokens});
+  self->send(st.svc.stats,
+             gauge_sample{prefix + "total_tokens", total.total_tokens});
+}
+
+void log_verdict(evaluator_pointer self, const eval_request& rq,
+                 const eval_verdict& v) {
+  auto& lg = self->state.log;
+  if (v.decided_by_model)
+    lg->info("[{}] notify={} ({})", rq.source, v.should_notify,
+             v.reason.empty() ? "no reason given" : v.reason);
+  else
+    lg->warn("[{}] no usable decision, using the default notify={}: {}",
+             rq.source, v.should_notify, v.reason);
+}
+
+} // namespace
+
+evaluator_config make_evaluator_config(const settings& cfg) {
+  evaluator_config out;
+  out.workspace = cfg.workspace_path();
+  out.model = cfg.agent.model;
+  auto per_try = std::max(cfg.timeouts.llm_timeout_s, 60);
+  out.timeout = std::chrono::seconds(4 * per_try + 60);
+  return out;
+}
+
+evaluator_actor::behavior_type evaluator_impl(evaluator_pointer self,
+                                              evaluator_config cfg,
+                                              session_services svc) {
+  auto& st = self->state;
+  st.cfg = std::move(cfg);
+  st.svc = std::move(svc);
+  st.log = log::get("eval");
+  st.meter.start(self, "evaluator", st.svc.stats);
+  return {
+    [=](eval_request& rq) -> caf::result<eval_verdict> {
+      auto t = self->state.meter.measure();
+      auto& st = self->state;
+      if (!st.svc.provider) {
+        eval_verdict v{rq.default_notify, "no provider is running", false};
+        log_verdict(self, rq, v);
+        return v;
+      }
+      auto prompt = resolve_evaluator_prompt(st.cfg.workspace);
+      if (!prompt.warning.empty())
+        st.log->warn("{}", prompt.warning);
+      auto model = rq.model.empty() ? st.cfg.model : rq.model;
+      auto call = make_evaluation_request(rq, prompt.text, model);
+      auto rp = self->make_response_promise<eval_verdict>();
+      self->request(st.svc.provider, st.cfg.timeout, std::move(call))
+        .then(
+          [=](model_reply& reply) mutable {
+            report_usage(self, rq.source, reply.usage);
+            auto v = decide(reply, rq.default_notify);
+            log_verdict(self, rq, v);
+            rp.deliver(std::move(v));
+          },
+          [=](caf::error& err) mutable {
+            self->state.meter.failed();
+            eval_verdict v{rq.default_notify,
+                           "the provider did not answer: "
+                             + self->system().render(err),
+                           false};
+            log_verdict(self, rq, v);
+            rp.deliver(std::move(v));
+          });
+      return rp;
+    },
+    [=](session_services& svc) {
+      auto t = self->state.meter.measure();
+      self->state.svc = std::move(svc);
+    },
+  };
+}
+
+evaluator_actor spawn_evaluator(caf::actor_system& sys, const settings& cfg,
+                                session_services svc) {
+  return sys.spawn<caf::detached>(evaluator_impl, make_evaluator_config(cfg),
+                                  std::move(svc));
+}
+
+} // namespace nb
