@@ -23,3 +23,9 @@ endforeach()
 set_property(TARGET CAF::core APPEND PROPERTY INTERFACE_LINK_LIBRARIES Threads::Threads)
 set_property(TARGET CAF::io APPEND PROPERTY INTERFACE_LINK_LIBRARIES CAF::core)
 set_property(TARGET CAF::openssl APPEND PROPERTY INTERFACE_LINK_LIBRARIES CAF::io OpenSSL::SSL)
+
+# WebSocket clients (Discord Gateway, Slack Socket Mode): Boost.Beast,
+# header-only, TLS through OpenSSL.
+find_package(Boost 1.74 REQUIRED CONFIG)
+# Email: IMAP and SMTP through libcurl.
+find_package(CURL REQUIRED)

@@ -4,9 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "actors/channels/kit/markdown_html.hpp"
 #include "actors/channels/kit/text_split.hpp"
 #include "actors/channels/telegram/telegram_channel.hpp"
-#include "actors/channels/telegram/telegram_html.hpp"
 #include "actors/channels/telegram/telegram_update.hpp"
 #include "tests/platforms/adapter_probe.hpp"
 #include "tests/platforms/fake_telegram.hpp"
@@ -39,7 +39,7 @@ struct tg : adapter_probe {
 } // namespace
 
 TEST_CASE("telegram markdown becomes telegram html") {
-  using telegram::markdown_to_html;
+  using chan::markdown_to_html;
   CHECK(markdown_to_html("**bold** and *it* and ~~gone~~")
         == "<b>bold</b> and <i>it</i> and <s>gone</s>");
   CHECK(markdown_to_html("a < b & c > d") == "a &lt; b &amp; c &gt; d");

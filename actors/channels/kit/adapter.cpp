@@ -59,6 +59,8 @@ adapter_front_actor::behavior_type front_impl(front_pointer self,
     [self](channel_status_atom) { return self->state.status; },
     [self](inbound_msg& msg) {
       ++self->state.status.received;
+      if (self->state.sender)
+        self->send(self->state.sender, msg);
       self->send(self->state.manager, std::move(msg));
     },
     [self, lg](adapter_report& r) {

@@ -28,9 +28,11 @@ typename Inspector::result_type inspect(Inspector& f, adapter_report& x) {
 }
 
 /// Delivers one outbound message to the platform (blocking calls: spawn it
-/// detached). Replies ok once the platform accepted it.
+/// detached). Replies ok once the platform accepted it. It also sees every
+/// inbound message first, so a reply can refer to what it answers.
 using sender_actor
-  = caf::typed_actor<caf::replies_to<outbound_msg>::with<caf::ok_atom>>;
+  = caf::typed_actor<caf::replies_to<outbound_msg>::with<caf::ok_atom>,
+                     caf::reacts_to<inbound_msg>>;
 
 /// The front: the channel interface plus what its own inbound loop sends.
 using adapter_front_actor = channel_actor::extend<

@@ -5,9 +5,9 @@
 
 #include <caf/all.hpp>
 
+#include "actors/channels/kit/markdown_html.hpp"
 #include "actors/channels/kit/text_split.hpp"
 #include "actors/channels/telegram/bot_api.hpp"
-#include "actors/channels/telegram/telegram_html.hpp"
 #include "actors/channels/telegram/telegram_update.hpp"
 #include "actors/common/log.hpp"
 
@@ -35,6 +35,7 @@ struct sender_state {
   std::unique_ptr<bot_api> api;
   std::map<std::string, live_stream> streams; ///< by chat|stream_id
   std::map<std::string, live_stream> finished; ///< last ended, by chat
+  std::map<std::string, int64_t> last_inbound; ///< message_id, by chat
 };
 
 using sender_pointer = chan::sender_actor::stateful_pointer<sender_state>;
@@ -66,7 +67,7 @@ api_result put_piece(sender_state& st, json params, const std::string& md,
   const char* method = message_id ? "editMessageText" : "sendMessage";
   if (message_id)
     params["message_id"] = message_id;
-  params["text"] = markdown_to_html(md);
+  params["text"] = chan::markdown_to_html(md);
   params["parse_mode"] = "HTML";
   auto r = st.api->call(method, params);
   if (html_refused(r)) {
@@ -83,12 +84,10 @@ api_result put_piece(sender_state& st, json params, const std::string& md,
 
 caf::result<caf::ok_atom> send_text(sender_state& st, const outbound_msg& m) {
   auto params = base_params(m);
-  if (st.cfg.reply_to_message) {
-    auto meta = json::parse(m.metadata_json, nullptr, false);
-    if (meta.is_object() && meta.contains("message_id"))
-      params["reply_parameters"] = {{"message_id", meta["message_id"]},
-                                    {"allow_sending_without_reply", true}};
-  }
+  auto last = st.last_inbound.find(m.chat_id);
+  if (st.cfg.reply_to_message && last != st.last_inbound.end())
+    params["reply_parameters"] = {{"message_id", last->second},
+                                  {"allow_sending_without_reply", true}};
   for (auto& piece : chan::split_text(m.content, piece_limit)) {
     auto r = put_piece(st, params, piece, 0);
     if (!r.ok)
@@ -188,6 +187,12 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
       if (m.content.empty())
         return caf::ok_atom::value;
       return send_text(st, m);
+    },
+    [self](const inbound_msg& in) {
+      auto meta = json::parse(in.metadata_json, nullptr, false);
+      if (meta.is_object() && meta.contains("message_id")
+          && meta["message_id"].is_number_integer())
+        self->state.last_inbound[in.chat_id] = meta["message_id"].get<int64_t>();
     },
   };
 }

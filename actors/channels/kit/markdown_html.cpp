@@ -1,10 +1,10 @@
-#include "actors/channels/telegram/telegram_html.hpp"
+#include "actors/channels/kit/markdown_html.hpp"
 
 #include <functional>
 #include <regex>
 #include <vector>
 
-namespace nb::telegram {
+namespace nb::chan {
 
 std::string escape_html(const std::string& s) {
   std::string out;
@@ -115,4 +115,4 @@ std::string markdown_to_html(const std::string& md) {
   return code.restore(s);
 }
 
-} // namespace nb::telegram
+} // namespace nb::chan

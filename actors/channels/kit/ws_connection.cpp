@@ -1,0 +1,340 @@
+#include "actors/channels/kit/ws_connection.hpp"
+
+#include <atomic>
+#include <deque>
+#include <functional>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+
+namespace nb::chan {
+
+namespace {
+
+namespace net = boost::asio;
+namespace ssl = net::ssl;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+using steady = std::chrono::steady_clock;
+using plain_ws = websocket::stream<beast::tcp_stream>;
+using tls_ws = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
+
+/// Completion of one operation; handlers outlive a timed-out wait, so they
+/// write here and not into the caller's stack.
+struct op_state {
+  bool done = false;
+  beast::error_code ec;
+};
+
+struct url_parts {
+  bool tls = false;
+  std::string host, port, target;
+};
+
+bool parse_url(const std::string& url, url_parts& out) {
+  auto p = url.find("://");
+  if (p == std::string::npos)
+    return false;
+  auto scheme = url.substr(0, p);
+  if (scheme != "ws" && scheme != "wss")
+    return false;
+  out.tls = scheme == "wss";
+  auto rest = url.substr(p + 3);
+  auto slash = rest.find_first_of("/?");
+  auto hostport = rest.substr(0, slash);
+  out.target = slash == std::string::npos ? "/" : rest.substr(slash);
+  if (out.target[0] == '?')
+    out.target = "/" + out.target;
+  auto colon = hostport.rfind(':');
+  if (colon != std::string::npos && hostport.find(']') == std::string::npos) {
+    out.host = hostport.substr(0, colon);
+    out.port = hostport.substr(colon + 1);
+  } else {
+    out.host = hostport;
+    out.port = out.tls ? "443" : "80";
+  }
+  return !out.host.empty();
+}
+
+} // namespace
+
+struct ws_connection::impl {
+  net::io_context ioc;
+  ssl::context ssl_ctx{ssl::context::tls_client};
+  std::unique_ptr<plain_ws> plain;
+  std::unique_ptr<tls_ws> tls;
+  beast::flat_buffer rbuf;
+  std::deque<std::string> inbox;
+  std::string wbuf;
+  bool open = false;
+  bool reading = false;
+  int code = 0;
+  std::string reason;
+  unsigned gen = 0; ///< handlers of an older connection do nothing
+  std::atomic<bool> interrupted{false};
+
+  impl() {
+    ssl_ctx.set_default_verify_paths();
+    ssl_ctx.set_verify_mode(ssl::verify_peer);
+  }
+
+  template <class F>
+  void visit(F&& f) {
+    if (tls)
+      f(*tls);
+    else if (plain)
+      f(*plain);
+  }
+
+  /// Runs handlers until `done` or the deadline (or an interrupt).
+  bool run_until(const std::function<bool()>& done, steady::time_point end) {
+    ioc.restart();
+    while (!done()) {
+      if (interrupted.load())
+        return false;
+      if (ioc.run_one_until(end) == 0
+          && (steady::now() >= end || ioc.stopped()))
+        return done();
+    }
+    return true;
+  }
+
+  void mark_closed(const beast::error_code& ec) {
+    open = false;
+    if (ec == websocket::error::closed) {
+      visit([&](auto& ws) {
+        code = ws.reason().code;
+        reason.assign(ws.reason().reason.data(), ws.reason().reason.size());
+      });
+    } else if (reason.empty()) {
+      reason = ec.message();
+    }
+  }
+
+  void arm_read() {
+    if (!open || reading)
+      return;
+    reading = true;
+    auto g = gen;
+    visit([&](auto& ws) {
+      ws.async_read(rbuf, [this, g](beast::error_code ec, size_t) {
+        if (g != gen)
+          return;
+        reading = false;
+        if (ec) {
+          mark_closed(ec);
+          return;
+        }
+        inbox.push_back(beast::buffers_to_string(rbuf.data()));
+        rbuf.consume(rbuf.size());
+        arm_read();
+      });
+    });
+  }
+
+  /// Forgets the current connection; pending operations end first, since
+  /// they refer to the stream.
+  void reset() {
+    ++gen;
+    open = false;
+    reading = false;
+    beast::error_code ignored;
+    visit([&](auto& ws) {
+      beast::get_lowest_layer(ws).socket().close(ignored);
+    });
+    ioc.restart();
+    ioc.run_for(std::chrono::milliseconds(200));
+    plain.reset();
+    tls.reset();
+    rbuf.clear();
+    inbox.clear();
+    code = 0;
+    reason.clear();
+  }
+
+  /// Starts an operation through `start(handler)` and waits for it.
+  template <class Start>
+  std::string wait_op(Start start, steady::time_point end, const char* what) {
+    auto st = std::make_shared<op_state>();
+    auto g = gen;
+    start([this, st, g](beast::error_code ec, auto&&...) {
+      if (g != gen)
+        return;
+      st->done = true;
+      st->ec = ec;
+    });
+    if (!run_until([&] { return st->done; }, end))
+      return std::string{what} + ": "
+             + (interrupted.load() ? "interrupted" : "timed out");
+    if (st->ec)
+      return std::string{what} + ": " + st->ec.message();
+    return "";
+  }
+};
+
+ws_connection::ws_connection() : impl_(std::make_unique<impl>()) {
+}
+
+ws_connection::~ws_connection() {
+  impl_->reset();
+}
+
+std::string ws_connection::connect(const std::string& url,
+                                   std::chrono::seconds timeout) {
+  auto& d = *impl_;
+  d.reset();
+  url_parts u;
+  if (!parse_url(url, u))
+    return "not a ws:// or wss:// URL: \"" + url + "\"";
+  auto end = steady::now() + timeout;
+  tcp::resolver resolver{d.ioc};
+  auto results = std::make_shared<tcp::resolver::results_type>();
+  auto err = d.wait_op(
+    [&](auto h) {
+      resolver.async_resolve(u.host, u.port,
+                             [h, results](beast::error_code ec,
+                                          tcp::resolver::results_type r) {
+                               *results = r;
+                               h(ec);
+                             });
+    },
+    end, "resolve");
+  if (!err.empty())
+    return err;
+  if (u.tls) {
+    d.tls = std::make_unique<tls_ws>(d.ioc, d.ssl_ctx);
+    SSL_set_tlsext_host_name(d.tls->next_layer().native_handle(),
+                             u.host.c_str());
+    d.tls->next_layer().set_verify_callback(
+      ssl::host_name_verification(u.host));
+  } else {
+    d.plain = std::make_unique<plain_ws>(d.ioc);
+  }
+  d.visit([&](auto& ws) {
+    err = d.wait_op(
+      [&](auto h) {
+        beast::get_lowest_layer(ws).async_connect(
+          *results, [h](beast::error_code ec, const tcp::endpoint&) { h(ec); });
+      },
+      end, "connect");
+  });
+  if (err.empty() && d.tls)
+    err = d.wait_op(
+      [&](auto h) {
+        d.tls->next_layer().async_handshake(ssl::stream_base::client, h);
+      },
+      end, "TLS handshake");
+  if (err.empty())
+    d.visit([&](auto& ws) {
+      beast::get_lowest_layer(ws).expires_never();
+      ws.set_option(websocket::stream_base::timeout::suggested(
+        beast::role_type::client));
+      ws.read_message_max(64 * 1024 * 1024);
+      err = d.wait_op(
+        [&](auto h) { ws.async_handshake(u.host, u.target, h); }, end,
+        "WebSocket handshake");
+    });
+  if (!err.empty()) {
+    d.reset();
+    return err;
+  }
+  d.open = true;
+  d.arm_read();
+  return "";
+}
+
+std::string ws_connection::accept(int fd, std::chrono::seconds timeout) {
+  auto& d = *impl_;
+  d.reset();
+  d.plain = std::make_unique<plain_ws>(d.ioc);
+  beast::error_code ec;
+  beast::get_lowest_layer(*d.plain).socket().assign(tcp::v4(), fd, ec);
+  if (ec)
+    return "accept: " + ec.message();
+  auto err = d.wait_op([&](auto h) { d.plain->async_accept(h); },
+                       steady::now() + timeout, "WebSocket accept");
+  if (!err.empty()) {
+    d.reset();
+    return err;
+  }
+  d.open = true;
+  d.arm_read();
+  return "";
+}
+
+std::optional<std::string> ws_connection::read(std::chrono::milliseconds t) {
+  auto& d = *impl_;
+  if (d.inbox.empty() && d.open)
+    d.run_until([&] { return !d.inbox.empty() || !d.open; },
+                steady::now() + t);
+  if (d.inbox.empty())
+    return std::nullopt;
+  auto out = std::move(d.inbox.front());
+  d.inbox.pop_front();
+  return out;
+}
+
+std::string ws_connection::send(const std::string& text) {
+  auto& d = *impl_;
+  if (!d.open)
+    return "not connected" + (d.reason.empty() ? "" : " (" + d.reason + ")");
+  d.wbuf = text;
+  std::string err;
+  d.visit([&](auto& ws) {
+    ws.text(true);
+    err = d.wait_op(
+      [&](auto h) { ws.async_write(net::buffer(d.wbuf), h); },
+      steady::now() + std::chrono::seconds(10), "send");
+  });
+  return err;
+}
+
+void ws_connection::close(int code, const std::string& reason) {
+  auto& d = *impl_;
+  if (d.open) {
+    d.visit([&](auto& ws) {
+      websocket::close_reason cr{static_cast<uint16_t>(code)};
+      cr.reason = reason.substr(0, 120);
+      d.wait_op([&](auto h) { ws.async_close(cr, h); },
+                steady::now() + std::chrono::seconds(2), "close");
+    });
+  }
+  d.open = false;
+}
+
+void ws_connection::drop() {
+  auto& d = *impl_;
+  beast::error_code ignored;
+  d.visit([&](auto& ws) {
+    auto& sock = beast::get_lowest_layer(ws).socket();
+    sock.shutdown(tcp::socket::shutdown_both, ignored);
+    sock.close(ignored);
+  });
+  d.open = false;
+}
+
+bool ws_connection::is_open() const {
+  return impl_->open;
+}
+
+int ws_connection::close_code() const {
+  return impl_->code;
+}
+
+const std::string& ws_connection::close_reason() const {
+  return impl_->reason;
+}
+
+void ws_connection::interrupt() {
+  impl_->interrupted = true;
+  impl_->ioc.stop();
+}
+
+} // namespace nb::chan

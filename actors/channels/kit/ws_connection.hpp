@@ -1,0 +1,55 @@
+// One WebSocket connection (RFC 6455, ws:// or wss://) used by a single
+// thread with timeouts: Discord's Gateway and Slack's Socket Mode. Beast
+// stays behind this pimpl, in one translation unit.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace nb::chan {
+
+class ws_connection {
+public:
+  ws_connection();
+  ~ws_connection();
+  ws_connection(const ws_connection&) = delete;
+  ws_connection& operator=(const ws_connection&) = delete;
+
+  /// Opens `url` (ws://host:port/path?query or wss://...; wss verifies the
+  /// server against the system CAs). "" or why it failed.
+  std::string connect(const std::string& url, std::chrono::seconds timeout);
+
+  /// Takes an accepted TCP socket `fd` and answers the client's handshake
+  /// (the server side, for local test servers). "" or why it failed.
+  std::string accept(int fd, std::chrono::seconds timeout);
+
+  /// The next text frame, waiting at most `timeout`; nullopt when none came
+  /// (check is_open() to tell a quiet line from a closed one).
+  std::optional<std::string> read(std::chrono::milliseconds timeout);
+
+  /// Sends one text frame. "" or why it failed.
+  std::string send(const std::string& text);
+
+  /// Sends a close frame with `code` and waits briefly for the answer.
+  void close(int code = 1000, const std::string& reason = "");
+  /// Drops the TCP connection without a close frame (a network failure).
+  void drop();
+
+  bool is_open() const;
+  /// Why the connection ended: the peer's close code (0: no close frame)
+  /// and reason or the transport error.
+  int close_code() const;
+  const std::string& close_reason() const;
+
+  /// From another thread: makes a blocking connect/read return at once
+  /// (and every later call fail).
+  void interrupt();
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace nb::chan
