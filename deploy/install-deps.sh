@@ -5,8 +5,10 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libcaf-dev nlohmann-json3-dev libcpp-httplib-dev libspdlog-dev doctest-dev
-  libssl-dev
+  libssl-dev libboost-dev libcurl4-openssl-dev
 )
+# Extra packages a caller needs (deploy/test.sh: the mail servers).
+packages+=("$@")
 
 missing=()
 for p in "${packages[@]}"; do

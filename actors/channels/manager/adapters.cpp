@@ -2,6 +2,9 @@
 // library in manager/CMakeLists.txt.
 #include "actors/channels/manager/adapters.hpp"
 
+#include "actors/channels/discord/discord_channel.hpp"
+#include "actors/channels/matrix/matrix_channel.hpp"
+#include "actors/channels/slack/slack_channel.hpp"
 #include "actors/channels/telegram/telegram_channel.hpp"
 
 namespace nb {
@@ -9,6 +12,9 @@ namespace nb {
 const std::vector<adapter_entry>& adapter_table() {
   static const std::vector<adapter_entry> table = {
     {"telegram", telegram::make_channel},
+    {"discord", discord::make_channel},
+    {"slack", slack::make_channel},
+    {"matrix", matrix::make_channel},
   };
   return table;
 }
