@@ -3,6 +3,7 @@
 #include "actors/channels/manager/adapters.hpp"
 
 #include "actors/channels/discord/discord_channel.hpp"
+#include "actors/channels/email/email_channel.hpp"
 #include "actors/channels/matrix/matrix_channel.hpp"
 #include "actors/channels/slack/slack_channel.hpp"
 #include "actors/channels/telegram/telegram_channel.hpp"
@@ -15,6 +16,7 @@ const std::vector<adapter_entry>& adapter_table() {
     {"discord", discord::make_channel},
     {"slack", slack::make_channel},
     {"matrix", matrix::make_channel},
+    {"email", email::make_channel},
   };
   return table;
 }

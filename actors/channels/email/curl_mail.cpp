@@ -1,0 +1,143 @@
+#include "actors/channels/email/curl_mail.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <regex>
+#include <sstream>
+
+#include <curl/curl.h>
+
+namespace nb::email {
+
+namespace {
+
+size_t collect(char* data, size_t size, size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+struct upload {
+  const std::string* text;
+  size_t pos = 0;
+};
+
+size_t feed(char* buf, size_t size, size_t n, void* in) {
+  auto* u = static_cast<upload*>(in);
+  size_t len = std::min(size * n, u->text->size() - u->pos);
+  std::memcpy(buf, u->text->data() + u->pos, len);
+  u->pos += len;
+  return len;
+}
+
+void common(CURL* c, const email_config& cfg, const std::string& user,
+            const std::string& password) {
+  curl_easy_setopt(c, CURLOPT_USERNAME, user.c_str());
+  curl_easy_setopt(c, CURLOPT_PASSWORD, password.c_str());
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 15L);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  if (!cfg.ca_file.empty())
+    curl_easy_setopt(c, CURLOPT_CAINFO, cfg.ca_file.c_str());
+}
+
+} // namespace
+
+static int abort_check(void* stop, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* flag = static_cast<const std::atomic<bool>*>(stop);
+  return flag && flag->load() ? 1 : 0;
+}
+
+imap_client::imap_client(const email_config& cfg,
+                         const std::atomic<bool>* stop)
+  : cfg_(cfg), stop_(stop) {
+  static const bool init = [] {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    return true;
+  }();
+  (void) init;
+  base_ = std::string{cfg.imap_use_ssl ? "imaps://" : "imap://"}
+          + cfg.imap_host + ":" + std::to_string(cfg.imap_port) + "/"
+          + cfg.imap_mailbox;
+  curl_ = curl_easy_init();
+}
+
+imap_client::~imap_client() {
+  curl_easy_cleanup(static_cast<CURL*>(curl_));
+}
+
+curl_result imap_client::run(const std::string& url, const std::string& custom) {
+  curl_result out;
+  auto* c = static_cast<CURL*>(curl_);
+  if (!c) {
+    out.error = "libcurl did not start";
+    return out;
+  }
+  curl_easy_reset(c);
+  common(c, cfg_, cfg_.imap_username, cfg_.imap_password);
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, abort_check);
+  curl_easy_setopt(c, CURLOPT_XFERINFODATA, stop_);
+  if (!cfg_.imap_use_ssl)
+    curl_easy_setopt(c, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_ALL));
+  if (!custom.empty())
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, custom.c_str());
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &out.body);
+  auto rc = curl_easy_perform(c);
+  if (rc != CURLE_OK)
+    out.error = std::string{"IMAP: "} + curl_easy_strerror(rc);
+  return out;
+}
+
+curl_result imap_client::search_unseen(std::vector<std::string>& uids) {
+  auto r = run(base_, "UID SEARCH UNSEEN");
+  static const std::regex line{R"(\* SEARCH([ 0-9]*))"};
+  std::smatch m;
+  if (r.error.empty() && std::regex_search(r.body, m, line)) {
+    std::istringstream in{m[1].str()};
+    for (std::string uid; in >> uid;)
+      uids.push_back(uid);
+  }
+  return r;
+}
+
+curl_result imap_client::fetch(const std::string& uid) {
+  return run(base_ + "/;UID=" + uid, "");
+}
+
+curl_result imap_client::unsee(const std::string& uid) {
+  return run(base_, "UID STORE " + uid + " -FLAGS (\\Seen)");
+}
+
+curl_result smtp_send(const email_config& cfg, const std::string& from,
+                      const std::string& to, const std::string& message) {
+  curl_result out;
+  CURL* c = curl_easy_init();
+  if (!c) {
+    out.error = "libcurl did not start";
+    return out;
+  }
+  common(c, cfg, cfg.smtp_username, cfg.smtp_password);
+  auto url = std::string{cfg.smtp_use_ssl ? "smtps://" : "smtp://"}
+             + cfg.smtp_host + ":" + std::to_string(cfg.smtp_port);
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  if (!cfg.smtp_use_ssl)
+    curl_easy_setopt(c, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_ALL));
+  auto mail_from = "<" + from + ">";
+  curl_easy_setopt(c, CURLOPT_MAIL_FROM, mail_from.c_str());
+  curl_slist* rcpt = curl_slist_append(nullptr, ("<" + to + ">").c_str());
+  curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
+  upload u{&message};
+  curl_easy_setopt(c, CURLOPT_READFUNCTION, feed);
+  curl_easy_setopt(c, CURLOPT_READDATA, &u);
+  curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+  auto rc = curl_easy_perform(c);
+  if (rc != CURLE_OK)
+    out.error = std::string{"SMTP: "} + curl_easy_strerror(rc);
+  curl_slist_free_all(rcpt);
+  curl_easy_cleanup(c);
+  return out;
+}
+
+} // namespace nb::email

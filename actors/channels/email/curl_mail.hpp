@@ -1,0 +1,47 @@
+// IMAP and SMTP through libcurl: the few calls the Email adapter makes.
+// Blocking; one client per thread.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "actors/channels/email/email_config.hpp"
+
+namespace nb::email {
+
+/// The outcome of one libcurl transfer: "" or why it failed.
+struct curl_result {
+  std::string error;
+  std::string body;
+};
+
+class imap_client {
+public:
+  /// `stop` (may be null) aborts a transfer in progress when it turns true.
+  imap_client(const email_config& cfg, const std::atomic<bool>* stop);
+  ~imap_client();
+  imap_client(const imap_client&) = delete;
+  imap_client& operator=(const imap_client&) = delete;
+
+  /// UIDs of unseen messages in the mailbox.
+  curl_result search_unseen(std::vector<std::string>& uids);
+  /// The raw message with `uid` (reading it marks it \Seen).
+  curl_result fetch(const std::string& uid);
+  /// Clears \Seen again (markSeen false).
+  curl_result unsee(const std::string& uid);
+
+private:
+  curl_result run(const std::string& url, const std::string& custom);
+  std::string base_;
+  const email_config& cfg_;
+  const std::atomic<bool>* stop_;
+  void* curl_;
+};
+
+/// Sends `message` (complete, CRLF lines) from `from` to `to`; STARTTLS is
+/// required unless smtpUseSsl picks SMTPS.
+curl_result smtp_send(const email_config& cfg, const std::string& from,
+                      const std::string& to, const std::string& message);
+
+} // namespace nb::email
