@@ -111,8 +111,12 @@ void onboard_impl(const std::string& config_path,
   const auto& ws = report.workspace;
   if (!make_dir(ws, 0755, report, true))
     return;
-  for (const auto& tpl : workspace_templates())
+  for (const auto& tpl : workspace_templates()) {
+    // Built-in skills stay in the binary: a copy would shadow later updates.
+    if (tpl.path.rfind("skills/", 0) == 0)
+      continue;
     create(ws + "/" + tpl.path, tpl.content, 0644, report);
+  }
   create(ws + "/memory/history.jsonl", "", 0644, report);
   make_dir(ws + "/skills", 0755, report, true);
 }

@@ -11,4 +11,12 @@ using flush_atom = caf::atom_constant<caf::atom("nbflush")>;
 using stats_atom = caf::atom_constant<caf::atom("stats")>;
 using idle_check_atom = caf::atom_constant<caf::atom("idlecheck")>;
 
+// -- session/runner: mid-turn messages and /stop
+/// Runner → session: hand over the messages that arrived during the turn.
+using take_injections_atom = caf::atom_constant<caf::atom("takeinj")>;
+/// Session → runner: messages are waiting to be taken at the next check.
+using injections_ready_atom = caf::atom_constant<caf::atom("injready")>;
+/// Session → runner: stop now, keep the work done so far (/stop).
+using cancel_turn_atom = caf::atom_constant<caf::atom("cancelturn")>;
+
 } // namespace nb

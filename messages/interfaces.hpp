@@ -32,16 +32,24 @@ using router_actor
                      caf::replies_to<flush_atom>::with<int32_t>>;
 
 /// One conversation: runs its turns strictly one after another.
-/// `flush_atom` is answered once no turn is running.
+/// `flush_atom` is answered once no turn is running. `take_injections_atom`
+/// hands the running turn's runner up to three plain messages that arrived
+/// while it ran (empty when none).
 using session_actor
   = caf::typed_actor<caf::reacts_to<inbound_msg>,
-                     caf::replies_to<flush_atom>::with<bool>>;
+                     caf::replies_to<flush_atom>::with<bool>,
+                     caf::replies_to<take_injections_atom>::with<
+                       std::vector<inbound_msg>>>;
 
 /// One turn's model/tool loop; also the sink of its own stream deltas.
+/// `injections_ready_atom`: its session holds messages to inject at the next
+/// check; `cancel_turn_atom`: end the run now with what it has.
 using runner_actor
   = caf::typed_actor<caf::replies_to<run_turn>::with<turn_outcome>,
                      caf::reacts_to<model_delta>,
-                     caf::reacts_to<model_retry_notice>>;
+                     caf::reacts_to<model_retry_notice>,
+                     caf::reacts_to<injections_ready_atom>,
+                     caf::reacts_to<cancel_turn_atom>>;
 
 // Declared in session.hpp, because session_services carries them:
 //   provider_actor      calls the LLM; blocking HTTP runs in detached workers

@@ -79,6 +79,9 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::eval_verdict))
   CAF_ADD_TYPE_ID(nb, (nb::evaluator_actor))
 
+  // -- session: messages injected into a running turn
+  CAF_ADD_TYPE_ID(nb, (std::vector<nb::inbound_msg>))
+
 CAF_END_TYPE_ID_BLOCK(nb)
 
 namespace caf {

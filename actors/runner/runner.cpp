@@ -1,6 +1,7 @@
 #include "actors/runner/runner.hpp"
 
 #include <caf/event_based_actor.hpp>
+#include <caf/spawn_options.hpp>
 #include <caf/stateful_actor.hpp>
 
 #include "actors/common/log.hpp"
@@ -80,6 +81,7 @@ model_request make_request(runner_pointer self, bool with_tools,
   limits.context_window_tokens = st.context_window_tokens;
   limits.max_output_tokens = st.request.max_tokens > 0 ? st.request.max_tokens
                                                        : 8192;
+  limits.max_tool_result_chars = st.offload.max_chars;
   auto msgs = govern_messages(st.messages, limits);
   if (extra_user_prompt)
     msgs.push_back({{"role", "user"}, {"content", extra_user_prompt}});
@@ -243,7 +245,100 @@ void model_step(runner_pointer self) {
           });
 }
 
+/// Ends a run the user stopped: calls still running get an "interrupted"
+/// result so the saved transcript stays legal; the rest is kept as it is.
+void finish_cancelled(runner_pointer self) {
+  auto& st = self->state;
+  close_stream_segment(self);
+  for (size_t i = 0; i < st.calls.size(); ++i) {
+    auto r = st.results[i];
+    if (r.call_id.empty())
+      r = {st.calls[i].id, st.calls[i].name, texts::tool_interrupted, true, 0, 0};
+    add_message(self, {{"role", "tool"},
+                       {"tool_call_id", r.call_id},
+                       {"name", r.name},
+                       {"content", r.content}});
+  }
+  st.calls.clear();
+  finish(self, "", "cancelled");
+}
+
+/// Between model calls: takes the messages the user sent meanwhile (up to
+/// three per check, at most five checks per turn), then calls the model.
+void continue_run(runner_pointer self) {
+  auto& st = self->state;
+  if (!st.session || !st.injections_waiting || st.injection_cycles >= 5) {
+    model_step(self);
+    return;
+  }
+  st.injections_waiting = false;
+  ++st.injection_cycles;
+  st.taking = true;
+  self->request(st.session, std::chrono::seconds(30), take_injections_atom::value)
+    .then(
+      [=](std::vector<inbound_msg>& msgs) {
+        self->state.taking = false;
+        for (auto& in : msgs)
+          add_message(self, {{"role", "user"}, {"content", in.content}});
+        if (self->state.cancelled)
+          finish_cancelled(self);
+        else
+          model_step(self);
+      },
+      [=](caf::error&) {
+        self->state.taking = false;
+        if (self->state.cancelled)
+          finish_cancelled(self);
+        else
+          model_step(self);
+      });
+}
+
+/// Writes oversized results to files on its own thread (fsync must not
+/// stall the scheduler) and answers with the contents to use.
+caf::behavior offload_worker(caf::event_based_actor* self,
+                             offload_settings cfg, std::string session_key,
+                             std::vector<tool_result> results) {
+  return {
+    [=](caf::get_atom) {
+      std::vector<std::string> out;
+      for (auto& r : results)
+        out.push_back(offload_tool_result(cfg, session_key, r.call_id, r.name,
+                                          r.content)
+                        .value_or(r.content));
+      self->quit();
+      return out;
+    },
+  };
+}
+
+void append_results(runner_pointer self);
+
 void tool_results_done(runner_pointer self) {
+  auto& st = self->state;
+  bool oversized = false;
+  for (auto& r : st.results)
+    oversized = oversized
+                || (r.content.size() > st.offload.max_chars
+                    && r.name != "read_file");
+  if (!oversized || st.offload.workspace.empty()) {
+    append_results(self);
+    return;
+  }
+  auto worker = self->spawn<caf::detached>(offload_worker, st.offload,
+                                           st.request.session_key, st.results);
+  self->request(worker, std::chrono::seconds(120), caf::get_atom::value)
+    .then(
+      [=](std::vector<std::string>& contents) {
+        auto& rs = self->state.results;
+        for (size_t i = 0; i < rs.size() && i < contents.size(); ++i)
+          rs[i].content = std::move(contents[i]);
+        append_results(self);
+      },
+      [=](caf::error&) { append_results(self); });
+}
+
+void append_results(runner_pointer self) {
   auto& st = self->state;
   for (auto& r : st.results)
     add_message(self, {{"role", "tool"},
@@ -254,7 +349,7 @@ void tool_results_done(runner_pointer self) {
   st.results.clear();
   st.batches.clear();
   ++st.iteration;
-  model_step(self);
+  continue_run(self);
 }
 
 void run_call(runner_pointer self, size_t index) {
@@ -311,8 +406,11 @@ void start(runner_pointer self) {
 runner_actor::behavior_type
 runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
             stats_actor stats, std::chrono::seconds model_timeout,
-            std::chrono::seconds tool_timeout, int64_t context_window_tokens) {
+            std::chrono::seconds tool_timeout, int64_t context_window_tokens,
+            offload_settings offload, session_actor session) {
   auto& st = self->state;
+  st.offload = std::move(offload);
+  st.session = std::move(session);
   st.context_window_tokens = context_window_tokens;
   st.provider = std::move(provider);
   st.tools = std::move(tools);
@@ -332,6 +430,10 @@ runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
         return st.promise;
       }
       st.request = std::move(rq);
+      if (st.cancelled) { // stopped before it began
+        finish(self, "", "cancelled");
+        return st.promise;
+      }
       if (!st.tools) {
         start(self);
         return st.promise;
@@ -360,6 +462,17 @@ runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
     [=](model_retry_notice& n) {
       auto t = self->state.meter.measure();
       tell_user(self, outbound_kind::retry_wait, std::move(n.text));
+    },
+    [=](injections_ready_atom) { self->state.injections_waiting = true; },
+    [=](cancel_turn_atom) {
+      auto t = self->state.meter.measure();
+      auto& st = self->state;
+      if (st.cancelled)
+        return;
+      st.cancelled = true;
+      // Messages being handed over are kept: finish once they are in.
+      if (!st.taking && st.promise.pending())
+        finish_cancelled(self);
     },
   };
 }

@@ -16,6 +16,7 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/runner/tool_batches.hpp"
+#include "actors/runner/tool_offload.hpp"
 #include "messages/errc.hpp"
 #include "messages/interfaces.hpp"
 
@@ -27,9 +28,11 @@ struct runner_state {
 
   provider_actor provider;
   tools_actor tools;
+  session_actor session; ///< hands out mid-turn messages (null: none)
   std::chrono::seconds model_timeout{1260};
   std::chrono::seconds tool_timeout{900};
   int64_t context_window_tokens = 65536; ///< for the context governor
+  offload_settings offload; ///< where oversized tool results go
 
   run_turn request;
   caf::typed_response_promise<turn_outcome> promise;
@@ -41,6 +44,12 @@ struct runner_state {
   bool empty_retry_used = false;
   bool malformed_retry_used = false;
   bool streaming_segment = false; ///< deltas went out since the last call
+
+  // Mid-turn messages and /stop.
+  bool injections_waiting = false; ///< the session has messages for us
+  bool taking = false;             ///< asking the session for them
+  int injection_cycles = 0;
+  bool cancelled = false;
 
   // The batch being executed.
   std::vector<tool_call> calls;
@@ -57,9 +66,13 @@ using runner_pointer = runner_actor::stateful_pointer<runner_state>;
 /// Runs one turn and quits. `model_timeout` bounds one provider request,
 /// retries included; `tool_timeout` one tool call. `context_window_tokens`
 /// sizes the input budget of every request (see context_governor.hpp).
+/// `offload` says where results longer than its max_chars are written.
+/// `session` (may be null) is asked for messages the user sent meanwhile,
+/// between model calls, when it said some are waiting.
 runner_actor::behavior_type
 runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
             stats_actor stats, std::chrono::seconds model_timeout,
-            std::chrono::seconds tool_timeout, int64_t context_window_tokens);
+            std::chrono::seconds tool_timeout, int64_t context_window_tokens,
+            offload_settings offload = {}, session_actor session = {});
 
 } // namespace nb

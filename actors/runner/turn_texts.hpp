@@ -37,4 +37,8 @@ inline constexpr const char* empty_final
 inline constexpr const char* reply_unavailable
   = "[Assistant reply unavailable due to model error.]";
 
+/// The result of a tool call the user stopped (/stop) before it finished.
+inline constexpr const char* tool_interrupted
+  = "Error: Task interrupted before this tool finished.";
+
 } // namespace nb::texts

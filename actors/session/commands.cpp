@@ -1,30 +1,27 @@
 #include "actors/session/commands.hpp"
 
-#include "config/spelling.hpp"
-
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <vector>
+
+#include "config/spelling.hpp"
 
 namespace nb {
 
-namespace {
-
-struct command_entry {
-  const char* name;
-  command_kind kind;
-  const char* summary;
-};
-
-constexpr std::array<command_entry, 3> commands{{
-  {"/help", command_kind::help, "show this list"},
-  {"/new", command_kind::new_session, "start a fresh conversation"},
-  {"/status", command_kind::status, "show the model and this session's size"},
-}};
-
-
-} // namespace
+const std::vector<command_spec>& command_table() {
+  // Add a command here and put its handler in a cmd_<name>.cpp of its own.
+  static const std::vector<command_spec> table{
+    {"/help", "", "show this list", cmd_help, false},
+    {"/new", "", "archive this conversation and start a fresh one", cmd_new,
+     false},
+    {"/stop", "", "stop the running task and its subagents", cmd_stop, false},
+    {"/status", "", "model, tokens, context use, session size, uptime",
+     cmd_status, false},
+    {"/history", "[n]", "show the last n messages (default 10, at most 50)",
+     cmd_history, true},
+    {"/skill", "", "list the skills the agent can use", cmd_skill, false},
+  };
+  return table;
+}
 
 parsed_command parse_command(const std::string& text) {
   auto begin = text.find_first_not_of(" \t\r\n");
@@ -33,36 +30,56 @@ parsed_command parse_command(const std::string& text) {
   auto end = text.find_first_of(" \t\r\n", begin);
   auto word = text.substr(begin, end == std::string::npos ? std::string::npos
                                                           : end - begin);
+  // Telegram and Discord address commands as "/cmd@botname".
   if (auto at = word.find('@'); at != std::string::npos)
     word.erase(at);
   std::transform(word.begin(), word.end(), word.begin(),
                  [](unsigned char c) { return std::tolower(c); });
   parsed_command out;
+  out.is_command = true;
   out.name = word;
   if (end != std::string::npos) {
     auto a = text.find_first_not_of(" \t\r\n", end);
+    auto z = text.find_last_not_of(" \t\r\n");
     if (a != std::string::npos)
-      out.args = text.substr(a);
+      out.args = text.substr(a, z - a + 1);
   }
-  out.kind = command_kind::unknown;
-  for (auto& c : commands)
+  for (auto& c : command_table())
     if (word == c.name)
-      out.kind = c.kind;
+      out.spec = &c;
   return out;
 }
 
+command_reply run_command(const parsed_command& cmd, command_context& ctx) {
+  if (!cmd.spec)
+    return {unknown_command_text(cmd.name)};
+  if (!cmd.spec->takes_args && !cmd.args.empty())
+    return {"Command \"" + cmd.name + "\" does not accept arguments. Send \""
+            + cmd.name + "\" on its own."};
+  ctx.args = cmd.args;
+  return cmd.spec->run(ctx);
+}
+
 std::string help_text() {
-  std::string out = "Commands:\n";
-  for (auto& c : commands)
-    out += std::string{c.name} + " — " + c.summary + "\n";
+  std::string out = "nanobot commands:\n";
+  for (auto& c : command_table()) {
+    out += c.name;
+    if (*c.arg_hint)
+      out += std::string{" "} + c.arg_hint;
+    out += std::string{" — "} + c.summary + "\n";
+  }
   out += "Anything else goes to the agent.";
   return out;
 }
 
+command_reply cmd_help(command_context&) {
+  return {help_text()};
+}
+
 std::string unknown_command_text(const std::string& name) {
-  const command_entry* best = nullptr;
+  const command_spec* best = nullptr;
   size_t best_distance = 0;
-  for (auto& c : commands) {
+  for (auto& c : command_table()) {
     auto d = edit_distance(name, c.name);
     if (!best || d < best_distance) {
       best = &c;
@@ -70,10 +87,12 @@ std::string unknown_command_text(const std::string& name) {
     }
   }
   // Close enough: at least 60 % alike, like difflib's default cutoff.
-  auto longest = std::max(name.size(), std::string{best->name}.size());
-  if (best && best_distance * 5 <= longest * 2)
-    return "Unknown command \"" + name + "\". Did you mean \"" + best->name
-           + "\"?";
+  if (best) {
+    auto longest = std::max(name.size(), std::string{best->name}.size());
+    if (best_distance * 5 <= longest * 2)
+      return "Unknown command \"" + name + "\". Did you mean \"" + best->name
+             + "\"?";
+  }
   return "Unknown command \"" + name
          + "\". Use \"/help\" to list available commands.";
 }

@@ -1,27 +1,86 @@
-// Slash commands handled in the COMMAND state, without calling the model.
+// Slash commands: the table of commands, their parsing, and what a command
+// may see of its session. A command is one table entry plus one file; the
+// session runs it in the COMMAND state, or at once while a turn is running.
 #pragma once
 
-#include <optional>
+#include <cstdint>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "messages/model.hpp"
 
 namespace nb {
 
-enum class command_kind { none, help, new_session, status, unknown };
+/// What the session does after a command answered.
+enum class command_action {
+  reply,       ///< just send the text
+  new_session, ///< archive the conversation and start a fresh one
+  stop,        ///< cancel the running turn and its subagents
+};
+
+/// What a command may know about (and, for `model`, change in) its session.
+struct command_context {
+  std::string session_key;
+  std::string args;      ///< the text after the command word, trimmed
+  std::string workspace; ///< absolute
+  std::string* model = nullptr; ///< the session's model; a command may switch it
+  int64_t context_window_tokens = 0;
+  int64_t max_tokens = 0;
+  const std::vector<nlohmann::json>* transcript = nullptr;
+  token_usage last_usage;     ///< of the last finished turn
+  int64_t uptime_s = 0;
+  bool busy = false;          ///< a turn is running right now
+  int32_t active_tasks = 0;   ///< running turn plus subagents
+};
+
+struct command_reply {
+  std::string text;
+  command_action action = command_action::reply;
+};
+
+using command_fn = command_reply (*)(command_context& ctx);
+
+/// One command. `takes_args` false: "/x something" is refused with a note.
+struct command_spec {
+  const char* name;     ///< "/status", lower case
+  const char* arg_hint; ///< "[n]", "" when none
+  const char* summary;
+  command_fn run;
+  bool takes_args = false;
+};
+
+/// Every command, in /help order.
+const std::vector<command_spec>& command_table();
 
 /// A message recognised as a command.
 struct parsed_command {
-  command_kind kind = command_kind::none;
+  bool is_command = false;         ///< the text starts with '/'
+  const command_spec* spec = nullptr; ///< null: unknown command
   std::string name; ///< as typed, lower-cased, without '@botname'
   std::string args;
 };
 
-/// Parses `text` ("/Help@my_bot", "/new"). Plain text gives kind none.
+/// Parses `text` ("/Help@my_bot", "/history 5"). Plain text: not a command.
 parsed_command parse_command(const std::string& text);
 
-/// The /help text.
-std::string help_text();
+/// Runs `cmd` (unknown ones and refused arguments get an explanation).
+command_reply run_command(const parsed_command& cmd, command_context& ctx);
 
 /// The reply to an unknown command, with a "did you mean" when one is close.
 std::string unknown_command_text(const std::string& name);
+
+// -- the built-in commands, one file each (cmd_*.cpp) ------------------------
+
+command_reply cmd_help(command_context& ctx);
+command_reply cmd_new(command_context& ctx);
+command_reply cmd_stop(command_context& ctx);
+command_reply cmd_status(command_context& ctx);
+command_reply cmd_history(command_context& ctx);
+command_reply cmd_skill(command_context& ctx);
+
+/// The /help text.
+std::string help_text();
 
 } // namespace nb

@@ -33,40 +33,55 @@ int64_t now_us() {
     .count();
 }
 
-void deliver(session_pointer self, outbound_msg msg) {
+void deliver_to(session_pointer self, const inbound_msg& in, outbound_msg msg) {
   auto& st = self->state;
-  if (st.current.reply_to)
-    self->send(st.current.reply_to, std::move(msg));
+  if (in.reply_to)
+    self->send(in.reply_to, std::move(msg));
   else if (st.svc.outbox)
     self->send(st.svc.outbox, std::move(msg));
   else
-    self->state.log->warn("[{}] no route for a reply on channel '{}'",
-                              st.key, msg.channel);
+    st.log->warn("[{}] no route for a reply on channel '{}'", st.key,
+                 msg.channel);
+}
+
+void deliver(session_pointer self, outbound_msg msg) {
+  deliver_to(self, self->state.current, std::move(msg));
 }
 
 namespace {
 
 session_actor::behavior_type accepting(session_pointer self);
 
-/// While a turn runs, newer messages for this chat wait in the mailbox.
-session_actor::behavior_type busy(session_pointer) {
+/// While a turn runs: /stop, /status and the other commands are answered
+/// at once; plain messages wait in `pending` (in order) for the runner to
+/// inject them or for the next turn. A flush waits for the turn's end.
+session_actor::behavior_type busy(session_pointer self) {
   return {
-    [](inbound_msg&) -> caf::result<void> { return caf::skip; },
+    [=](inbound_msg& in) {
+      auto t = self->state.meter.measure();
+      ++self->state.received;
+      while_busy(self, std::move(in));
+    },
     [](flush_atom) -> caf::result<bool> { return caf::skip; },
+    [=](take_injections_atom) { return take_injections(self); },
   };
 }
 
 void start_turn(session_pointer self, inbound_msg in) {
   auto& st = self->state;
-  ++st.received;
   ++st.turn_number;
   st.current = std::move(in);
   st.user_persisted = false;
+  st.user_content = nullptr;
   st.to_save.clear();
   st.reply.clear();
   st.stop_reason.clear();
   st.streamed = false;
   st.failure.clear();
+  st.runner = nullptr;
+  st.cancel_requested = false;
+  st.stopped_by = nullptr;
+  st.injected_sinks.clear();
   st.machine.start(now_us());
   self->become(busy(self));
   enter_state(self);
@@ -76,9 +91,11 @@ session_actor::behavior_type accepting(session_pointer self) {
   return {
     [=](inbound_msg& in) {
       auto t = self->state.meter.measure();
+      ++self->state.received;
       start_turn(self, std::move(in));
     },
     [=](flush_atom) { return true; },
+    [=](take_injections_atom) { return std::vector<inbound_msg>{}; },
     caf::after(self->state.cfg.idle) >> [=] {
       // Offer to quit; the router agrees only if nothing is on its way here.
       self->send(self->state.router,
@@ -106,8 +123,17 @@ void turn_finished(session_pointer self) {
   if (st.svc.stats)
     self->send(st.svc.stats, std::move(sample));
   st.current.reply_to = nullptr;
+  st.stopped_by = nullptr;
+  st.injected_sinks.clear();
+  st.runner = nullptr;
   st.to_save.clear();
   self->become(accepting(self));
+  // What arrived during the turn runs next, in arrival order.
+  if (!st.pending.empty()) {
+    auto next = std::move(st.pending.front());
+    st.pending.pop_front();
+    start_turn(self, std::move(next));
+  }
 }
 
 session_actor::behavior_type session_impl(session_pointer self, std::string key,
@@ -120,6 +146,7 @@ session_actor::behavior_type session_impl(session_pointer self, std::string key,
   st.svc = std::move(svc);
   st.router = std::move(router);
   st.log = log::get("session");
+  st.model = st.cfg.model;
   st.meter.start(self, "session", st.svc.stats);
   return accepting(self);
 }

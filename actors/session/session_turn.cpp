@@ -4,7 +4,14 @@
 
 #include "actors/common/log.hpp"
 #include "actors/runner/runner.hpp"
+#include <cstdlib>
+
+#include <caf/event_based_actor.hpp>
+#include <caf/spawn_options.hpp>
+
 #include "actors/session/commands.hpp"
+#include "actors/session/media.hpp"
+#include "actors/skills/skills.hpp"
 #include "actors/session/prompt.hpp"
 #include "actors/session/transcript.hpp"
 
@@ -97,6 +104,8 @@ void do_restore(session_pointer self) {
             self->state.log->warn("[{}] skipped {} corrupt line(s) in the "
                                       "session file", st.key, snap.skipped_lines);
           st.loaded = true;
+          // Built-in skills the summary points at must be readable files.
+          materialize_builtin_skills(st.cfg.workspace);
           auto fixes = repair_tail(st.transcript);
           if (fixes.empty()) {
             fire(self, turn_event::ok);
@@ -116,21 +125,13 @@ void do_restore(session_pointer self) {
 
 // -- COMMAND ------------------------------------------------------------------
 
-std::string status_text(session_pointer self) {
-  auto& st = self->state;
-  auto up = (now_us() - st.cfg.started_at_us) / 1000000;
-  return "nanobot-cpp " NB_VERSION "\nModel: " + st.cfg.model
-         + "\nSession: " + st.key + " — "
-         + std::to_string(st.transcript.size()) + " messages\nUptime: "
-         + std::to_string(up / 3600) + "h " + std::to_string(up / 60 % 60)
-         + "m " + std::to_string(up % 60) + "s";
-}
-
 /// Answers a command and ends the turn (the `shortcut` transition).
 void answer_command(session_pointer self, std::string text, bool persist_it) {
   auto& st = self->state;
   auto finish = [=] {
-    deliver(self, reply_msg(self, text, false));
+    auto out = reply_msg(self, text, false);
+    out.metadata_json = R"({"render_as":"text"})";
+    deliver(self, std::move(out));
     fire(self, turn_event::shortcut);
   };
   if (!persist_it) {
@@ -145,35 +146,44 @@ void answer_command(session_pointer self, std::string text, bool persist_it) {
   persist(self, {user, answer}, "the command", finish);
 }
 
+void start_new_session(session_pointer self, std::string text) {
+  auto& st = self->state;
+  session_replace fresh{st.key, json{{"cleared_at", iso_now()}}.dump(), {}};
+  self->request(st.svc.store, st.cfg.store_timeout, std::move(fresh))
+    .then(
+      [=](caf::ok_atom) {
+        self->state.transcript.clear();
+        self->state.last_usage = token_usage{};
+        answer_command(self, text, false);
+      },
+      [=](caf::error& err) {
+        fail(self, "could not start a new session (" + render(self, err) + ")");
+      });
+}
+
 void do_command(session_pointer self) {
-  auto cmd = parse_command(self->state.current.content);
-  switch (cmd.kind) {
-    case command_kind::none:
-      fire(self, turn_event::dispatch);
+  auto& st = self->state;
+  // System turns (subagent results, schedules) are never commands.
+  auto cmd = st.current.channel == "system" ? parsed_command{}
+                                            : parse_command(st.current.content);
+  if (!cmd.is_command) {
+    fire(self, turn_event::dispatch);
+    return;
+  }
+  auto ctx = command_context_for(self);
+  ctx.busy = false;
+  ctx.active_tasks = 0;
+  auto reply = run_command(cmd, ctx);
+  switch (reply.action) {
+    case command_action::new_session:
+      start_new_session(self, std::move(reply.text));
       return;
-    case command_kind::help:
-      answer_command(self, help_text(), true);
+    case command_action::stop:
+      answer_command(self, "No active task to stop.", false);
       return;
-    case command_kind::status:
-      answer_command(self, status_text(self), true);
+    case command_action::reply:
+      answer_command(self, std::move(reply.text), true);
       return;
-    case command_kind::unknown:
-      answer_command(self, unknown_command_text(cmd.name), true);
-      return;
-    case command_kind::new_session: {
-      auto& st = self->state;
-      session_replace fresh{st.key, json{{"cleared_at", iso_now()}}.dump(), {}};
-      self->request(st.svc.store, st.cfg.store_timeout, std::move(fresh))
-        .then(
-          [=](caf::ok_atom) {
-            self->state.transcript.clear();
-            answer_command(self, "New session started.", false);
-          },
-          [=](caf::error& err) {
-            fail(self, "could not start a new session (" + render(self, err) + ")");
-          });
-      return;
-    }
   }
 }
 
@@ -182,39 +192,91 @@ void do_command(session_pointer self) {
 json model_messages(session_pointer self) {
   auto& st = self->state;
   json msgs = json::array();
-  msgs.push_back({{"role", "system"}, {"content", st.prompt.get(st.cfg.workspace)}});
+  auto path = std::getenv("PATH");
+  prompt_inputs in{st.cfg.workspace, st.current.channel, st.key, st.summary,
+                   st.summary_at, path ? path : ""};
+  msgs.push_back({{"role", "system"}, {"content", st.prompt.get(in)}});
   // The transcript already ends with this turn's user message.
   auto history = replay_history(st.transcript, st.cfg.replay_limit);
   for (auto& m : history)
     msgs.push_back(std::move(m));
   auto& last = msgs.back();
-  if (last.value("role", "") == "user" && last["content"].is_string())
-    last["content"] = last["content"].get<std::string>()
-                      + runtime_context(st.current.channel, st.current.chat_id,
-                                        st.current.sender_id);
+  if (last.value("role", "") != "user")
+    return msgs;
+  if (!st.user_content.is_null())
+    last["content"] = st.user_content;
+  // After the user's text, so the prefix stays cacheable.
+  auto block = runtime_context(st.current.channel, st.current.chat_id,
+                               st.current.sender_id);
+  auto& c = last["content"];
+  if (c.is_string())
+    c = c.get<std::string>() + block;
+  else if (c.is_array() && !c.empty() && c.back().value("type", "") == "text")
+    c.back()["text"] = c.back()["text"].get<std::string>() + block;
   return msgs;
 }
 
+/// Reads the attached images on its own thread and answers with the user
+/// message content (JSON text).
+caf::behavior media_worker(caf::event_based_actor* self, std::string text,
+                           std::vector<std::string> media) {
+  return {
+    [=](caf::get_atom) {
+      self->quit();
+      return user_content(text, media).dump();
+    },
+  };
+}
+
 void do_build(session_pointer self) {
-  // The user's message is on disk before the model is called.
-  persist(self, {user_message(self->state.current)}, "your message", [=] {
-    self->state.user_persisted = true;
-    fire(self, turn_event::ok);
-  });
+  auto& st = self->state;
+  auto persist_user = [=] {
+    // The user's message is on disk before the model is called.
+    persist(self, {user_message(self->state.current)}, "your message", [=] {
+      self->state.user_persisted = true;
+      fire(self, turn_event::ok);
+    });
+  };
+  if (st.current.media.empty()) {
+    persist_user();
+    return;
+  }
+  auto worker = self->spawn<caf::detached>(media_worker, st.current.content,
+                                           st.current.media);
+  self->request(worker, std::chrono::seconds(60), caf::get_atom::value)
+    .then(
+      [=](std::string& content) {
+        self->state.user_content = json::parse(content, nullptr, false);
+        if (self->state.user_content.is_discarded())
+          self->state.user_content = nullptr;
+        persist_user();
+      },
+      [=](caf::error&) { persist_user(); });
 }
 
 void do_run(session_pointer self) {
   auto& st = self->state;
+  if (st.cancel_requested) {
+    // Stopped before the model was called: keep the user's message only.
+    st.stop_reason = "cancelled";
+    fire(self, turn_event::ok);
+    return;
+  }
   auto runner = self->spawn(runner_impl, st.svc.provider, st.svc.tools,
                             st.svc.stats, st.cfg.model_timeout,
                             st.cfg.tool_timeout,
-                            int64_t{st.cfg.context_window_tokens});
+                            int64_t{st.cfg.context_window_tokens},
+                            offload_settings{st.cfg.workspace},
+                            caf::actor_cast<session_actor>(self));
+  st.runner = runner;
+  if (!st.pending.empty())
+    self->send(runner, injections_ready_atom::value);
   run_turn rq;
   rq.session_key = st.key;
   rq.channel = st.current.channel;
   rq.chat_id = st.current.chat_id;
   rq.turn_id = st.key + ":" + std::to_string(st.turn_number);
-  rq.model = st.cfg.model;
+  rq.model = st.model;
   rq.messages_json = model_messages(self).dump();
   rq.max_iterations = st.cfg.max_iterations;
   rq.max_tokens = st.cfg.max_tokens;
@@ -232,10 +294,13 @@ void do_run(session_pointer self) {
           st.reply = std::move(out.final_content);
           st.stop_reason = std::move(out.stop_reason);
           st.streamed = out.streamed;
+          st.last_usage = out.usage;
+          st.runner = nullptr;
           fire(self, turn_event::ok);
         });
       },
       [=](caf::error& err) {
+        self->state.runner = nullptr;
         fail(self, "the model loop stopped unexpectedly (" + render(self, err) + ")");
       });
 }
@@ -246,11 +311,12 @@ void do_save(session_pointer self) {
   auto& st = self->state;
   auto msgs = std::move(st.to_save);
   st.to_save.clear();
-  if (st.machine.failed()) {
+  if (st.machine.failed() || st.stop_reason == "cancelled") {
     // Keep the user's words even when the turn failed before BUILD saved
-    // them, and close the turn so the transcript stays valid for replay.
+    // them, and close the turn so the transcript stays valid for replay
+    // (a stopped turn keeps its partial work the same way).
     if (!st.user_persisted && !st.current.content.empty()
-        && parse_command(st.current.content).kind == command_kind::none)
+        && !parse_command(st.current.content).is_command)
       msgs.insert(msgs.begin(), user_message(st.current));
     auto tail = st.transcript;
     tail.insert(tail.end(), msgs.begin(), msgs.end());
@@ -269,14 +335,30 @@ void do_save(session_pointer self) {
 
 void do_respond(session_pointer self) {
   auto& st = self->state;
+  outbound_msg out;
   if (st.machine.failed()) {
-    deliver(self, reply_msg(self, "Sorry, something went wrong: " + st.failure
-                                    + ". You can send your message again.",
-                            true));
+    out = reply_msg(self, "Sorry, something went wrong: " + st.failure
+                            + ". You can send your message again.",
+                    true);
+  } else if (st.stop_reason == "cancelled") {
+    // Whoever sent /stop has their answer; callers still waiting for this
+    // turn (API requests) hear that it ended. Chats without a waiting
+    // caller already saw "Stopped".
+    out = reply_msg(self, "Stopped before finishing.", false);
+    for (auto& sink : st.injected_sinks)
+      if (sink != st.stopped_by)
+        self->send(sink, out);
+    if (st.current.reply_to && st.current.reply_to != st.stopped_by)
+      deliver(self, std::move(out));
+    fire(self, turn_event::ok);
+    return;
   } else {
-    bool is_error = st.stop_reason == "error";
-    deliver(self, reply_msg(self, st.reply, is_error));
+    out = reply_msg(self, st.reply, st.stop_reason == "error");
   }
+  // Callers whose messages were injected into this turn wait for it too.
+  for (auto& sink : st.injected_sinks)
+    self->send(sink, out);
+  deliver(self, std::move(out));
   fire(self, turn_event::ok);
 }
 

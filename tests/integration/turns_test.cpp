@@ -198,7 +198,8 @@ TEST_CASE("help and new are answered without the model") {
   gw.say("after new");
   auto body = gw.llm.requests().back().body;
   for (auto& m : body["messages"])
-    CHECK(m["content"].dump().find("first") == std::string::npos);
+    if (m["role"] != "system") // the history, not the instructions
+      CHECK(m["content"].dump().find("first") == std::string::npos);
 }
 
 TEST_CASE("an interrupted turn on disk is repaired at the next turn") {

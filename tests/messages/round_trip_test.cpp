@@ -71,6 +71,9 @@ template <> inbound_msg sample(caf::actor_system& sys) {
   return {"api", "u1", "default", "hello", {"/tmp/a.png"}, R"({"x":true})",
           "api:x", true, sink_actor(sys)};
 }
+template <> std::vector<inbound_msg> sample(caf::actor_system& sys) {
+  return {sample<inbound_msg>(sys)};
+}
 template <> session_idle sample(caf::actor_system&) { return {"api:x", 12}; }
 template <> model_delta sample(caf::actor_system&) { return {"r1", "tok", true}; }
 template <> model_retry_notice sample(caf::actor_system&) { return {"r1", "retry in 2s"}; }

@@ -1,0 +1,190 @@
+#include "actors/memory/history_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+namespace nb {
+
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string file_of(const std::string& ws) {
+  return ws + "/memory/history.jsonl";
+}
+
+bool write_all_fsync(const std::string& path, const std::string& text,
+                     std::string& error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = "cannot open " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  size_t off = 0;
+  while (off < text.size()) {
+    auto n = ::write(fd, text.data() + off, text.size() - off);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      error = "cannot write " + path + ": " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    off += static_cast<size_t>(n);
+  }
+  bool ok = ::fsync(fd) == 0;
+  if (!ok)
+    error = "cannot sync " + path + ": " + std::strerror(errno);
+  ::close(fd);
+  return ok;
+}
+
+std::string capped(const std::string& s) {
+  if (s.size() <= history_entry_cap)
+    return s;
+  size_t cut = history_entry_cap;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+    --cut;
+  return s.substr(0, cut) + "\n... (truncated)";
+}
+
+} // namespace
+
+std::string history_timestamp() {
+  auto now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &tm);
+  return buf;
+}
+
+std::vector<history_entry> read_history(const std::string& workspace,
+                                        int* skipped) {
+  std::vector<history_entry> out;
+  int bad = 0;
+  try {
+    std::ifstream in{file_of(workspace)};
+    for (std::string line; std::getline(in, line);) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos)
+        continue;
+      auto j = json::parse(line, nullptr, false);
+      if (!j.is_object() || !j.value("content", json()).is_string()
+          || !j.value("cursor", json()).is_number_integer()) {
+        ++bad;
+        continue;
+      }
+      history_entry e;
+      e.cursor = j["cursor"].get<int64_t>();
+      e.content = j["content"].get<std::string>();
+      if (j.value("timestamp", json()).is_string())
+        e.timestamp = j["timestamp"].get<std::string>();
+      if (j.value("session_key", json()).is_string())
+        e.session_key = j["session_key"].get<std::string>();
+      out.push_back(std::move(e));
+    }
+  } catch (const std::exception&) {
+    ++bad;
+  }
+  if (skipped)
+    *skipped = bad;
+  return out;
+}
+
+std::optional<history_entry> append_history(const std::string& workspace,
+                                            const std::string& content,
+                                            const std::string& session_key,
+                                            std::string& error) {
+  try {
+    std::error_code ec;
+    fs::create_directories(workspace + "/memory", ec);
+    int64_t next = 0;
+    for (auto& e : read_history(workspace))
+      next = std::max(next, e.cursor + 1);
+    history_entry e{next, history_timestamp(), capped(content), session_key};
+    json line{{"cursor", e.cursor}, {"timestamp", e.timestamp},
+              {"content", e.content}};
+    if (!session_key.empty())
+      line["session_key"] = session_key;
+    if (!write_all_fsync(file_of(workspace), line.dump() + "\n", error))
+      return std::nullopt;
+    return e;
+  } catch (const std::exception& ex) {
+    error = std::string{"cannot append to history: "} + ex.what();
+    return std::nullopt;
+  }
+}
+
+int migrate_legacy_history(const std::string& workspace, std::string& error) {
+  auto legacy = workspace + "/memory/HISTORY.md";
+  std::error_code ec;
+  if (!fs::exists(legacy, ec))
+    return 0;
+  std::ifstream in{legacy};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  auto text = ss.str();
+  std::vector<std::string> paragraphs;
+  std::string cur;
+  std::istringstream lines{text};
+  for (std::string l; std::getline(lines, l);) {
+    if (l.find_first_not_of(" \t\r") == std::string::npos) {
+      if (!cur.empty())
+        paragraphs.push_back(cur);
+      cur.clear();
+    } else {
+      cur += (cur.empty() ? "" : "\n") + l;
+    }
+  }
+  if (!cur.empty())
+    paragraphs.push_back(cur);
+  int moved = 0;
+  for (auto& p : paragraphs) {
+    if (!append_history(workspace, p, "", error))
+      return moved;
+    ++moved;
+  }
+  auto bak = legacy + ".bak";
+  for (int i = 1; fs::exists(bak, ec); ++i)
+    bak = legacy + ".bak." + std::to_string(i);
+  fs::rename(legacy, bak, ec);
+  if (ec)
+    error = "moved HISTORY.md but could not rename it: " + ec.message();
+  return moved;
+}
+
+std::string recent_history_section(const std::vector<history_entry>& all,
+                                   const std::string& session_key,
+                                   size_t max_entries, size_t max_chars,
+                                   const std::string& skip_content) {
+  std::vector<std::string> lines;
+  size_t total = 0;
+  for (auto i = all.rbegin(); i != all.rend() && lines.size() < max_entries;
+       ++i) {
+    if (i->session_key != session_key || i->content == skip_content)
+      continue;
+    auto line = "- [" + i->timestamp + "] " + i->content;
+    if (total + line.size() + 1 > max_chars)
+      break;
+    total += line.size() + 1;
+    lines.push_back(std::move(line));
+  }
+  if (lines.empty())
+    return {};
+  std::string out = "# Recent History";
+  for (auto i = lines.rbegin(); i != lines.rend(); ++i)
+    out += "\n" + *i;
+  return out;
+}
+
+} // namespace nb

@@ -1,0 +1,91 @@
+#include "actors/session/media.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace nb {
+
+namespace {
+
+std::string base64(const std::string& in) {
+  static const char* tbl
+    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8)
+                 | uint8_t(in[i + 2]);
+    out += tbl[v >> 18];
+    out += tbl[(v >> 12) & 63];
+    out += tbl[(v >> 6) & 63];
+    out += tbl[v & 63];
+  }
+  if (i + 1 == in.size()) {
+    uint32_t v = uint8_t(in[i]) << 16;
+    out += tbl[v >> 18];
+    out += tbl[(v >> 12) & 63];
+    out += "==";
+  } else if (i + 2 == in.size()) {
+    uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8);
+    out += tbl[v >> 18];
+    out += tbl[(v >> 12) & 63];
+    out += tbl[(v >> 6) & 63];
+    out += '=';
+  }
+  return out;
+}
+
+} // namespace
+
+std::string sniff_image_mime(const std::string& h) {
+  if (h.rfind("\x89PNG\r\n\x1a\n", 0) == 0)
+    return "image/png";
+  if (h.size() >= 3 && h.compare(0, 3, "\xFF\xD8\xFF") == 0)
+    return "image/jpeg";
+  if (h.rfind("GIF87a", 0) == 0 || h.rfind("GIF89a", 0) == 0)
+    return "image/gif";
+  if (h.size() >= 12 && h.compare(0, 4, "RIFF") == 0
+      && h.compare(8, 4, "WEBP") == 0)
+    return "image/webp";
+  return "";
+}
+
+nlohmann::json user_content(const std::string& text,
+                            const std::vector<std::string>& media) {
+  auto parts = nlohmann::json::array();
+  std::string others;
+  for (auto& path : media) {
+    try {
+      std::ifstream in{path, std::ios::binary};
+      std::string head(16, '\0');
+      if (in)
+        in.read(head.data(), 16);
+      head.resize(in ? 16 : static_cast<size_t>(std::max<std::streamsize>(0, in.gcount())));
+      auto mime = sniff_image_mime(head);
+      in.clear();
+      in.seekg(0, std::ios::end);
+      auto size = static_cast<long long>(in.tellg());
+      if (mime.empty() || size <= 0
+          || size > static_cast<long long>(max_inline_image_bytes)) {
+        others += "\n[attachment: " + path + "]";
+        continue;
+      }
+      in.seekg(0);
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      parts.push_back({{"type", "image_url"},
+                       {"image_url",
+                        {{"url", "data:" + mime + ";base64," + base64(ss.str())}}}});
+    } catch (const std::exception&) {
+      others += "\n[attachment: " + path + "]";
+    }
+  }
+  if (parts.empty())
+    return text + others;
+  parts.push_back({{"type", "text"}, {"text", text + others}});
+  return parts;
+}
+
+} // namespace nb

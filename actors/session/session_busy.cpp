@@ -1,0 +1,111 @@
+// What a session does with messages that arrive while a turn runs: commands
+// are answered at once (/stop cancels the turn), plain messages wait to be
+// injected into the running turn or to start the next one, in order.
+#include "actors/session/session.hpp"
+
+#include "actors/common/log.hpp"
+
+namespace nb {
+
+namespace {
+
+/// At most this many waiting messages go into a turn at one check.
+constexpr size_t injections_per_check = 3;
+
+bool injectable(const inbound_msg& in) {
+  return in.channel == "system" || !parse_command(in.content).is_command;
+}
+
+} // namespace
+
+outbound_msg reply_to_msg(session_pointer self, const inbound_msg& in,
+                          std::string text, bool is_error) {
+  outbound_msg out;
+  out.channel = in.channel;
+  out.chat_id = in.chat_id;
+  out.session_key = self->state.key;
+  out.kind = outbound_kind::final_reply;
+  out.content = std::move(text);
+  out.is_error = is_error;
+  out.metadata_json = R"({"render_as":"text"})";
+  return out;
+}
+
+command_context command_context_for(session_pointer self) {
+  auto& st = self->state;
+  command_context ctx;
+  ctx.session_key = st.key;
+  ctx.workspace = st.cfg.workspace;
+  ctx.model = &st.model;
+  ctx.context_window_tokens = st.cfg.context_window_tokens;
+  ctx.max_tokens = st.cfg.max_tokens;
+  ctx.transcript = &st.transcript;
+  ctx.last_usage = st.last_usage;
+  ctx.uptime_s = (now_us() - st.cfg.started_at_us) / 1000000;
+  ctx.busy = !st.machine.done();
+  ctx.active_tasks = ctx.busy ? 1 : 0;
+  return ctx;
+}
+
+int32_t cancel_turn(session_pointer self, outbound_sink by) {
+  auto& st = self->state;
+  if (st.machine.done() || st.cancel_requested)
+    return 0;
+  st.cancel_requested = true;
+  st.stopped_by = std::move(by);
+  st.log->info("[{}] [T{}] stopping the running turn", st.key,
+               st.turn_number);
+  if (st.runner)
+    self->send(st.runner, cancel_turn_atom::value);
+  return 1;
+}
+
+std::vector<inbound_msg> take_injections(session_pointer self) {
+  auto& st = self->state;
+  std::vector<inbound_msg> out;
+  while (!st.pending.empty() && out.size() < injections_per_check
+         && !st.cancel_requested && injectable(st.pending.front())) {
+    auto& in = st.pending.front();
+    if (in.reply_to && in.reply_to != st.current.reply_to)
+      st.injected_sinks.push_back(in.reply_to);
+    out.push_back(std::move(in));
+    st.pending.pop_front();
+  }
+  // More are waiting: the runner takes them at its next check.
+  if (!out.empty() && !st.pending.empty() && st.runner
+      && injectable(st.pending.front()))
+    self->send(st.runner, injections_ready_atom::value);
+  return out;
+}
+
+void while_busy(session_pointer self, inbound_msg in) {
+  auto& st = self->state;
+  auto cmd = in.channel == "system" ? parsed_command{}
+                                    : parse_command(in.content);
+  if (!cmd.is_command) {
+    st.pending.push_back(std::move(in));
+    if (st.runner && st.pending.size() == 1)
+      self->send(st.runner, injections_ready_atom::value);
+    return;
+  }
+  auto ctx = command_context_for(self);
+  auto reply = run_command(cmd, ctx);
+  switch (reply.action) {
+    case command_action::new_session:
+      // The fresh start waits for the stopped turn to end, in order.
+      cancel_turn(self, in.reply_to);
+      st.pending.push_back(std::move(in));
+      return;
+    case command_action::stop: {
+      auto n = cancel_turn(self, in.reply_to);
+      reply.text = n > 0 ? "Stopped " + std::to_string(n) + " task(s)."
+                         : "No active task to stop.";
+      break;
+    }
+    case command_action::reply:
+      break;
+  }
+  deliver_to(self, in, reply_to_msg(self, in, std::move(reply.text), false));
+}
+
+} // namespace nb

@@ -1,0 +1,48 @@
+// Skills: instructions the agent loads on demand, one folder each with a
+// SKILL.md. Workspace skills (<workspace>/skills/<name>/) shadow the
+// built-in ones shipped in the binary (workspace/skills/ in the source tree).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace nb {
+
+struct skill_info {
+  std::string name;
+  std::string description;
+  std::string source; ///< "workspace" or "builtin"
+  /// Where the agent reads it with read_file: "skills/<name>/SKILL.md"
+  /// (relative to the workspace) for both sources; built-ins are written
+  /// to <workspace>/.nanobot/builtin-skills/ by materialize_builtin_skills.
+  std::string path;
+  std::string body; ///< SKILL.md without its front matter
+  bool always = false;
+  bool available = true;
+  std::string missing; ///< "CLI: gh, ENV: GITHUB_TOKEN" when unavailable
+};
+
+/// Every skill, workspace ones first then built-ins not shadowed, each
+/// group sorted by name. `path_env` is the PATH searched for required
+/// programs. Never throws; unreadable skills are left out.
+std::vector<skill_info> list_skills(const std::string& workspace,
+                                    const std::string& path_env);
+
+/// Writes the built-in skills that the workspace does not shadow under
+/// <workspace>/.nanobot/builtin-skills/<name>/SKILL.md (only when the file
+/// is missing or differs), so read_file can open them. Never throws.
+void materialize_builtin_skills(const std::string& workspace);
+
+/// "skills/<name>/SKILL.md" for workspace skills and
+/// ".nanobot/builtin-skills/<name>/SKILL.md" for built-ins.
+std::string skill_read_path(const skill_info& s);
+
+/// The "# Active Skills" section: every available always-on skill whole
+/// ("" when none).
+std::string always_skills_section(const std::vector<skill_info>& skills);
+
+/// The skills summary: one line per skill that is not always-on, with its
+/// path and what it lacks when unavailable ("" when there are none).
+std::string skills_summary(const std::vector<skill_info>& skills);
+
+} // namespace nb

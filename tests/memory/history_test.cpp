@@ -1,0 +1,83 @@
+// memory/history.jsonl: cursors, invalid lines, the legacy HISTORY.md and
+// the prompt's recent-history section, on real files.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "actors/memory/history_file.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct temp_ws {
+  temp_ws() {
+    char tmpl[] = "/tmp/nb-history-XXXXXX";
+    dir = mkdtemp(tmpl);
+  }
+  ~temp_ws() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  std::string dir;
+};
+
+} // namespace
+
+TEST_CASE("entries get increasing cursors and bad lines are skipped") {
+  temp_ws ws;
+  std::string err;
+  auto a = nb::append_history(ws.dir, "first summary", "telegram:1", err);
+  REQUIRE(a);
+  CHECK(a->cursor == 0);
+  {
+    std::ofstream out{ws.dir + "/memory/history.jsonl", std::ios::app};
+    out << "not json\n{\"content\":\"no cursor\"}\n";
+  }
+  auto b = nb::append_history(ws.dir, "second", "", err);
+  REQUIRE(b);
+  CHECK(b->cursor == 1);
+  int skipped = 0;
+  auto all = nb::read_history(ws.dir, &skipped);
+  REQUIRE(all.size() == 2);
+  CHECK(skipped == 2);
+  CHECK(all[0].session_key == "telegram:1");
+  CHECK(all[0].timestamp.size() == 16);
+  CHECK(all[1].content == "second");
+}
+
+TEST_CASE("a legacy HISTORY.md is moved into history.jsonl once") {
+  temp_ws ws;
+  fs::create_directories(ws.dir + "/memory");
+  std::ofstream{ws.dir + "/memory/HISTORY.md"}
+    << "[2025-01-01 10:00] Met Bob.\n\n[2025-01-02 11:00] Planned a trip\nto Rome.\n";
+  std::string err;
+  CHECK(nb::migrate_legacy_history(ws.dir, err) == 2);
+  CHECK(err.empty());
+  CHECK_FALSE(fs::exists(ws.dir + "/memory/HISTORY.md"));
+  CHECK(fs::exists(ws.dir + "/memory/HISTORY.md.bak"));
+  auto all = nb::read_history(ws.dir);
+  REQUIRE(all.size() == 2);
+  CHECK(all[1].content == "[2025-01-02 11:00] Planned a trip\nto Rome.");
+  CHECK(nb::migrate_legacy_history(ws.dir, err) == 0);
+  CHECK(nb::read_history(ws.dir).size() == 2);
+}
+
+TEST_CASE("recent history keeps this session's newest entries within a cap") {
+  std::vector<nb::history_entry> all;
+  for (int i = 0; i < 80; ++i)
+    all.push_back({i, "2026-01-01 10:00", "entry " + std::to_string(i),
+                   i % 2 ? "a" : "b"});
+  auto s = nb::recent_history_section(all, "a", 50, 100000, "entry 79");
+  CHECK(s.rfind("# Recent History\n- [2026-01-01 10:00] entry", 0) == 0);
+  CHECK(s.find("entry 77") != std::string::npos);
+  CHECK(s.find("entry 79") == std::string::npos); // same as the summary
+  CHECK(s.find("entry 78") == std::string::npos); // other session
+  CHECK(s.find("entry 1\n") != std::string::npos);
+  CHECK(s.find("entry 77") > s.find("entry 75")); // oldest first
+  auto capped = nb::recent_history_section(all, "a", 50, 120, "");
+  CHECK(capped.find("entry 79") != std::string::npos);
+  CHECK(capped.find("entry 71") == std::string::npos);
+  CHECK(nb::recent_history_section(all, "zzz", 50, 1000, "").empty());
+}
