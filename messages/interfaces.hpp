@@ -72,4 +72,25 @@ using evaluator_actor
   = caf::typed_actor<caf::replies_to<eval_request>::with<eval_verdict>,
                      caf::reacts_to<session_services>>;
 
+// -- cron (issue 4)
+
+/// Owns the schedule in <workspace>/cron/jobs.json: fires each due job as
+/// an inbound message into the router. `tick_atom` is its own timer;
+/// `router_actor` tells it where to deliver (it fires nothing before).
+using cron_actor = caf::typed_actor<caf::reacts_to<caf::tick_atom>,
+                                    caf::reacts_to<router_actor>>;
+
+// -- heartbeat (issue 4)
+
+/// Every gateway.heartbeat.intervalS: runs HEARTBEAT.md's active tasks in
+/// session "heartbeat" and lets the evaluator decide whether the result
+/// reaches the user. `outbound_msg` is the turn's reply coming back;
+/// `heartbeat_run_atom` runs one beat now and answers what happened;
+/// `session_services` hands it restarted services.
+using heartbeat_actor
+  = caf::typed_actor<caf::reacts_to<caf::tick_atom>,
+                     caf::reacts_to<outbound_msg>,
+                     caf::reacts_to<session_services>,
+                     caf::replies_to<heartbeat_run_atom>::with<std::string>>;
+
 } // namespace nb

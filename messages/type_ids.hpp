@@ -82,6 +82,17 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   // -- session: messages injected into a running turn
   CAF_ADD_TYPE_ID(nb, (std::vector<nb::inbound_msg>))
 
+  // -- cron
+  CAF_ADD_TYPE_ID(nb, (nb::cron_actor))
+
+  // -- session activity
+  CAF_ADD_TYPE_ID(nb, (nb::session_list))
+  CAF_ADD_TYPE_ID(nb, (nb::session_activity))
+  CAF_ADD_TYPE_ID(nb, (nb::session_listing))
+
+  // -- heartbeat
+  CAF_ADD_TYPE_ID(nb, (nb::heartbeat_actor))
+
 CAF_END_TYPE_ID_BLOCK(nb)
 
 namespace caf {

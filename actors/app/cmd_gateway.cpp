@@ -44,7 +44,7 @@ int cmd_gateway(const options& opts) {
   auto lg = log::get("gateway");
   auto signals = block_shutdown_signals();
   try {
-    runtime rt{*cfg};
+    runtime rt{*cfg, /*background=*/true};
     auto choice = choose_provider(*cfg);
     if (choice.ready())
       lg->info("model {} via {} at {}", cfg->agent.model, choice.name,

@@ -1,6 +1,9 @@
 // The nanobot subcommands; each returns the process exit code.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "actors/app/options.hpp"
 
 namespace nb {
@@ -9,5 +12,7 @@ int cmd_onboard(const options& opts);
 int cmd_status(const options& opts);
 int cmd_agent(const options& opts);
 int cmd_gateway(const options& opts);
+/// `nanobot cron ...`: `args` are the words after "cron".
+int cmd_cron(const std::vector<std::string>& args);
 
 } // namespace nb

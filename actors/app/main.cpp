@@ -8,6 +8,9 @@
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  // `cron` has its own sub-actions and options.
+  if (!args.empty() && args[0] == "cron")
+    return nb::cmd_cron({args.begin() + 1, args.end()});
   auto opts = nb::parse_options(args);
   if (!opts.error.empty()) {
     std::cerr << "nanobot: " << opts.error << "\n";
@@ -30,6 +33,6 @@ int main(int argc, char** argv) {
   if (opts.command == "gateway")
     return nb::cmd_gateway(opts);
   std::cerr << "nanobot: unknown command '" << opts.command
-            << "' (commands: onboard, status, agent, gateway)\n";
+            << "' (commands: onboard, status, agent, gateway, cron)\n";
   return 2;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -179,6 +180,25 @@ local_resolution time_zone::resolve(int64_t local) const {
     r.first = hi;
   }
   return r;
+}
+
+std::string system_zone_name() {
+  if (const char* tz = std::getenv("TZ"); tz && *tz) {
+    std::string n = *tz == ':' ? tz + 1 : tz;
+    if (time_zone::load(n))
+      return n;
+  }
+  std::error_code ec;
+  auto target = std::filesystem::read_symlink("/etc/localtime", ec).string();
+  if (!ec) {
+    auto at = target.find("zoneinfo/");
+    if (at != std::string::npos) {
+      auto n = target.substr(at + 9);
+      if (time_zone::load(n))
+        return n;
+    }
+  }
+  return "UTC";
 }
 
 } // namespace nb::cron

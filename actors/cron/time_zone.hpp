@@ -72,4 +72,8 @@ private:
   std::optional<posix_tz> footer_;
 };
 
+/// The system's zone as an IANA name: $TZ when it names one, else the
+/// target of the /etc/localtime link, else "UTC".
+std::string system_zone_name();
+
 } // namespace nb::cron

@@ -20,4 +20,7 @@ void add_list_dir(tool_registry& reg);
 /// exec: one shell command in a fresh process group, with a time limit.
 void add_exec(tool_registry& reg);
 
+/// cron: add, list and remove scheduled jobs (actors/tools/cron_tool.cpp).
+void add_cron(tool_registry& reg);
+
 } // namespace nb

@@ -8,6 +8,7 @@ tool_registry make_builtin_registry(const settings& cfg) {
   add_write_file(reg);
   add_edit_file(reg);
   add_list_dir(reg);
+  add_cron(reg);
   if (cfg.tools.exec.enable)
     add_exec(reg);
   return reg;

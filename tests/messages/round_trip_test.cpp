@@ -146,6 +146,19 @@ template <> eval_verdict sample(caf::actor_system&) {
 template <> evaluator_actor sample(caf::actor_system& sys) {
   return any_handle<evaluator_actor>(sys);
 }
+template <> cron_actor sample(caf::actor_system& sys) {
+  return any_handle<cron_actor>(sys);
+}
+template <> heartbeat_actor sample(caf::actor_system& sys) {
+  return any_handle<heartbeat_actor>(sys);
+}
+template <> session_list sample(caf::actor_system&) { return {5}; }
+template <> session_activity sample(caf::actor_system&) {
+  return {"telegram:42", 1780308000000};
+}
+template <> session_listing sample(caf::actor_system& sys) {
+  return {{sample<session_activity>(sys)}};
+}
 
 template <> session_services sample(caf::actor_system& sys) {
   return {sample<store_actor>(sys), sample<provider_actor>(sys),

@@ -1,0 +1,62 @@
+// The cron actor: wakes when the next job is due (and every few seconds to
+// notice jobs that the cron tool or `nanobot cron` added), takes the due
+// jobs from the store and runs each as a turn in the session that created
+// it. Detached: it does the store's blocking file I/O on its own thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <spdlog/spdlog.h>
+
+#include <caf/fwd.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "actors/common/meter.hpp"
+#include "actors/cron/job.hpp"
+#include "actors/cron/job_store.hpp"
+#include "messages/interfaces.hpp"
+
+namespace nb {
+
+struct cron_config {
+  std::string workspace; ///< absolute; jobs live in <workspace>/cron
+  /// How often the store is checked for changes made by others.
+  std::chrono::milliseconds poll{2000};
+  int64_t grace_ms = 15 * 60 * 1000;
+  /// Wall-clock epoch milliseconds (tests may pass their own).
+  std::function<int64_t()> now_ms;
+};
+
+struct cron_state {
+  cron_state() = default;
+  static inline const char* name = "cron";
+  cron_config cfg;
+  std::unique_ptr<cron::job_store> store;
+  router_actor router;
+  stats_actor stats;
+  std::string seen_stamp;            ///< the store as we last read it
+  std::optional<int64_t> next_wake_ms;
+  bool timer_armed = false;
+  actor_meter meter;
+  std::shared_ptr<spdlog::logger> log;
+};
+
+using cron_pointer = cron_actor::stateful_pointer<cron_state>;
+
+cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
+                                    stats_actor stats);
+
+/// Spawns the cron actor detached; it fires nothing until it has a router.
+cron_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
+                      stats_actor stats);
+
+/// The inbound message that runs `job` in its session.
+inbound_msg cron_turn(const cron::job& job, int64_t now_ms);
+
+} // namespace nb

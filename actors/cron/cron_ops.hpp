@@ -1,0 +1,63 @@
+// What users and the scheduler do with jobs, on top of the locked store:
+// add, list, remove (shared by the cron tool and `nanobot cron`), and the
+// scheduler's tick (which jobs are due now). Blocking file I/O.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/cron/job_store.hpp"
+
+namespace nb::cron {
+
+/// A run found late by more than this (the gateway was down, the machine
+/// slept) is recorded as skipped instead of run hours late.
+inline constexpr int64_t missed_run_grace_ms = 15 * 60 * 1000;
+
+struct add_request {
+  std::string name;    ///< "" = the first 30 characters of the message
+  std::string message;
+  std::optional<int64_t> every_seconds;
+  std::string cron_expr;
+  std::string tz; ///< cron only; "" = the system's zone
+  std::string at; ///< ISO date-time; without offset: wall clock in tz
+  std::string session_key; ///< the session the job runs in
+  std::string channel;     ///< where that session's chat lives
+  std::string chat_id;
+  nlohmann::json origin_metadata = nlohmann::json::object();
+};
+
+struct op_result {
+  bool ok = false;
+  std::string text; ///< the answer for the user or the model
+  std::string job_id;
+  std::vector<std::string> problems; ///< store trouble, for the log
+};
+
+op_result add_job(job_store& store, const add_request& rq, int64_t now_ms);
+op_result list_jobs(job_store& store, int64_t now_ms);
+op_result remove_job(job_store& store, const std::string& id);
+
+/// What a scheduler tick found.
+struct tick_result {
+  std::vector<job> due;             ///< run these now (state already saved)
+  std::vector<std::string> notes;   ///< skipped runs and store problems
+  std::optional<int64_t> next_wake_ms; ///< earliest next run of any job
+  std::string error;                ///< the store could not be written
+};
+
+/// Finds the jobs due at `now_ms`, records their run and moves them on
+/// (saved before they run, so a crash never runs one twice). A job whose
+/// next run is unset gets one from its schedule; a run later than
+/// `grace_ms` is recorded as skipped and the job moves to its next slot.
+tick_result take_due(job_store& store, int64_t now_ms,
+                     int64_t grace_ms = missed_run_grace_ms);
+
+/// "every 2h", "cron: 0 9 * * * (Europe/Berlin)", "at 2026-...".
+std::string describe_timing(const job& j);
+
+} // namespace nb::cron

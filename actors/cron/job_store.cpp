@@ -1,0 +1,170 @@
+#include "actors/cron/job_store.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace nb::cron {
+
+namespace {
+
+using json = nlohmann::json;
+
+int64_t wall_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch())
+    .count();
+}
+
+std::string os_error(const std::string& what) {
+  return what + ": " + std::strerror(errno);
+}
+
+/// An exclusive flock held for its lifetime (none when the file fails).
+class file_lock {
+public:
+  explicit file_lock(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd_ >= 0)
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+  }
+  file_lock(const file_lock&) = delete;
+  ~file_lock() {
+    if (fd_ >= 0)
+      ::close(fd_); // releases the lock
+  }
+
+private:
+  int fd_ = -1;
+};
+
+bool write_all_fd(int fd, const std::string& data) {
+  size_t off = 0;
+  while (off < data.size()) {
+    auto n = ::write(fd, data.data() + off, data.size() - off);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    off += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+} // namespace
+
+job_store::job_store(std::string dir) : dir_(std::move(dir)) {}
+
+std::string job_store::stamp() const {
+  struct stat st;
+  if (::stat(file().c_str(), &st) != 0)
+    return "none";
+  return std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":"
+         + std::to_string(st.st_mtim.tv_sec) + "."
+         + std::to_string(st.st_mtim.tv_nsec);
+}
+
+job_list job_store::load_locked() {
+  job_list out;
+  std::ifstream in{file(), std::ios::binary};
+  if (!in)
+    return out; // no file yet: no jobs
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  auto text = buf.str();
+  in.close();
+  json doc = json::parse(text, nullptr, false);
+  std::vector<std::string> bad;
+  if (doc.is_discarded() || !doc.is_object()) {
+    bad.push_back("the file is not a JSON object");
+  } else if (auto j = doc.find("jobs"); j == doc.end() || !j->is_array()) {
+    bad.push_back("\"jobs\" is missing or not a list");
+  } else {
+    for (auto& item : *j) {
+      std::string err;
+      if (auto parsed = job_from_json(item, &err))
+        out.jobs.push_back(std::move(*parsed));
+      else
+        bad.push_back(err);
+    }
+  }
+  if (bad.empty())
+    return out;
+  // Keep the original bytes: rename the file aside, then write back what
+  // could be read, so nothing is ever silently dropped.
+  auto aside = file() + ".corrupt-" + std::to_string(wall_ms());
+  if (::rename(file().c_str(), aside.c_str()) != 0) {
+    out.problems.push_back(os_error("cannot set aside the unreadable "
+                                    + file()));
+    return out;
+  }
+  std::string what;
+  for (auto& b : bad)
+    what += (what.empty() ? "" : "; ") + b;
+  out.problems.push_back(file() + " could not be read fully (" + what
+                         + "); the original is kept as " + aside + " and "
+                         + std::to_string(out.jobs.size())
+                         + " readable job(s) were kept");
+  if (auto err = save_locked(out.jobs); !err.empty())
+    out.problems.push_back(err);
+  return out;
+}
+
+std::string job_store::save_locked(const std::vector<job>& jobs) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  json arr = json::array();
+  for (auto& j : jobs)
+    arr.push_back(to_json(j));
+  auto text = json{{"version", 1}, {"jobs", arr}}.dump(
+    2, ' ', false, json::error_handler_t::replace) + "\n";
+  auto tmp = file() + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return os_error("cannot write " + tmp);
+  bool ok = write_all_fd(fd, text) && ::fsync(fd) == 0;
+  auto saved_errno = errno;
+  ::close(fd);
+  if (!ok) {
+    errno = saved_errno;
+    auto err = os_error("cannot write " + tmp);
+    ::unlink(tmp.c_str());
+    return err;
+  }
+  if (::rename(tmp.c_str(), file().c_str()) != 0)
+    return os_error("cannot replace " + file());
+  int dfd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return "";
+}
+
+job_list job_store::read() {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  file_lock lock{file() + ".lock"};
+  return load_locked();
+}
+
+std::string job_store::update(const std::function<bool(job_list&)>& change) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  file_lock lock{file() + ".lock"};
+  auto list = load_locked();
+  if (!change(list))
+    return "";
+  return save_locked(list.jobs);
+}
+
+} // namespace nb::cron
