@@ -166,7 +166,19 @@ std::vector<key_spec> make_table() {
            s.gateway.session_idle_s = i32(v);
          }),
     ignored("gateway.restartMode"),
-    ignored("gateway.heartbeat"),
+    section("gateway.heartbeat"),
+    leaf("gateway.heartbeat.enabled", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.gateway.heartbeat.enabled = v.flag;
+         }),
+    leaf("gateway.heartbeat.intervalS", k::integer, 1, i32_max,
+         [](settings& s, name_t, val_t v) {
+           s.gateway.heartbeat.interval_s = i32(v);
+         }),
+    leaf("gateway.heartbeat.keepRecentMessages", k::integer, 0, 100000,
+         [](settings& s, name_t, val_t v) {
+           s.gateway.heartbeat.keep_recent_messages = i32(v);
+         }),
 
     ignored("modelPresets"),
     section("channels"),

@@ -49,6 +49,13 @@ struct api_settings {
   int32_t timeout_s = 120; ///< per request, waiting for the turn
 };
 
+/// gateway.heartbeat: periodic work from HEARTBEAT.md (issue 4)
+struct heartbeat_settings {
+  bool enabled = true;
+  int32_t interval_s = 1800;
+  int32_t keep_recent_messages = 8; ///< the heartbeat session is cut to this
+};
+
 /// gateway (health, /stats, /metrics) and the runtime's own knobs
 struct gateway_settings {
   std::string host = "127.0.0.1";
@@ -59,6 +66,7 @@ struct gateway_settings {
   int32_t exclusive_lanes = 4;    ///< serial lanes, chosen by session key
   int32_t http_threads = 64;      ///< HTTP front-door worker threads
   int32_t session_idle_s = 600;   ///< idle session actors quit after this
+  heartbeat_settings heartbeat;
 };
 
 /// Timeouts that nanobot reads from NANOBOT_* environment variables.

@@ -45,7 +45,11 @@ nlohmann::json to_config_json(const settings& s) {
       {"toolWorkers", g.tool_workers},
       {"exclusiveLanes", g.exclusive_lanes},
       {"httpThreads", g.http_threads},
-      {"sessionIdleSeconds", g.session_idle_s}}},
+      {"sessionIdleSeconds", g.session_idle_s},
+      {"heartbeat",
+       {{"enabled", g.heartbeat.enabled},
+        {"intervalS", g.heartbeat.interval_s},
+        {"keepRecentMessages", g.heartbeat.keep_recent_messages}}}}},
   };
 }
 

@@ -18,5 +18,6 @@ using take_injections_atom = caf::atom_constant<caf::atom("takeinj")>;
 using injections_ready_atom = caf::atom_constant<caf::atom("injready")>;
 /// Session → runner: stop now, keep the work done so far (/stop).
 using cancel_turn_atom = caf::atom_constant<caf::atom("cancelturn")>;
+using heartbeat_run_atom = caf::atom_constant<caf::atom("hbrun")>;
 
 } // namespace nb

@@ -43,7 +43,8 @@ using tools_actor = tool_executor_actor::extend<
 using store_actor
   = caf::typed_actor<caf::replies_to<session_load>::with<session_snapshot>,
                      caf::replies_to<session_append>::with<caf::ok_atom>,
-                     caf::replies_to<session_replace>::with<caf::ok_atom>>;
+                     caf::replies_to<session_replace>::with<caf::ok_atom>,
+                     caf::replies_to<session_list>::with<session_listing>>;
 using stats_actor = caf::typed_actor<
   caf::reacts_to<actor_sample>, caf::reacts_to<turn_sample>,
   caf::reacts_to<provider_sample>, caf::reacts_to<tool_sample>,

@@ -59,4 +59,36 @@ typename Inspector::result_type inspect(Inspector& f, session_replace& x) {
            x.messages);
 }
 
+// -- session activity (issue 4: the heartbeat's target)
+
+/// Asks for the sessions on disk, most recently written first.
+struct session_list {
+  int32_t limit = 0; ///< 0 = all
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, session_list& x) {
+  return f(caf::meta::type_name("session_list"), x.limit);
+}
+
+/// One session and when its file last changed.
+struct session_activity {
+  std::string key;
+  int64_t updated_ms = 0; ///< epoch milliseconds
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, session_activity& x) {
+  return f(caf::meta::type_name("session_activity"), x.key, x.updated_ms);
+}
+
+struct session_listing {
+  std::vector<session_activity> sessions;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, session_listing& x) {
+  return f(caf::meta::type_name("session_listing"), x.sessions);
+}
+
 } // namespace nb

@@ -57,4 +57,8 @@ caf::error replace_session(const std::string& dir, const std::string& key,
 /// The human-readable text of a store error (its context), or "" for none.
 std::string store_error_text(const caf::error& err);
 
+/// The sessions in `dir`, most recently written first (at most `limit`,
+/// 0 = all). Files that are not this store's sessions are left out.
+session_listing list_sessions(const std::string& dir, int32_t limit = 0);
+
 } // namespace nb

@@ -88,6 +88,13 @@ store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
         return done(self, m.key, "replace", std::move(err));
       });
     },
+    [=](session_list& m) {
+      auto t = self->state.meter.measure();
+      return guarded<session_listing>(self, "*", "list", [&] {
+        return caf::result<session_listing>{
+          list_sessions(self->state.dir, m.limit)};
+      });
+    },
   };
 }
 
@@ -117,6 +124,10 @@ store_actor::behavior_type store_impl(front_ptr self, std::string dir,
       auto t = self->state.meter.measure();
       auto& w = route(self, m.key);
       return self->delegate(w, std::move(m));
+    },
+    [=](session_list& m) {
+      auto t = self->state.meter.measure();
+      return self->delegate(self->state.workers.front(), std::move(m));
     },
   };
 }

@@ -18,7 +18,7 @@ int64_t process_start_us() {
   return at;
 }
 
-runtime::runtime(const settings& cfg) {
+runtime::runtime(const settings& cfg, bool background) {
   auto started = process_start_us();
   auto dir = resolve_sessions_dir(cfg);
   if (!dir)
@@ -33,7 +33,7 @@ runtime::runtime(const settings& cfg) {
   cfg_.set("logger.verbosity", caf::atom("quiet"));
   register_messages(cfg_);
   sys_ = std::make_unique<caf::actor_system>(cfg_);
-  supervisor_ = sys_->spawn(supervisor_impl, cfg, *dir, started);
+  supervisor_ = sys_->spawn(supervisor_impl, cfg, *dir, started, background);
   caf::scoped_actor self{*sys_};
   self->request(supervisor_, std::chrono::seconds(30), caf::get_atom::value)
     .receive(

@@ -17,8 +17,9 @@ namespace nb {
 class runtime {
 public:
   /// Starts the actor tree for `cfg`. Throws std::runtime_error with a clear
-  /// message when the session directory cannot be prepared.
-  explicit runtime(const settings& cfg);
+  /// message when the session directory cannot be prepared. `background`
+  /// (the gateway) also runs cron, the heartbeat and the evaluator.
+  explicit runtime(const settings& cfg, bool background = false);
   ~runtime();
 
   caf::actor_system& system() { return *sys_; }

@@ -3,6 +3,9 @@
 #include <caf/event_based_actor.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/cron/cron.hpp"
+#include "actors/evaluator/evaluator.hpp"
+#include "actors/heartbeat/heartbeat.hpp"
 #include "actors/provider/provider.hpp"
 #include "actors/router/router.hpp"
 #include "actors/stats/stats.hpp"
@@ -39,6 +42,37 @@ void spawn_services(supervisor_pointer self) {
   }
 }
 
+/// Gateway only: the scheduler and the notification gate. Each gets the
+/// current router and services; a restarted one starts from its files.
+void spawn_background(supervisor_pointer self) {
+  auto& st = self->state;
+  if (!st.background || !st.router)
+    return;
+  auto& sys = self->system();
+  if (!st.evaluator) {
+    st.evaluator = spawn_evaluator(sys, st.cfg, st.svc);
+    self->link_to(st.evaluator);
+  }
+  if (!st.cron) {
+    cron_config cc;
+    cc.workspace = st.cfg.workspace_path();
+    st.cron = spawn_cron(sys, std::move(cc), st.svc.stats);
+    self->link_to(st.cron);
+    self->send(st.cron, st.router);
+  }
+  auto lg = log::get("heartbeat");
+  if (!st.heartbeat && st.cfg.gateway.heartbeat.enabled) {
+    auto hc = make_heartbeat_config(st.cfg);
+    lg->info("Heartbeat: every {}s", hc.interval.count());
+    heartbeat_links links{st.router, st.svc.store, st.evaluator,
+                          st.svc.outbox, st.svc.stats};
+    st.heartbeat = spawn_heartbeat(sys, std::move(hc), std::move(links));
+    self->link_to(st.heartbeat);
+  } else if (!st.cfg.gateway.heartbeat.enabled && st.restarts == 0) {
+    lg->info("Heartbeat: disabled");
+  }
+}
+
 /// Clears the handle of the service that went down; returns its name.
 template <class Handle>
 bool drop_if(Handle& h, const caf::actor_addr& who) {
@@ -54,8 +88,10 @@ bool drop_if(Handle& h, const caf::actor_addr& who) {
 supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 settings cfg,
                                                 std::string sessions_dir,
-                                                int64_t started_at_us) {
+                                                int64_t started_at_us,
+                                                bool background) {
   auto& st = self->state;
+  st.background = background;
   st.cfg = std::move(cfg);
   st.sessions_dir = std::move(sessions_dir);
   spawn_services(self);
@@ -63,6 +99,7 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
   scfg.started_at_us = started_at_us;
   st.router = self->spawn(router_impl, scfg, st.svc);
   self->link_to(st.router);
+  spawn_background(self);
   self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;
     auto lg = log::get("supervisor");
@@ -75,7 +112,10 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
     bool service = drop_if(s.svc.stats, em.source)
                    || drop_if(s.svc.store, em.source)
                    || drop_if(s.svc.provider, em.source)
-                   || drop_if(s.svc.tools, em.source);
+                   || drop_if(s.svc.tools, em.source)
+                   || drop_if(s.cron, em.source)
+                   || drop_if(s.evaluator, em.source)
+                   || drop_if(s.heartbeat, em.source);
     if (!service) {
       // Not a child: an orderly shutdown request. Linked children follow.
       self->quit(em.reason);
@@ -86,6 +126,11 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
               self->system().render(em.reason), s.restarts);
     spawn_services(self);
     self->send(s.router, s.svc);
+    spawn_background(self);
+    if (s.evaluator)
+      self->send(s.evaluator, s.svc);
+    if (s.heartbeat)
+      self->send(s.heartbeat, s.svc);
   });
   return {
     [=](caf::get_atom) -> caf::result<router_actor, session_services> {

@@ -24,15 +24,22 @@ struct supervisor_state {
   session_services svc;
   router_actor router;
   int restarts = 0;
+  /// Gateway only: the scheduler and the heartbeat with its gate.
+  bool background = false;
+  cron_actor cron;
+  evaluator_actor evaluator;
+  heartbeat_actor heartbeat;
 };
 
 using supervisor_pointer = supervisor_actor::stateful_pointer<supervisor_state>;
 
 /// `sessions_dir` must exist (see resolve_sessions_dir). `started_at_us` is
-/// the process start (steady clock), for uptime in /status.
+/// the process start (steady clock), for uptime in /status. `background`
+/// (the gateway) also runs cron, the heartbeat and the evaluator.
 supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 settings cfg,
                                                 std::string sessions_dir,
-                                                int64_t started_at_us);
+                                                int64_t started_at_us,
+                                                bool background = false);
 
 } // namespace nb

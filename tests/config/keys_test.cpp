@@ -56,12 +56,15 @@ TEST_CASE("keys nanobot knows but this gateway does not use are quiet") {
     "tools": {"web": {"search": {"provider": "brave"}}, "mcpServers": {},
       "exec": {"sandbox": "bwrap", "allowPatterns": []},
       "ssrfWhitelist": [], "cliApps": {"enable": true}},
-    "gateway": {"heartbeat": {"enabled": true, "intervalS": 1800},
+    "gateway": {"heartbeat": {"enabled": false, "intervalS": 600},
       "restartMode": "auto"}})"));
   CHECK(l.warnings.empty());
   CHECK(l.value.channels.at("telegram").raw_json.find("weird")
         != std::string::npos);
-  CHECK(any_contains(l.notices, "gateway.heartbeat"));
+  CHECK(any_contains(l.notices, "gateway.restartMode"));
+  CHECK_FALSE(l.value.gateway.heartbeat.enabled);
+  CHECK(l.value.gateway.heartbeat.interval_s == 600);
+  CHECK(l.value.gateway.heartbeat.keep_recent_messages == 8);
 }
 
 TEST_CASE("the key table is consistent") {
