@@ -97,8 +97,8 @@ TEST_CASE("tools front lists the specs and answers bad calls at once") {
   self->request(front, seconds(5), list_tools_atom::value)
     .receive(
       [&](std::vector<tool_spec>& specs) {
-        REQUIRE(specs.size() == 5);
-        CHECK(specs.front().name == "edit_file");
+        REQUIRE(specs.size() == 6);
+        CHECK(specs.front().name == "cron");
         CHECK(specs.back().name == "write_file");
       },
       [&](caf::error& e) { FAIL(f.sys.render(e)); });

@@ -58,7 +58,7 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
   for (auto& d : defs)
     names.push_back(d.name);
   CHECK(names
-        == std::vector<std::string>{"boom", "edit_file", "exec", "list_dir",
+        == std::vector<std::string>{"boom", "cron", "edit_file", "exec", "list_dir",
                                     "noop", "read_file", "typed",
                                     "write_file", "mcp_fs_list"});
   auto reg = make_builtin_registry(settings{});
@@ -87,7 +87,7 @@ TEST_CASE("registry rejects unknown tools and suggests only close names") {
   CHECK(has(near.content, "Error: Tool 'read_fiel' not found."));
   CHECK(has(near.content, "Did you mean 'read_file'? Tool names must match "
                           "exactly."));
-  CHECK(has(near.content, "Available: boom, edit_file, exec"));
+  CHECK(has(near.content, "Available: boom, cron, edit_file, exec"));
   CHECK(has(near.content, "[Analyze the error above and try a different "
                           "approach.]"));
   CHECK(has(call(reg, "readFile", "{}").content, "Did you mean 'read_file'"));
