@@ -2,6 +2,7 @@
 // what kind of value was found, never the value itself.
 #include <cmath>
 
+#include "config/model_list.hpp"
 #include "config/pipeline.hpp"
 
 namespace nb::config {
@@ -126,6 +127,8 @@ std::optional<check_failure> check_value(const key_spec& spec, const json& x,
       return string_list(x, v);
     case key_kind::string_map:
       return string_map(x, v);
+    case key_kind::model_list:
+      return check_model_list(x, v);
     default:
       return std::nullopt; // sections and ignored keys have no value check
   }

@@ -155,6 +155,8 @@ void apply_env_overrides(json& root, const env_lookup& env,
       apply_one(root, spec, steps_of(spec.path, ""), env, diag);
       continue;
     }
+    if (!spec.path.starts_with("providers."))
+      continue; // preset names are the file's own; no override addresses them
     for (const auto& name : providers)
       apply_one(root, spec, steps_of(spec.path, name), env, diag);
   }

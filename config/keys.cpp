@@ -54,9 +54,11 @@ std::vector<key_spec> make_table() {
          [](settings& s, name_t, val_t v) {
            s.agent.context_window_tokens = i32(v);
          }),
-    ignored("agents.defaults.modelPreset"),
+    text("agents.defaults.modelPreset", false,
+         [](settings& s, name_t, val_t v) { s.agent.model_preset = v.text; }),
     ignored("agents.defaults.contextBlockLimit"),
-    ignored("agents.defaults.fallbackModels"),
+    leaf("agents.defaults.fallbackModels", k::model_list, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) { s.agent.fallback_models = v.models; }),
     ignored("agents.defaults.maxConcurrentSubagents"),
     ignored("agents.defaults.failOnToolError"),
     ignored("agents.defaults.maxToolResultChars"),
@@ -180,7 +182,26 @@ std::vector<key_spec> make_table() {
            s.gateway.heartbeat.keep_recent_messages = i32(v);
          }),
 
-    ignored("modelPresets"),
+    {"modelPresets", k::named_sections},
+    text("modelPresets.*.model", true,
+         [](settings& s, name_t n, val_t v) { s.model_presets[n].model = v.text; }),
+    text("modelPresets.*.provider", true,
+         [](settings& s, name_t n, val_t v) {
+           s.model_presets[n].provider = v.text;
+         }),
+    leaf("modelPresets.*.maxTokens", k::integer, 1, i32_max,
+         [](settings& s, name_t n, val_t v) {
+           s.model_presets[n].max_tokens = i32(v);
+         }),
+    leaf("modelPresets.*.contextWindowTokens", k::integer, 1, i32_max,
+         [](settings& s, name_t n, val_t v) {
+           s.model_presets[n].context_window_tokens = i32(v);
+         }),
+    leaf("modelPresets.*.temperature", k::number, 0, 2,
+         [](settings& s, name_t n, val_t v) {
+           s.model_presets[n].temperature = v.number;
+         }),
+    ignored("modelPresets.*.reasoningEffort"),
     section("channels"),
     leaf("channels.sendProgress", k::boolean, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) {

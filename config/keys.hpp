@@ -24,6 +24,7 @@ enum class key_kind : uint8_t {
   boolean,
   string_list,
   string_map,
+  model_list,     ///< preset names or inline {"model": ...} objects
   ignored,        ///< known to nanobot, not used here: any value accepted
   raw_object,     ///< "x.*": any other key of x is a user-chosen name whose
                   ///< object is kept verbatim (text = JSON, flag = enabled)
@@ -37,6 +38,7 @@ struct field_value {
   bool flag = false;
   std::vector<std::string> list;
   std::map<std::string, std::string> map;
+  std::vector<fallback_model> models; ///< model_list entries
 };
 
 /// Stores a validated value; `name` is the '*' part of the path ("" if none).

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "config/keys.hpp"
+#include "config/model_list.hpp"
 #include "config/pipeline.hpp"
 
 namespace nb {
@@ -99,6 +100,8 @@ load_result from_tree(json root, const std::string& path,
   if (auto err = config::apply_tree(root, out.value, env, diag))
     return *err;
   config::read_timeouts(env, out.value.timeouts, diag);
+  if (auto err = config::apply_presets(out.value))
+    return *err;
   if (auto err = cross_check(out.value, diag))
     return *err;
   out.warnings = std::move(diag.warnings);

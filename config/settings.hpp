@@ -9,6 +9,17 @@
 
 namespace nb {
 
+/// One agents.defaults.fallbackModels entry: a modelPresets name, or an
+/// inline model whose unset values come from the primary.
+struct fallback_model {
+  std::string preset; ///< a modelPresets name; "" = the fields below
+  std::string model;
+  std::string provider;              ///< "" = auto
+  int32_t max_tokens = 0;            ///< 0 = the primary's
+  int32_t context_window_tokens = 0; ///< 0 = the primary's
+  double temperature = -1;           ///< < 0 = the primary's
+};
+
 /// agents.defaults
 struct agent_settings {
   std::string workspace = "~/.nanobot/workspace";
@@ -18,6 +29,18 @@ struct agent_settings {
   double temperature = 0.1;
   int32_t max_tool_iterations = 20;
   int32_t context_window_tokens = 65536;
+  std::string model_preset; ///< a modelPresets name; "" = the fields above
+  std::vector<fallback_model> fallback_models;
+};
+
+/// modelPresets.<name>: a model and its generation settings, chosen with
+/// agents.defaults.modelPreset or per session with /model.
+struct model_preset {
+  std::string model;
+  std::string provider = "auto";
+  int32_t max_tokens = 8192;
+  int32_t context_window_tokens = 65536;
+  double temperature = 0.1;
 };
 
 /// providers.<name>
@@ -95,6 +118,7 @@ struct channels_common_settings {
 struct settings {
   agent_settings agent;
   std::map<std::string, provider_settings> providers;
+  std::map<std::string, model_preset> model_presets;
   tool_settings tools;
   api_settings api;
   gateway_settings gateway;

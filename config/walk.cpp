@@ -197,14 +197,19 @@ private:
       return fail(shown, shown,
                   "expected an object, found " + type_name(value));
     auto inner = std::string{spec.path} + ".*";
+    bool providers = spec.path == "providers";
     for (const auto& [key, sub] : value.items()) {
       // Built-in providers answer to their camelCase alias too; custom
-      // names are kept as written.
+      // names (and preset names) are kept as written.
       auto name = snake_case(key);
       const auto& builtin = builtin_provider_names();
-      if (std::find(builtin.begin(), builtin.end(), name) == builtin.end())
+      if (!providers
+          || std::find(builtin.begin(), builtin.end(), name) == builtin.end())
         name = key;
-      out_.providers[name];
+      if (providers)
+        out_.providers[name];
+      else
+        out_.model_presets[name];
       if (auto err = section(sub, inner, join(shown, key), name))
         return err;
     }
