@@ -78,13 +78,16 @@ struct model_request {
   double temperature = -1;   ///< < 0 = provider default
   bool stream = false;
   model_delta_sink stream_to; ///< deltas and retry notices go here
+  /// A providers.<name> key for `model` (a preset's provider); "" or
+  /// "auto" = chosen from the model name like agents.defaults.provider.
+  std::string provider;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, model_request& x) {
   return f(caf::meta::type_name("model_request"), x.request_id, x.model,
            x.messages_json, x.tools_json, x.max_tokens, x.temperature,
-           x.stream, x.stream_to);
+           x.stream, x.stream_to, x.provider);
 }
 
 /// The outcome of one call. Provider failures are values, not errors:
@@ -99,13 +102,20 @@ struct model_reply {
   int32_t http_status = 0; ///< the last HTTP status seen, 0 = none
   int32_t attempts = 0;
   int64_t latency_us = 0;
+  /// Anthropic thinking blocks (JSON array, signatures included) to replay
+  /// on the assistant message as "thinking_blocks"; "" = none.
+  std::string thinking_blocks_json;
+  /// The fallback model that answered after the requested one failed;
+  /// "" = the requested model answered (or everything failed).
+  std::string fallback_model;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, model_reply& x) {
   return f(caf::meta::type_name("model_reply"), x.content,
            x.reasoning_content, x.tool_calls, x.finish_reason, x.usage,
-           x.error, x.http_status, x.attempts, x.latency_us);
+           x.error, x.http_status, x.attempts, x.latency_us,
+           x.thinking_blocks_json, x.fallback_model);
 }
 
 } // namespace nb

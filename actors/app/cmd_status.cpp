@@ -27,9 +27,15 @@ int cmd_status(const options& opts) {
             << "\nProvider:  ";
   if (choice.ready())
     std::cout << choice.name << " at " << choice.api_base << " "
-              << mark(true) << (choice.api_key.empty() ? " (no API key)" : " (API key set)");
+              << mark(true) << " ("
+              << (choice.api_key.empty() ? "no API key"
+                                         : "API key from " + choice.key_source)
+              << ", " << wire_api_name(choice.api) << " API, sends model \""
+              << choice.model << "\")";
   else
     std::cout << mark(false) << " not ready: " << choice.problem;
+  if (!choice.reason.empty())
+    std::cout << "\n           chosen by " << choice.reason;
   std::cout << "\nAPI:       http://" << cfg->api.host << ":" << cfg->api.port
             << "/v1" << (cfg->api.api_key.empty() ? " (no key)" : " (key required)")
             << "\nGateway:   http://" << cfg->gateway.host << ":" << cfg->gateway.port

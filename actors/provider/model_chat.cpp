@@ -1,21 +1,28 @@
-// openai_client::chat: attempts, retry decisions, waits and notices.
-#include "actors/provider/openai_client_impl.hpp"
+// model_client::chat: attempts, retry decisions, waits and notices.
+#include "actors/provider/model_client_impl.hpp"
 
 #include <algorithm>
 
 #include "actors/common/log.hpp"
+#include "actors/provider/text_quirks.hpp"
 
 namespace nb {
 
 using namespace detail;
 
-model_reply openai_client::chat(const model_request& req,
-                                const callbacks& cb) {
+model_reply model_client::chat(const model_request& req, const callbacks& cb,
+                               call_info* info) {
   auto& d = *impl_;
   auto start = clock_type::now();
   int32_t attempts = 0;
   int32_t status = 0;
+  bool shown = false;
+  std::optional<attempt_failure> last;
   auto failed = [&](std::string text) {
+    if (info) {
+      info->failure = last;
+      info->streamed = shown;
+    }
     model_reply r;
     r.finish_reason = "error";
     r.error = redact(std::move(text), d.choice.api_key);
@@ -34,7 +41,7 @@ model_reply openai_client::chat(const model_request& req,
   auto model = req.model.empty() ? d.choice.model
                                  : request_model(d.choice, req.model);
   std::string why;
-  auto body = build_chat_body(req, model, why);
+  auto body = d.wire->body(req, model, why);
   if (body.empty())
     return failed(why);
   auto limit = or_forever(req.stream ? d.opts.stream_call_timeout
@@ -42,16 +49,23 @@ model_reply openai_client::chat(const model_request& req,
   auto deadline = start + limit;
   auto max_attempts = static_cast<int32_t>(d.opts.retry_delays.size()) + 1;
   static const auto log = nb::log::get("provider");
-  bool shown = false;
   for (;;) {
     auto a = d.run(body, req.stream, shown, deadline, cb);
     ++attempts;
     shown = shown || a.emitted;
     if (!a.failure) {
       a.reply.attempts = attempts;
-      a.reply.latency_us = failed("").latency_us;
+      a.reply.latency_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                             clock_type::now() - start)
+                             .count();
+      apply_text_quirks(a.reply);
+      if (info) {
+        info->failure.reset();
+        info->streamed = shown;
+      }
       return a.reply;
     }
+    last = a.failure;
     auto& f = *a.failure;
     status = f.status;
     if (f.kind == failure_kind::cancelled)

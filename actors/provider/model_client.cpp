@@ -1,10 +1,11 @@
-#include "actors/provider/openai_client.hpp"
+#include "actors/provider/model_client.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <thread>
 
-#include "actors/provider/openai_client_impl.hpp"
+#include "actors/provider/model_client_impl.hpp"
+#include "actors/provider/text_quirks.hpp"
 
 namespace nb {
 
@@ -23,10 +24,10 @@ client_options client_options_from(const settings& cfg) {
   return o;
 }
 
-openai_client::impl::impl(provider_choice c, client_options o,
+model_client::impl::impl(provider_choice c, client_options o,
                           std::shared_ptr<const std::atomic<bool>> cancel_flag)
   : choice(std::move(c)), opts(std::move(o)), cancel(std::move(cancel_flag)),
-    base(parse_base_url(choice.api_base)) {
+    wire(make_wire_format(choice.api)), base(parse_base_url(choice.api_base)) {
   if (!base)
     return;
   http = std::make_unique<httplib::Client>(base->scheme_host_port);
@@ -42,7 +43,7 @@ openai_client::impl::impl(provider_choice c, client_options o,
   dog = std::make_unique<watchdog>([h = http.get()] { h->stop(); }, cancel);
 }
 
-bool openai_client::impl::sleep(ms d) {
+bool model_client::impl::sleep(ms d) {
   auto until = clock_type::now() + d;
   while (clock_type::now() < until) {
     if (cancelled())
@@ -53,7 +54,7 @@ bool openai_client::impl::sleep(ms d) {
   return !cancelled();
 }
 
-attempt openai_client::impl::run(const std::string& body, bool stream,
+attempt model_client::impl::run(const std::string& body, bool stream,
                                  bool mute, clock_type::time_point call_deadline,
                                  const callbacks& cb) {
   attempt a;
@@ -68,12 +69,12 @@ attempt openai_client::impl::run(const std::string& body, bool stream,
                           (backstop.count() % 1000) * 1000);
   httplib::Request req;
   req.method = "POST";
-  req.path = base->path_prefix + "/chat/completions";
+  req.path = wire->path(*base);
   req.body = body;
   req.set_header("Content-Type", "application/json");
   req.set_header("Accept", stream ? "text/event-stream" : "application/json");
-  if (!choice.api_key.empty())
-    req.set_header("Authorization", "Bearer " + choice.api_key);
+  for (auto& [k, v] : wire->headers(choice.api_key))
+    req.set_header(k, v);
   for (auto& [k, v] : choice.headers)
     req.set_header(k, v);
   int status = 0;
@@ -82,7 +83,16 @@ attempt openai_client::impl::run(const std::string& body, bool stream,
   size_t received = 0;
   std::string raw;
   sse_splitter splitter;
-  stream_accumulator acc;
+  auto decoder = wire->decoder();
+  auto& acc = *decoder;
+  quirk_filter quirks;
+  auto deliver = [&](stream_piece& p) {
+    if (!mute && cb.on_delta && !p.text.empty()) {
+      // Reasoning is never shown as the answer: only text counts as seen.
+      a.emitted = a.emitted || !p.reasoning;
+      cb.on_delta(std::move(p.text), p.reasoning);
+    }
+  };
   req.response_handler = [&](const httplib::Response& r) {
     status = r.status;
     sse = stream && r.status / 100 == 2
@@ -104,10 +114,11 @@ attempt openai_client::impl::run(const std::string& body, bool stream,
       // Only events count as progress: ": ping" comments never get here.
       dog->extend(std::min(clock_type::now() + window, call_deadline));
       for (auto& d : acc.apply(event)) {
-        if (!mute && cb.on_delta) {
-          a.emitted = true;
-          cb.on_delta(std::move(d.text), d.reasoning);
-        }
+        if (d.reasoning)
+          deliver(d);
+        else
+          for (auto& p : quirks.feed(d.text))
+            deliver(p);
       }
     });
     return acc.error().empty();
@@ -130,20 +141,24 @@ attempt openai_client::impl::run(const std::string& body, bool stream,
                                 true, {}};
   } else {
     classify(a, res, err, raw, sse, too_large, acc);
+    if (sse && !a.failure)
+      for (auto& p : quirks.flush())
+        deliver(p);
     // A server that ignored "stream" still answered: show it as one piece.
-    if (stream && !sse && !a.failure && !mute && cb.on_delta
-        && !a.reply.content.empty()) {
-      a.emitted = true;
-      cb.on_delta(a.reply.content, false);
+    if (stream && !sse && !a.failure) {
+      for (auto& p : quirks.feed(a.reply.content))
+        deliver(p);
+      for (auto& p : quirks.flush())
+        deliver(p);
     }
   }
   return a;
 }
 
-void openai_client::impl::classify(attempt& a, const httplib::Response& res,
+void model_client::impl::classify(attempt& a, const httplib::Response& res,
                                    httplib::Error err, const std::string& raw,
                                    bool sse, bool too_large,
-                                   stream_accumulator& acc) {
+                                   stream_decoder& acc) {
   auto fail = [&](failure_kind k, std::string detail, bool transient) {
     a.failure = attempt_failure{k, res.status > 0 ? res.status : 0,
                                 std::move(detail), transient, {}};
@@ -201,21 +216,21 @@ void openai_client::impl::classify(attempt& a, const httplib::Response& res,
     return;
   }
   // A server may ignore "stream": a whole JSON completion is fine too.
-  if (auto problem = parse_completion(raw, a.reply); !problem.empty()) {
+  if (auto problem = wire->parse(raw, a.reply); !problem.empty()) {
     fail(failure_kind::protocol, problem, false);
   }
 }
 
-openai_client::openai_client(provider_choice choice, client_options options,
+model_client::model_client(provider_choice choice, client_options options,
                              std::shared_ptr<const std::atomic<bool>> cancel)
   : impl_(std::make_unique<impl>(std::move(choice), std::move(options),
                                  std::move(cancel))) {
   // nop
 }
 
-openai_client::~openai_client() = default;
+model_client::~model_client() = default;
 
-const provider_choice& openai_client::choice() const {
+const provider_choice& model_client::choice() const {
   return impl_->choice;
 }
 

@@ -1,6 +1,7 @@
-// A blocking client for one OpenAI-compatible chat-completions endpoint:
-// keep-alive connection, streaming, retries, timeouts. Knows nothing about
-// actors; call it from a thread that may block.
+// A blocking client for one model endpoint (OpenAI chat completions or
+// Anthropic Messages, see wire_format.hpp): keep-alive connection,
+// streaming, retries, timeouts. Knows nothing about actors; call it from a
+// thread that may block.
 #pragma once
 
 #include <atomic>
@@ -8,10 +9,12 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "actors/provider/provider_registry.hpp"
+#include "actors/provider/retry_policy.hpp"
 #include "config/settings.hpp"
 #include "messages/model.hpp"
 
@@ -41,6 +44,10 @@ struct client_options {
   size_t max_response_bytes = size_t{16} << 20;
   /// Extra CA file for HTTPS endpoints with a private CA ("" = system).
   std::string ca_cert_path;
+  /// Consecutive failures after which a primary with fallbacks is skipped,
+  /// and for how long.
+  int breaker_threshold = 3;
+  ms breaker_cooldown{60'000};
 };
 
 /// The options that settings.timeouts imply (defaults for the rest).
@@ -54,23 +61,33 @@ struct callbacks {
   std::function<void(std::string)> on_retry_wait;
 };
 
+/// How a call ended, beyond the reply (for failover decisions).
+struct call_info {
+  std::optional<attempt_failure> failure; ///< the last attempt's, if failed
+  bool streamed = false; ///< text reached the caller through on_delta
+};
+
 /// Talks to the endpoint of one provider_choice.
-class openai_client {
+class model_client {
 public:
   /// `cancel` (optional) aborts a running call or wait when it turns true.
-  openai_client(provider_choice choice, client_options options,
+  model_client(provider_choice choice, client_options options,
                 std::shared_ptr<const std::atomic<bool>> cancel = nullptr);
-  ~openai_client();
+  ~model_client();
 
-  openai_client(const openai_client&) = delete;
-  openai_client& operator=(const openai_client&) = delete;
+  model_client(const model_client&) = delete;
+  model_client& operator=(const model_client&) = delete;
 
   /// Runs one chat completion with retries. Never throws: failures come
   /// back as finish_reason "error" with `error` written for the user (no
   /// key, no Authorization header). `req.model` "" = the choice's model.
   /// After a stream timed out with text already delivered, later attempts
   /// run without deltas: the reply always carries the complete text.
-  model_reply chat(const model_request& req, const callbacks& cb);
+  /// <think> blocks and <tool_call> text from local models are cleaned up
+  /// (see text_quirks.hpp), in deltas too. `info` (optional) receives how
+  /// the call ended.
+  model_reply chat(const model_request& req, const callbacks& cb,
+                   call_info* info = nullptr);
 
   const provider_choice& choice() const;
 

@@ -1,5 +1,5 @@
-// The inside of openai_client, shared by its two source files (the
-// transport in openai_client.cpp, the retry loop in openai_chat.cpp).
+// The inside of model_client, shared by its two source files (the
+// transport in model_client.cpp, the retry loop in model_chat.cpp).
 #pragma once
 
 #include <chrono>
@@ -9,8 +9,9 @@
 
 #include <httplib.h>
 
-#include "actors/provider/openai_client.hpp"
+#include "actors/provider/model_client.hpp"
 #include "actors/provider/openai_wire.hpp"
+#include "actors/provider/wire_format.hpp"
 #include "actors/provider/retry_policy.hpp"
 #include "actors/provider/watchdog.hpp"
 
@@ -38,10 +39,11 @@ namespace nb {
 
 /// One endpoint: its keep-alive connection and the watchdog that can
 /// abort a call on it.
-struct openai_client::impl {
+struct model_client::impl {
   provider_choice choice;
   client_options opts;
   std::shared_ptr<const std::atomic<bool>> cancel;
+  std::unique_ptr<wire_format> wire;
   std::optional<base_url> base;
   std::unique_ptr<httplib::Client> http; ///< null when base is unusable
   std::unique_ptr<watchdog> dog;
@@ -62,7 +64,7 @@ struct openai_client::impl {
   /// Turns the transport result of a finished attempt into reply/failure.
   void classify(detail::attempt& a, const httplib::Response& res,
                 httplib::Error err, const std::string& raw, bool sse,
-                bool too_large, stream_accumulator& acc);
+                bool too_large, stream_decoder& acc);
 };
 
 } // namespace nb

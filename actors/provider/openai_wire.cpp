@@ -153,6 +153,11 @@ std::string build_chat_body(const model_request& req, const std::string& model,
     error = "Invalid model request: messages are not a JSON array";
     return {};
   }
+  // Anthropic thinking blocks are for Anthropic; OpenAI-compatible servers
+  // may reject unknown message fields.
+  for (auto& m : messages)
+    if (m.is_object())
+      m.erase("thinking_blocks");
   json body{{"model", model}, {"messages", std::move(messages)}};
   if (!req.tools_json.empty()) {
     auto tools = parse_bounded(req.tools_json, why);

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "actors/provider/wire_format.hpp"
 #include "messages/model.hpp"
 
 namespace nb {
@@ -40,28 +41,25 @@ private:
   std::string buf_;
 };
 
-/// Rebuilds one streamed completion from its chunk payloads.
-class stream_accumulator {
+/// Rebuilds one streamed chat completion from its chunk payloads.
+class stream_accumulator : public stream_decoder {
 public:
-  struct delta {
-    std::string text;
-    bool reasoning = false;
-  };
+  using delta = stream_piece;
 
   /// Applies one `data:` payload ("[DONE]" or a chunk object) and returns
   /// the visible text / reasoning pieces it carried, in order.
-  std::vector<delta> apply(std::string_view data);
+  std::vector<delta> apply(std::string_view data) override;
 
   bool done() const { return done_; }
   /// True once [DONE] or a finish_reason arrived: the answer is complete.
-  bool finished() const { return done_ || !finish_reason_.empty(); }
+  bool finished() const override { return done_ || !finish_reason_.empty(); }
   /// Non-empty once a chunk was not JSON or carried an error object.
-  const std::string& error() const { return error_; }
+  const std::string& error() const override { return error_; }
   /// True once any content or reasoning text arrived.
   bool emitted() const { return emitted_; }
 
   /// Moves the accumulated completion into `out` (tool calls by index).
-  void finish(model_reply& out);
+  void finish(model_reply& out) override;
 
 private:
   struct partial_call {

@@ -10,13 +10,18 @@
 
 #include "actors/common/log.hpp"
 #include "actors/common/meter.hpp"
+#include "actors/provider/fallback.hpp"
+#include "actors/provider/fallback_call.hpp"
 
 namespace nb {
 
 namespace {
 
-/// Workers answer the same request as the front.
-using worker_actor = provider_actor;
+/// A worker runs one call at a time: the request and the index of the
+/// first candidate to try (1 = the primary's breaker is open); it answers
+/// with the reply and whether that first candidate failed over.
+using worker_actor = caf::typed_actor<
+  caf::replies_to<model_request, int32_t>::with<model_reply, bool>>;
 
 /// What the front and its termination hook share: the cancel flag every
 /// worker's client watches, and the workers to stop. Only the front's
@@ -29,19 +34,22 @@ struct pool_handle {
 struct worker_state {
   worker_state() = default;
   static inline const char* name = "provider_worker";
-  std::unique_ptr<openai_client> client;
+  settings cfg;
+  std::unique_ptr<client_pool> clients;
   actor_meter meter;
 };
 
 worker_actor::behavior_type
-worker_impl(worker_actor::stateful_pointer<worker_state> self,
-            provider_choice choice, client_options opts,
-            std::shared_ptr<const std::atomic<bool>> stop, stats_actor stats) {
-  self->state.client = std::make_unique<openai_client>(
-    std::move(choice), std::move(opts), std::move(stop));
+worker_impl(worker_actor::stateful_pointer<worker_state> self, settings cfg,
+            client_options opts, std::shared_ptr<const std::atomic<bool>> stop,
+            stats_actor stats) {
+  self->state.cfg = std::move(cfg);
+  self->state.clients = std::make_unique<client_pool>(std::move(opts),
+                                                      std::move(stop));
   self->state.meter.start(self, "provider_worker", stats);
   return {
-    [self](model_request& req) -> model_reply {
+    [self](model_request& req,
+           int32_t start) -> caf::result<model_reply, bool> {
       auto t = self->state.meter.measure();
       callbacks cb;
       if (req.stream_to) {
@@ -54,24 +62,34 @@ worker_impl(worker_actor::stateful_pointer<worker_state> self,
           self->send(sink, model_retry_notice{id, std::move(text)});
         };
       }
-      auto reply = self->state.client->chat(req, cb);
-      if (reply.finish_reason == "error")
+      auto plan = plan_candidates(self->state.cfg, req);
+      auto first = static_cast<size_t>(std::max(0, start));
+      if (first >= plan.size())
+        first = 0;
+      auto out = call_with_fallbacks(*self->state.clients, plan, first, req,
+                                     cb);
+      if (out.reply.finish_reason == "error")
         self->state.meter.failed();
-      return reply;
+      return {std::move(out.reply), out.first_failed};
     },
   };
 }
 
-/// A request waiting for a free worker.
+/// A request waiting for a free worker, with what the front decided.
 struct pending_call {
   model_request req;
   caf::typed_response_promise<model_reply> rp;
+  std::string provider; ///< the primary's provider, for stats
+  std::string model;    ///< the primary's model as configured
+  std::string breaker_key; ///< "" = no fallbacks, no breaker
+  int32_t start = 0;
+  size_t candidates = 1;
 };
 
 struct provider_state {
   provider_state() = default;
   static inline const char* name = "provider";
-  provider_choice choice;
+  settings cfg;
   client_options opts;
   stats_actor stats;
   size_t max_workers = 1;
@@ -80,6 +98,7 @@ struct provider_state {
   size_t live_workers = 0;
   std::deque<pending_call> queue;
   int64_t inflight = 0;
+  circuit_breaker breaker{3, std::chrono::seconds{60}};
   actor_meter meter;
 };
 
@@ -94,24 +113,27 @@ void report_gauges(provider_pointer self) {
   self->send(st.stats, gauge_sample{"provider_inflight", st.inflight});
 }
 
-void report_call(provider_pointer self, const std::string& model,
+void report_call(provider_pointer self, const pending_call& call,
                  const model_reply& r) {
   auto& st = self->state;
   if (r.finish_reason == "error")
     st.meter.failed();
+  auto model = r.fallback_model.empty() ? call.model : r.fallback_model;
   if (st.stats)
     self->send(st.stats,
-               provider_sample{st.choice.name, model, r.finish_reason != "error",
+               provider_sample{call.provider, model, r.finish_reason != "error",
                                r.attempts, r.latency_us, r.usage});
 }
 
-/// How long the front waits for a worker: the client's own wall clock plus
-/// a margin; the client normally answers well before.
-caf::duration call_bound(const client_options& o, bool stream) {
+/// How long the front waits for a worker: the client's own wall clock for
+/// each candidate plus a margin; the client normally answers well before.
+caf::duration call_bound(const client_options& o, bool stream,
+                         size_t candidates) {
   auto limit = stream ? o.stream_call_timeout : o.call_timeout;
   if (limit.count() <= 0)
     limit = std::chrono::hours{24};
-  return caf::duration{limit + std::chrono::seconds{30}};
+  return caf::duration{limit * static_cast<int64_t>(candidates)
+                       + std::chrono::seconds{30}};
 }
 
 void pump(provider_pointer self);
@@ -119,18 +141,25 @@ void pump(provider_pointer self);
 void run_call(provider_pointer self, worker_actor worker, pending_call call) {
   auto& st = self->state;
   ++st.inflight;
-  auto model = call.req.model.empty() ? st.choice.model : call.req.model;
-  auto bound = call_bound(st.opts, call.req.stream);
-  self->request(worker, bound, std::move(call.req))
+  auto bound = call_bound(st.opts, call.req.stream, call.candidates);
+  auto start = call.start;
+  auto req = std::move(call.req);
+  auto shared = std::make_shared<pending_call>(std::move(call));
+  self->request(worker, bound, std::move(req), start)
     .then(
-      [self, worker, rp = call.rp, model](model_reply& reply) mutable {
-        --self->state.inflight;
-        report_call(self, model, reply);
-        rp.deliver(std::move(reply));
-        self->state.idle.push_back(worker);
+      [self, worker, shared](model_reply& reply, bool first_failed) {
+        auto& st = self->state;
+        --st.inflight;
+        auto& c = *shared;
+        if (!c.breaker_key.empty() && c.start == 0)
+          st.breaker.record(c.breaker_key, first_failed,
+                            circuit_breaker::clock::now());
+        report_call(self, c, reply);
+        c.rp.deliver(std::move(reply));
+        st.idle.push_back(worker);
         pump(self);
       },
-      [self, worker, rp = call.rp, model](caf::error& err) mutable {
+      [self, worker, shared](caf::error& err) {
         auto& st = self->state;
         --st.inflight;
         model_reply reply;
@@ -138,8 +167,8 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
         reply.error = err == caf::sec::request_timeout
                         ? "Model request failed: no answer in time."
                         : "Model request failed: the provider worker stopped.";
-        report_call(self, model, reply);
-        rp.deliver(std::move(reply));
+        report_call(self, *shared, reply);
+        shared->rp.deliver(std::move(reply));
         // A worker that did not answer may still be blocked: retire it.
         self->send_exit(worker, caf::exit_reason::user_shutdown);
         --st.live_workers;
@@ -158,7 +187,7 @@ void pump(provider_pointer self) {
       worker = st.idle.back();
       st.idle.pop_back();
     } else if (st.live_workers < st.max_workers) {
-      worker = self->spawn<caf::detached>(worker_impl, st.choice, st.opts,
+      worker = self->spawn<caf::detached>(worker_impl, st.cfg, st.opts,
                                           st.pool->stop, st.stats);
       st.pool->workers.push_back(caf::actor_cast<caf::actor>(worker));
       ++st.live_workers;
@@ -173,14 +202,16 @@ void pump(provider_pointer self) {
 }
 
 provider_actor::behavior_type
-provider_impl(provider_pointer self, provider_choice choice,
-              client_options opts, size_t max_workers, stats_actor stats) {
+provider_impl(provider_pointer self, settings cfg, client_options opts,
+              stats_actor stats) {
   auto& st = self->state;
-  st.choice = std::move(choice);
+  st.cfg = std::move(cfg);
   st.opts = std::move(opts);
-  st.max_workers = std::max<size_t>(1, max_workers);
+  st.max_workers = static_cast<size_t>(std::max(1, st.cfg.gateway.provider_workers));
   st.stats = stats;
   st.pool = std::make_shared<pool_handle>();
+  st.breaker = circuit_breaker{st.opts.breaker_threshold,
+                               st.opts.breaker_cooldown};
   st.meter.start(self, "provider", stats);
   // However the front ends, its workers end too: running calls are
   // cancelled, then every worker gets an exit.
@@ -193,15 +224,29 @@ provider_impl(provider_pointer self, provider_choice choice,
     [self](model_request& req) -> caf::result<model_reply> {
       auto t = self->state.meter.measure();
       auto& st = self->state;
-      if (!st.choice.ready()) {
+      // Choosing is string work on the config: cheap enough for the front.
+      auto plan = plan_candidates(st.cfg, req);
+      pending_call call;
+      call.provider = plan[0].choice.name;
+      call.model = plan[0].label;
+      call.candidates = plan.size();
+      if (std::none_of(plan.begin(), plan.end(),
+                       [](auto& c) { return c.choice.ready(); })) {
         model_reply reply;
         reply.finish_reason = "error";
-        reply.error = st.choice.problem;
-        report_call(self, req.model, reply);
+        reply.error = plan[0].choice.problem;
+        report_call(self, call, reply);
         return reply;
       }
-      auto rp = self->make_response_promise<model_reply>();
-      st.queue.push_back(pending_call{std::move(req), rp});
+      if (plan.size() > 1) {
+        call.breaker_key = plan[0].choice.name + "/" + plan[0].choice.model;
+        if (st.breaker.open(call.breaker_key, circuit_breaker::clock::now()))
+          call.start = 1;
+      }
+      call.req = std::move(req);
+      call.rp = self->make_response_promise<model_reply>();
+      auto rp = call.rp;
+      st.queue.push_back(std::move(call));
       pump(self);
       return rp;
     },
@@ -217,17 +262,22 @@ provider_actor spawn_provider(caf::actor_system& sys, const settings& cfg,
 
 provider_actor spawn_provider(caf::actor_system& sys, const settings& cfg,
                               stats_actor stats, client_options options) {
-  auto choice = choose_provider(cfg);
   auto log = nb::log::get("provider");
+  auto plan = plan_candidates(cfg, model_request{});
+  auto& choice = plan[0].choice;
   if (choice.ready())
-    log->info("provider {} at {}, model {}, up to {} concurrent calls",
-              choice.name, choice.api_base, choice.model,
-              cfg.gateway.provider_workers);
+    log->info("provider {} at {} ({} API), model {}, up to {} concurrent "
+              "calls",
+              choice.name, choice.api_base, wire_api_name(choice.api),
+              choice.model, cfg.gateway.provider_workers);
   else
     log->warn("no usable provider: {}", choice.problem);
-  auto workers = static_cast<size_t>(std::max(1, cfg.gateway.provider_workers));
-  return sys.spawn(provider_impl, std::move(choice), std::move(options),
-                   workers, std::move(stats));
+  for (size_t i = 1; i < plan.size(); ++i)
+    log->info("fallback {}: {} via {}{}", i, plan[i].label,
+              plan[i].choice.name,
+              plan[i].choice.ready() ? "" : " (not usable: "
+                                              + plan[i].choice.problem + ")");
+  return sys.spawn(provider_impl, cfg, std::move(options), std::move(stats));
 }
 
 } // namespace nb

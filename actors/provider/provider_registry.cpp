@@ -3,82 +3,109 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 
 namespace nb {
 
 namespace {
 
 using k = provider_kind;
-using keywords = std::array<std::string_view, 5>;
 
-/// One table row; the trailing fields are rarely set.
-provider_spec row(std::string_view name, std::string_view display,
-                  keywords kw, std::string_view base, provider_kind kind,
-                  std::string_view unsupported = {}, bool strip_all = false,
-                  std::string_view base_keyword = {}) {
-  return {name, display, kw, base, kind, unsupported, strip_all, base_keyword};
-}
-
-constexpr std::string_view anthropic_native
-  = "Anthropic's native API is not supported yet";
-constexpr std::string_view not_openai_compatible
-  = "this provider does not speak the OpenAI chat-completions protocol, "
-    "which is the only one supported so far";
+constexpr std::string_view not_supported
+  = "this provider speaks neither the OpenAI chat-completions protocol nor "
+    "Anthropic's Messages API, the two supported here";
 
 } // namespace
 
 const std::vector<provider_spec>& provider_table() {
   // Order = priority (the original's registry order, trimmed to the
-  // OpenAI-compatible providers plus the ones users are likely to name).
+  // providers users are likely to name).
   static const std::vector<provider_spec> table{
-    row("custom", "Custom", {}, "", k::direct),
-    row("azure_openai", "Azure OpenAI", {"azure", "azure-openai"}, "",
-        k::direct, not_openai_compatible),
-    row("openrouter", "OpenRouter", {"openrouter"},
-        "https://openrouter.ai/api/v1", k::gateway),
-    row("aihubmix", "AiHubMix", {"aihubmix"}, "https://aihubmix.com/v1",
-        k::gateway, {}, true),
-    row("siliconflow", "SiliconFlow", {"siliconflow"},
-        "https://api.siliconflow.cn/v1", k::gateway),
-    row("volcengine", "VolcEngine", {"volcengine", "volces", "ark"},
-        "https://ark.cn-beijing.volces.com/api/v3", k::gateway),
-    row("huggingface", "Hugging Face", {"huggingface", "hugging-face"},
-        "https://router.huggingface.co/v1", k::gateway),
-    row("anthropic", "Anthropic", {"anthropic", "claude"}, "", k::standard,
-        anthropic_native),
-    row("openai", "OpenAI", {"openai", "gpt"}, "https://api.openai.com/v1",
-        k::standard),
-    row("github_copilot", "GitHub Copilot", {"github_copilot", "copilot"},
-        "", k::standard, not_openai_compatible),
-    row("deepseek", "DeepSeek", {"deepseek"}, "https://api.deepseek.com",
-        k::standard),
-    row("gemini", "Gemini", {"gemini", "gemma"},
-        "https://generativelanguage.googleapis.com/v1beta/openai",
-        k::standard),
-    row("zhipu", "Zhipu AI", {"zhipu", "glm", "zai"},
-        "https://open.bigmodel.cn/api/paas/v4", k::standard),
-    row("dashscope", "DashScope", {"qwen", "dashscope"},
-        "https://dashscope.aliyuncs.com/compatible-mode/v1", k::standard),
-    row("moonshot", "Moonshot", {"moonshot", "kimi"},
-        "https://api.moonshot.ai/v1", k::standard),
-    row("minimax", "MiniMax", {"minimax"}, "https://api.minimax.io/v1",
-        k::standard),
-    row("mistral", "Mistral",
-        {"mistral", "magistral", "ministral", "codestral", "devstral"},
-        "https://api.mistral.ai/v1", k::standard),
-    row("vllm", "vLLM", {"vllm"}, "", k::local),
-    row("ollama", "Ollama", {"ollama", "nemotron"},
-        "http://localhost:11434/v1", k::local, {}, false, "11434"),
-    row("lm_studio", "LM Studio", {"lm-studio", "lmstudio", "lm_studio"},
-        "http://localhost:1234/v1", k::local, {}, false, "1234"),
-    row("nvidia", "NVIDIA NIM", {"nvidia", "nemotron", "nvapi"},
-        "https://integrate.api.nvidia.com/v1", k::standard),
-    row("groq", "Groq", {"groq"}, "https://api.groq.com/openai/v1",
-        k::standard),
-    row("qianfan", "Qianfan", {"qianfan", "ernie"},
-        "https://qianfan.baidubce.com/v2", k::standard),
+    {.name = "custom", .display = "Custom", .kind = k::direct},
+    {.name = "azure_openai", .display = "Azure OpenAI",
+     .keywords = {"azure", "azure-openai"}, .kind = k::direct,
+     .env_key = "AZURE_OPENAI_API_KEY", .unsupported = not_supported},
+    {.name = "openrouter", .display = "OpenRouter", .keywords = {"openrouter"},
+     .default_base = "https://openrouter.ai/api/v1", .kind = k::gateway,
+     .env_key = "OPENROUTER_API_KEY"},
+    {.name = "aihubmix", .display = "AiHubMix", .keywords = {"aihubmix"},
+     .default_base = "https://aihubmix.com/v1", .kind = k::gateway,
+     .env_key = "AIHUBMIX_API_KEY", .strip_all_prefixes = true},
+    {.name = "siliconflow", .display = "SiliconFlow",
+     .keywords = {"siliconflow"},
+     .default_base = "https://api.siliconflow.cn/v1", .kind = k::gateway,
+     .env_key = "SILICONFLOW_API_KEY"},
+    {.name = "volcengine", .display = "VolcEngine",
+     .keywords = {"volcengine", "volces", "ark"},
+     .default_base = "https://ark.cn-beijing.volces.com/api/v3",
+     .kind = k::gateway, .env_key = "VOLCENGINE_API_KEY"},
+    {.name = "huggingface", .display = "Hugging Face",
+     .keywords = {"huggingface", "hugging-face"},
+     .default_base = "https://router.huggingface.co/v1", .kind = k::gateway,
+     .env_key = "HF_TOKEN"},
+    {.name = "anthropic", .display = "Anthropic",
+     .keywords = {"anthropic", "claude"},
+     .default_base = "https://api.anthropic.com/v1",
+     .env_key = "ANTHROPIC_API_KEY", .wire = wire_api::anthropic},
+    {.name = "openai", .display = "OpenAI", .keywords = {"openai", "gpt"},
+     .default_base = "https://api.openai.com/v1", .env_key = "OPENAI_API_KEY"},
+    {.name = "github_copilot", .display = "GitHub Copilot",
+     .keywords = {"github_copilot", "copilot"}, .unsupported = not_supported},
+    {.name = "deepseek", .display = "DeepSeek", .keywords = {"deepseek"},
+     .default_base = "https://api.deepseek.com",
+     .env_key = "DEEPSEEK_API_KEY"},
+    {.name = "gemini", .display = "Gemini", .keywords = {"gemini", "gemma"},
+     .default_base
+     = "https://generativelanguage.googleapis.com/v1beta/openai",
+     .env_key = "GEMINI_API_KEY"},
+    {.name = "zhipu", .display = "Zhipu AI", .keywords = {"zhipu", "glm", "zai"},
+     .default_base = "https://open.bigmodel.cn/api/paas/v4",
+     .env_key = "ZAI_API_KEY"},
+    {.name = "dashscope", .display = "DashScope",
+     .keywords = {"qwen", "dashscope"},
+     .default_base = "https://dashscope.aliyuncs.com/compatible-mode/v1",
+     .env_key = "DASHSCOPE_API_KEY"},
+    {.name = "moonshot", .display = "Moonshot", .keywords = {"moonshot", "kimi"},
+     .default_base = "https://api.moonshot.ai/v1",
+     .env_key = "MOONSHOT_API_KEY"},
+    {.name = "minimax", .display = "MiniMax", .keywords = {"minimax"},
+     .default_base = "https://api.minimax.io/v1",
+     .env_key = "MINIMAX_API_KEY"},
+    {.name = "mistral", .display = "Mistral",
+     .keywords = {"mistral", "magistral", "ministral", "codestral",
+                  "devstral"},
+     .default_base = "https://api.mistral.ai/v1",
+     .env_key = "MISTRAL_API_KEY"},
+    {.name = "vllm", .display = "vLLM", .keywords = {"vllm"},
+     .kind = k::local, .env_key = "HOSTED_VLLM_API_KEY"},
+    {.name = "ollama", .display = "Ollama", .keywords = {"ollama", "nemotron"},
+     .default_base = "http://localhost:11434/v1", .kind = k::local,
+     .env_key = "OLLAMA_API_KEY", .base_keyword = "11434"},
+    {.name = "lm_studio", .display = "LM Studio",
+     .keywords = {"lm-studio", "lmstudio", "lm_studio"},
+     .default_base = "http://localhost:1234/v1", .kind = k::local,
+     .env_key = "LM_STUDIO_API_KEY", .base_keyword = "1234"},
+    {.name = "nvidia", .display = "NVIDIA NIM",
+     .keywords = {"nvidia", "nemotron", "nvapi"},
+     .default_base = "https://integrate.api.nvidia.com/v1",
+     .env_key = "NVIDIA_API_KEY"},
+    {.name = "groq", .display = "Groq", .keywords = {"groq"},
+     .default_base = "https://api.groq.com/openai/v1",
+     .env_key = "GROQ_API_KEY"},
+    {.name = "qianfan", .display = "Qianfan", .keywords = {"qianfan", "ernie"},
+     .default_base = "https://qianfan.baidubce.com/v2",
+     .env_key = "QIANFAN_API_KEY"},
   };
   return table;
+}
+
+std::string process_env(std::string_view name) {
+  auto* v = std::getenv(std::string{name}.c_str());
+  return v ? std::string{v} : std::string{};
+}
+
+std::string_view wire_api_name(wire_api api) {
+  return api == wire_api::anthropic ? "anthropic" : "openai";
 }
 
 std::string normalize_provider_name(std::string_view name) {

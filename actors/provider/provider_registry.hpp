@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -12,6 +13,15 @@
 #include "config/settings.hpp"
 
 namespace nb {
+
+/// The wire protocol an endpoint speaks.
+enum class wire_api {
+  openai,    ///< OpenAI chat completions (most providers, local servers)
+  anthropic, ///< Anthropic's Messages API
+};
+
+/// "openai" / "anthropic", for logs and `nanobot status`.
+std::string_view wire_api_name(wire_api api);
 
 /// How a registry entry is found when agents.defaults.provider is "auto".
 enum class provider_kind {
@@ -23,17 +33,20 @@ enum class provider_kind {
 
 /// One known provider (data, in priority order; see provider_table()).
 struct provider_spec {
-  std::string_view name; ///< providers.<name> key, snake_case
-  std::string_view display;
-  std::array<std::string_view, 5> keywords; ///< lowercase, "" = unused
-  std::string_view default_base;            ///< "" = apiBase required
+  std::string_view name{}; ///< providers.<name> key, snake_case
+  std::string_view display{};
+  std::array<std::string_view, 5> keywords{}; ///< lowercase, "" = unused
+  std::string_view default_base{};            ///< "" = apiBase required
   provider_kind kind = provider_kind::standard;
-  /// Why this entry cannot be used yet ("" = OpenAI-compatible, usable).
-  std::string_view unsupported;
+  /// The environment variable read when providers.<name>.apiKey is empty.
+  std::string_view env_key{};
+  wire_api wire = wire_api::openai;
+  /// Why this entry cannot be used yet ("" = usable).
+  std::string_view unsupported{};
   /// Send only the last path segment of the model ("a/b/c" -> "c").
   bool strip_all_prefixes = false;
   /// Substring of an apiBase that identifies this local server ("11434").
-  std::string_view base_keyword;
+  std::string_view base_keyword{};
 };
 
 /// The registry, highest priority first.
@@ -50,6 +63,12 @@ std::string normalize_provider_name(std::string_view name);
 /// case, '-', '_' and camelCase are ignored ("myProxy" == "my-proxy").
 bool same_provider_name(std::string_view a, std::string_view b);
 
+/// Reads an environment variable; "" when unset.
+using env_reader = std::function<std::string(std::string_view name)>;
+
+/// The process environment.
+std::string process_env(std::string_view name);
+
 /// The outcome of provider selection. When `problem` is not empty it is a
 /// complete sentence for the user (chat reply, `nanobot status`).
 struct provider_choice {
@@ -58,14 +77,28 @@ struct provider_choice {
   std::string api_key;  ///< may be empty for local servers
   std::string model;    ///< the name sent on the wire, prefix stripped
   std::map<std::string, std::string> headers; ///< extraHeaders
+  wire_api api = wire_api::openai;
+  /// Why this provider was chosen ("model prefix \"deepseek/\"", ...).
+  std::string reason;
+  /// Where the key came from: "providers.x.apiKey", "$X_API_KEY" or "".
+  std::string key_source;
   std::string problem;
   bool ready() const { return problem.empty(); }
 };
 
 /// Picks the provider for agents.defaults.{provider, model}: an explicit
 /// name, or "auto" matching (model prefix, custom prefix, keywords, local
-/// servers, the first provider with an apiKey, a custom apiBase).
-provider_choice choose_provider(const settings& cfg);
+/// servers, the first provider with an apiKey, a custom apiBase). Keys come
+/// from providers.<name>.apiKey, else from the entry's environment
+/// variable (read through `env`).
+provider_choice choose_provider(const settings& cfg,
+                                const env_reader& env = process_env);
+
+/// The same for another model / provider pair (presets, fallbacks):
+/// `provider` "" or "auto" matches automatically.
+provider_choice choose_provider(const settings& cfg, const std::string& model,
+                                const std::string& provider,
+                                const env_reader& env = process_env);
 
 /// The model name to send for `model` through `choice`: drops a leading
 /// "<provider>/" routing segment ("deepseek/deepseek-chat" -> "deepseek-chat",

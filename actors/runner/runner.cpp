@@ -122,6 +122,18 @@ void final_request(runner_pointer self, const char* prompt,
       });
 }
 
+/// Reasoning text, and Anthropic thinking blocks with their signatures
+/// (replayed to the model on the next call).
+void keep_reasoning(json& msg, const model_reply& reply) {
+  if (!reply.reasoning_content.empty())
+    msg["reasoning_content"] = reply.reasoning_content;
+  if (!reply.thinking_blocks_json.empty()) {
+    auto blocks = json::parse(reply.thinking_blocks_json, nullptr, false);
+    if (blocks.is_array())
+      msg["thinking_blocks"] = std::move(blocks);
+  }
+}
+
 json assistant_with_calls(const model_reply& reply,
                           const std::vector<tool_call>& calls) {
   json msg{{"role", "assistant"}};
@@ -131,8 +143,7 @@ json assistant_with_calls(const model_reply& reply,
     arr.push_back({{"id", c.id},
                    {"type", "function"},
                    {"function", {{"name", c.name}, {"arguments", c.arguments_json}}}});
-  if (!reply.reasoning_content.empty())
-    msg["reasoning_content"] = reply.reasoning_content;
+  keep_reasoning(msg, reply);
   return msg;
 }
 
@@ -220,8 +231,7 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
   }
   bool streamed = close_stream_segment(self);
   json msg{{"role", "assistant"}, {"content", reply.content}};
-  if (!reply.reasoning_content.empty())
-    msg["reasoning_content"] = reply.reasoning_content;
+  keep_reasoning(msg, reply);
   add_message(self, std::move(msg));
   finish(self, reply.content, "completed", streamed);
 }

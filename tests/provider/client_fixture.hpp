@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/provider/openai_client.hpp"
+#include "actors/provider/model_client.hpp"
 #include "tests/support/fake_llm.hpp"
 
 namespace nb::test {

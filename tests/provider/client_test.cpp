@@ -1,4 +1,4 @@
-// openai_client against the scripted fake over real sockets: answers,
+// model_client against the scripted fake over real sockets: answers,
 // retries, wall-clock timeouts and hostile responses.
 #include <doctest/doctest.h>
 
@@ -16,7 +16,7 @@ using namespace nb::test;
 TEST_CASE("a non-streamed answer comes back with usage and headers sent") {
   fake_llm llm;
   llm.push(text("hello there", usage(12, 3)));
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto r = client.chat(ask("hi"), {});
   CHECK(r.error.empty());
   CHECK(r.content == "hello there");
@@ -38,7 +38,7 @@ TEST_CASE("a non-streamed answer comes back with usage and headers sent") {
 
 TEST_CASE("calls reuse one keep-alive connection") {
   fake_llm llm;
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   CHECK(client.chat(ask("one"), {}).content == "echo: one");
   CHECK(client.chat(ask("two"), {}).content == "echo: two");
   auto reqs = llm.requests();
@@ -50,7 +50,7 @@ TEST_CASE("429 with Retry-After is honoured and then succeeds") {
   fake_llm llm;
   llm.push(error(429, "Rate limit reached", 1));
   llm.push(text("after the wait"));
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   recorder rec;
   auto start = std::chrono::steady_clock::now();
   auto r = client.chat(ask("hi"), rec.cb());
@@ -67,7 +67,7 @@ TEST_CASE("retry-after-ms is honoured") {
   auto e = error(503, "busy");
   e.headers["retry-after-ms"] = "300";
   llm.push(e);
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto start = std::chrono::steady_clock::now();
   auto r = client.chat(ask("hi"), {});
   CHECK(r.content == "echo: hi");
@@ -78,7 +78,7 @@ TEST_CASE("500 twice then success takes three attempts") {
   fake_llm llm;
   llm.push(error(500));
   llm.push(error(502));
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   recorder rec;
   auto r = client.chat(ask("x"), rec.cb());
   CHECK(r.content == "echo: x");
@@ -90,7 +90,7 @@ TEST_CASE("500 twice then success takes three attempts") {
 TEST_CASE("exhausted retries give a clear error") {
   fake_llm llm;
   llm.set_responder([](const json&) { return error(500, "upstream exploded"); });
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto r = client.chat(ask("x"), {});
   CHECK(r.finish_reason == "error");
   CHECK(r.error == "Model request failed after 4 attempts: HTTP 500: "
@@ -104,7 +104,7 @@ TEST_CASE("401 is not retried and the error hides the key") {
   fake_llm llm;
   llm.push(error(401, std::string{"Incorrect API key provided: "} + secret
                         + " (sk-test-****cdef)"));
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto r = client.chat(ask("x"), {});
   CHECK(r.finish_reason == "error");
   CHECK(r.error.find("HTTP 401") != std::string::npos);
@@ -118,7 +118,7 @@ TEST_CASE("a quota 429 is not retried") {
   fake_llm llm;
   auto e = error(429, "You exceeded your current quota");
   llm.push(e);
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto r = client.chat(ask("x"), {});
   CHECK(r.finish_reason == "error");
   CHECK(r.error.find("quota") != std::string::npos);
@@ -132,7 +132,7 @@ TEST_CASE("the wall clock ends a slow non-streamed call") {
   llm.push(slow);
   auto o = fast();
   o.call_timeout = milliseconds{300};
-  openai_client client{choice_for(llm), o};
+  model_client client{choice_for(llm), o};
   auto r = client.chat(ask("x"), {});
   CHECK(r.finish_reason == "error");
   CHECK(r.error.starts_with("Error calling LLM: timed out after"));
@@ -145,7 +145,7 @@ TEST_CASE("malformed tool calls come back without crashing") {
                        call("c4", "read_file", "{\"path\": ")}));
   llm.push(stream_tool_calls({call("s1", nullptr, "{\"x\":"),
                               call("s2", "grep", "not json at all")}));
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto r = client.chat(ask("x"), {});
   CHECK(r.error.empty());
   REQUIRE(r.tool_calls.size() == 4);
@@ -167,7 +167,7 @@ TEST_CASE("HTML and empty choices on 200 are errors without retries") {
   llm.push(raw(200, "text/html", "<html><h1>Cloudflare</h1></html>"));
   llm.push(raw(200, "application/json", R"({"choices":[]})"));
   llm.push(raw(200, "application/json", R"({"choices":[{"message":{"con)"));
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto html = client.chat(ask("x"), {});
   CHECK(html.finish_reason == "error");
   CHECK(html.error.find("not a JSON completion") != std::string::npos);
@@ -183,7 +183,7 @@ TEST_CASE("an oversized response is refused") {
   llm.push(text(std::string(8192, 'x')));
   auto o = fast();
   o.max_response_bytes = 2048;
-  openai_client client{choice_for(llm), o};
+  model_client client{choice_for(llm), o};
   auto r = client.chat(ask("x"), {});
   CHECK(r.finish_reason == "error");
   CHECK(r.error.find("exceeded") != std::string::npos);
@@ -199,7 +199,7 @@ TEST_CASE("a refused connection is retried then reported") {
   c.name = "custom";
   c.api_base = "http://127.0.0.1:" + std::to_string(port) + "/v1";
   c.model = "m";
-  openai_client client{c, fast()};
+  model_client client{c, fast()};
   auto r = client.chat(ask("x"), {});
   CHECK(r.finish_reason == "error");
   CHECK(r.attempts == 4);
@@ -209,7 +209,7 @@ TEST_CASE("a refused connection is retried then reported") {
 TEST_CASE("an unusable choice fails without a request") {
   provider_choice c;
   c.problem = "No LLM provider is configured.";
-  openai_client client{c, fast()};
+  model_client client{c, fast()};
   auto r = client.chat(ask("x"), {});
   CHECK(r.finish_reason == "error");
   CHECK(r.error == c.problem);

@@ -142,15 +142,15 @@ TEST_CASE("an unknown provider name is an OpenAI-compatible endpoint") {
   CHECK(c.headers.at("X-Team") == "a");
 }
 
-TEST_CASE("anthropic is reported as not supported yet with a way out") {
+TEST_CASE("an anthropic key selects the native Messages API") {
   auto s = with_model("claude-sonnet-4");
   s.providers["anthropic"] = key("sk-ant");
   auto c = choose_provider(s);
-  CHECK_FALSE(c.ready());
+  REQUIRE(c.ready());
   CHECK(c.name == "anthropic");
-  CHECK(c.problem.find("not supported yet") != std::string::npos);
-  CHECK(c.problem.find("openrouter") != std::string::npos);
-  CHECK(c.problem.find("anthropic/claude-sonnet-4") != std::string::npos);
+  CHECK(c.api == wire_api::anthropic);
+  CHECK(c.api_base == "https://api.anthropic.com/v1");
+  CHECK(c.model == "claude-sonnet-4");
 }
 
 TEST_CASE("an explicit provider without a key names the missing key") {

@@ -1,4 +1,4 @@
-// openai_client streaming against the fake: deltas, tool-call rebuilding,
+// model_client streaming against the fake: deltas, tool-call rebuilding,
 // idle timeouts, cut streams and cancellation.
 #include <doctest/doctest.h>
 
@@ -16,7 +16,7 @@ TEST_CASE("streamed text deltas arrive in order") {
   auto s = stream_text({"The ", "quick ", "brown ", "fox"}, usage(7, 4));
   s.event_delay = milliseconds{5};
   llm.push(s);
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   recorder rec;
   auto r = client.chat(ask("go", true), rec.cb());
   CHECK(r.error.empty());
@@ -34,7 +34,7 @@ TEST_CASE("streamed tool calls split across chunks are rebuilt by index") {
     {call("call_a", "read_file", json{{"path", "notes/today.md"}}),
      call("call_b", "list_dir", json{{"path", "."}, {"depth", 2}})},
     4));
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto r = client.chat(ask("look", true), {});
   CHECK(r.error.empty());
   CHECK(r.finish_reason == "tool_calls");
@@ -59,7 +59,7 @@ TEST_CASE("a stalled stream hits the idle timeout") {
   }
   auto o = fast();
   o.retry_delays = {milliseconds{10}};
-  openai_client client{choice_for(llm), o};
+  model_client client{choice_for(llm), o};
   recorder rec;
   auto r = client.chat(ask("x", true), rec.cb());
   CHECK(r.finish_reason == "error");
@@ -76,7 +76,7 @@ TEST_CASE("a stream cut after text was shown is not retried") {
   s.events.resize(2);
   s.cut = true;
   llm.push(s);
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   recorder rec;
   auto r = client.chat(ask("x", true), rec.cb());
   CHECK(r.finish_reason == "error");
@@ -91,7 +91,7 @@ TEST_CASE("a stream cut before any text is retried") {
   s.events.resize(1);
   s.cut = true;
   llm.push(s);
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto r = client.chat(ask("x", true), {});
   CHECK(r.error.empty());
   CHECK(r.content == "echo: x");
@@ -107,7 +107,7 @@ TEST_CASE("ping comments during a stall do not keep the stream alive") {
   llm.push(s);
   auto o = fast();
   o.retry_delays = {};
-  openai_client client{choice_for(llm), o};
+  model_client client{choice_for(llm), o};
   auto r = client.chat(ask("x", true), {});
   CHECK(r.finish_reason == "error");
   CHECK(r.error.find("no stream event for") != std::string::npos);
@@ -119,7 +119,7 @@ TEST_CASE("slow but active streams are not cut") {
   auto s = stream_text({"a", "b", "c", "d", "e", "f"});
   s.event_delay = milliseconds{50}; // 10 events: well past the idle timeout
   llm.push(s);
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   auto r = client.chat(ask("x", true), {});
   CHECK(r.error.empty());
   CHECK(r.content == "abcdef");
@@ -128,7 +128,7 @@ TEST_CASE("slow but active streams are not cut") {
 TEST_CASE("a JSON answer to a stream request still reaches the caller") {
   fake_llm llm;
   llm.push(text("whole"));
-  openai_client client{choice_for(llm), fast()};
+  model_client client{choice_for(llm), fast()};
   recorder rec;
   auto r = client.chat(ask("x", true), rec.cb());
   CHECK(r.content == "whole");
@@ -144,7 +144,7 @@ TEST_CASE("cancelling aborts a stalled call quickly") {
   auto stop = std::make_shared<std::atomic<bool>>(false);
   auto o = fast();
   o.stream_idle_timeout = milliseconds{30'000};
-  openai_client client{choice_for(llm), o, stop};
+  model_client client{choice_for(llm), o, stop};
   std::thread canceller{[stop] {
     std::this_thread::sleep_for(milliseconds{200});
     stop->store(true);

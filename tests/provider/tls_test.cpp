@@ -79,7 +79,7 @@ TEST_CASE("a self-signed certificate fails verification without retries") {
   temp_cert cert;
   REQUIRE(cert.ok);
   tls_server server{cert};
-  openai_client client{https_choice(server.port), fast()};
+  model_client client{https_choice(server.port), fast()};
   auto r = client.chat(ask("x"), {});
   CHECK(r.finish_reason == "error");
   CHECK(r.error.find("TLS error") != std::string::npos);
@@ -92,7 +92,7 @@ TEST_CASE("a trusted private CA makes HTTPS work") {
   tls_server server{cert};
   auto o = fast();
   o.ca_cert_path = cert.cert;
-  openai_client client{https_choice(server.port), o};
+  model_client client{https_choice(server.port), o};
   auto r = client.chat(ask("x"), {});
   CHECK(r.error.empty());
   CHECK(r.content == "over tls");

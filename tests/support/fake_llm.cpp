@@ -1,6 +1,8 @@
 // The fake's server: httplib on its own thread, scripted answers, records.
 #include "tests/support/fake_llm.hpp"
 
+#include "tests/support/fake_anthropic.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -26,6 +28,7 @@ struct fake_llm::impl {
   mutable std::mutex mtx;
   std::deque<fake_response> script;
   responder fallback = &fake_llm::echo;
+  responder anthropic_fallback = &anthropic::echo;
   std::vector<recorded_request> log;
   size_t active = 0;
   size_t peak = 0;
@@ -72,7 +75,7 @@ struct fake_llm::impl {
     --active;
   }
 
-  fake_response next(const json& body) {
+  fake_response next(const json& body, bool messages_api) {
     responder f;
     {
       std::lock_guard<std::mutex> guard{mtx};
@@ -81,15 +84,16 @@ struct fake_llm::impl {
         script.pop_front();
         return r;
       }
-      f = fallback;
+      f = messages_api ? anthropic_fallback : fallback;
     }
     return f(body);
   }
 
-  void answer(const httplib::Request& req, httplib::Response& res) {
+  void answer(const httplib::Request& req, httplib::Response& res,
+              bool messages_api) {
     begin(req);
     auto body = json::parse(req.body, nullptr, false);
-    auto r = next(body.is_discarded() ? json{} : body);
+    auto r = next(body.is_discarded() ? json{} : body, messages_api);
     if (!wait(r.delay, milliseconds{0}, nullptr)) {
       res.status = 503;
       end();
@@ -142,7 +146,11 @@ fake_llm::fake_llm(int port, size_t threads) : impl_(std::make_unique<impl>()) {
   });
   d.server.Post(R"((/.*)?/chat/completions)",
                 [&d](const httplib::Request& req, httplib::Response& res) {
-                  d.answer(req, res);
+                  d.answer(req, res, false);
+                });
+  d.server.Post(R"((/.*)?/messages)",
+                [&d](const httplib::Request& req, httplib::Response& res) {
+                  d.answer(req, res, true);
                 });
   d.server.Get(R"((/.*)?/models)",
                [](const httplib::Request&, httplib::Response& res) {
@@ -190,6 +198,11 @@ void fake_llm::push(fake_response r) {
 void fake_llm::set_responder(responder r) {
   std::lock_guard<std::mutex> guard{impl_->mtx};
   impl_->fallback = std::move(r);
+}
+
+void fake_llm::set_anthropic_responder(responder r) {
+  std::lock_guard<std::mutex> guard{impl_->mtx};
+  impl_->anthropic_fallback = std::move(r);
 }
 
 size_t fake_llm::request_count() const {

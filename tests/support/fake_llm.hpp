@@ -100,8 +100,9 @@ struct recorded_request {
   int remote_port = 0; ///< the client's port: equal ports = one connection
 };
 
-/// The server. Serves POST .../chat/completions (any prefix) and
-/// GET .../models. Thread-safe; stops in its destructor.
+/// The server. Serves POST .../chat/completions and POST .../messages
+/// (Anthropic, see fake_anthropic.hpp; both share one script queue) under
+/// any prefix, and GET .../models. Thread-safe; stops in its destructor.
 class fake_llm {
 public:
   using responder = std::function<fake_response(const nlohmann::json& body)>;
@@ -123,6 +124,8 @@ public:
   /// Answers once the queue is empty (default: echo()). It runs on the
   /// server's threads, possibly several at once.
   void set_responder(responder r);
+  /// The same for POST .../messages (Anthropic; default anthropic::echo).
+  void set_anthropic_responder(responder r);
 
   size_t request_count() const;
   std::vector<recorded_request> requests() const;

@@ -1,0 +1,97 @@
+#include "actors/provider/fallback_call.hpp"
+
+#include "actors/common/log.hpp"
+
+namespace nb {
+
+namespace {
+
+/// The request as `c` sends it: its wire model and generation settings.
+model_request for_candidate(const model_request& req, const candidate& c) {
+  auto out = req;
+  out.model.clear(); // the client then sends c.choice.model
+  out.provider.clear();
+  if (c.max_tokens > 0)
+    out.max_tokens = c.max_tokens;
+  if (c.temperature >= 0)
+    out.temperature = c.temperature;
+  return out;
+}
+
+/// "HTTP 503: upstream busy" out of "Model request failed after 4
+/// attempts: HTTP 503: upstream busy".
+std::string short_reason(const std::string& error) {
+  auto colon = error.find(": ");
+  auto text = colon == std::string::npos ? error : error.substr(colon + 2);
+  if (text.size() > 160)
+    text = text.substr(0, 157) + "...";
+  return text;
+}
+
+} // namespace
+
+client_pool::client_pool(client_options opts,
+                         std::shared_ptr<const std::atomic<bool>> cancel)
+  : opts_(std::move(opts)), cancel_(std::move(cancel)) {
+  // nop
+}
+
+model_client& client_pool::get(const provider_choice& choice) {
+  auto key = choice.name + '\n' + choice.api_base + '\n' + choice.model + '\n'
+             + std::string{wire_api_name(choice.api)} + '\n' + choice.api_key;
+  auto& slot = clients_[key];
+  if (!slot)
+    slot = std::make_unique<model_client>(choice, opts_, cancel_);
+  return *slot;
+}
+
+fallback_outcome call_with_fallbacks(client_pool& pool,
+                                     const std::vector<candidate>& plan,
+                                     size_t start, const model_request& req,
+                                     const callbacks& cb) {
+  static const auto log = nb::log::get("provider");
+  fallback_outcome out;
+  auto notify = [&cb](std::string text) {
+    if (cb.on_retry_wait)
+      cb.on_retry_wait(std::move(text));
+  };
+  if (start > 0 && start < plan.size())
+    notify("Model " + plan[0].label + " is skipped for now after repeated "
+           "failures; using fallback model " + plan[start].label + ".");
+  for (size_t i = start; i < plan.size(); ++i) {
+    auto& c = plan[i];
+    bool last = i + 1 == plan.size();
+    call_info info;
+    if (c.choice.ready()) {
+      out.reply = pool.get(c.choice).chat(for_candidate(req, c), cb, &info);
+    } else {
+      // An unusable fallback (no key, ...) is like an authentication
+      // failure: the next one may work.
+      out.reply = model_reply{};
+      out.reply.finish_reason = "error";
+      out.reply.error = c.choice.problem;
+      info.failure = attempt_failure{failure_kind::http_status, 401,
+                                     c.choice.problem, false, {}};
+    }
+    if (out.reply.finish_reason != "error") {
+      if (i > 0)
+        out.reply.fallback_model = c.label;
+      return out;
+    }
+    bool moves_on = info.failure && fails_over(*info.failure);
+    if (i == start)
+      out.first_failed = moves_on;
+    // Never after text reached the user: a second model would repeat or
+    // contradict what they already read.
+    if (last || info.streamed || !moves_on)
+      return out;
+    auto why = short_reason(out.reply.error);
+    log->warn("model {} failed ({}); failing over to {}", c.label, why,
+              plan[i + 1].label);
+    notify("Model " + c.label + " is unavailable (" + why
+           + "); switching to fallback model " + plan[i + 1].label + ".");
+  }
+  return out;
+}
+
+} // namespace nb
