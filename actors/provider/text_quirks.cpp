@@ -1,5 +1,8 @@
 #include "actors/provider/text_quirks.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include "actors/provider/openai_wire.hpp"
 #include "actors/provider/wire_json.hpp"
 

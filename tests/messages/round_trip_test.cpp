@@ -83,11 +83,14 @@ template <> model_delta_sink sample(caf::actor_system& sys) {
   }));
 }
 template <> model_request sample(caf::actor_system& sys) {
-  return {"r1", "gpt", "[]", "[{}]", 512, 0.2, true, sample<model_delta_sink>(sys)};
+  return {"r1", "gpt", "[]", "[{}]", 512, 0.2, true, sample<model_delta_sink>(sys),
+          "anthropic"};
 }
 template <> model_reply sample(caf::actor_system& sys) {
   return {"answer", "thinking", {sample<tool_call>(sys)}, "tool_calls",
-          sample<token_usage>(sys), "", 200, 2, 777};
+          sample<token_usage>(sys), "", 200, 2, 777,
+          R"([{"type":"thinking","thinking":"t","signature":"s"}])",
+          "backup-model"};
 }
 template <> run_turn sample(caf::actor_system& sys) {
   return {"cli:direct", "cli", "direct", "t1", "m", "[]", 20, 100, 0.1,
