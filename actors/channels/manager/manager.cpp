@@ -1,3 +1,5 @@
+// The manager's life cycle: starting adapters, restarting one that dies,
+// answering status, and wiring the three inputs to dispatch and inbound.
 #include "actors/channels/manager/manager.hpp"
 
 #include <caf/event_based_actor.hpp>
@@ -10,6 +12,7 @@ namespace nb {
 namespace {
 
 constexpr auto status_timeout = std::chrono::seconds(5);
+constexpr auto restart_delay = std::chrono::seconds(5);
 
 channel_status plain_status(const std::string& name, std::string state,
                             std::string detail) {
@@ -20,33 +23,44 @@ channel_status plain_status(const std::string& name, std::string state,
   return out;
 }
 
-/// Spawns every enabled channel that has an adapter; the rest get a status
-/// that says why they do not run.
+void start_one(channel_manager_pointer self, const std::string& name) {
+  auto& slot = self->state.channels[name];
+  auto make = find_adapter(name);
+  if (make == nullptr) {
+    slot.status = plain_status(name, "error", "no channel adapter named \""
+                                                + name + "\" in this build");
+    log::get("channels")->warn("channels.{}: {}", name, slot.status.detail);
+    return;
+  }
+  slot.adapter = make(self->system(), self->state.cfg, name,
+                      caf::actor_cast<channel_manager_actor>(self));
+  if (!slot.adapter) {
+    slot.status = plain_status(name, "error", "the adapter did not start");
+    return;
+  }
+  self->link_to(slot.adapter);
+  slot.status = plain_status(name, "connecting", "");
+  log::get("channels")->info("channel {} started", name);
+}
+
+/// Every configured channel gets a slot; enabled ones with valid options
+/// and an adapter are spawned.
 void start_channels(channel_manager_pointer self) {
   auto& st = self->state;
-  auto lg = log::get("channels");
   for (const auto& [name, ch] : st.cfg.channels) {
     auto& slot = st.channels[name];
     if (!ch.enabled) {
       slot.status = plain_status(name, "disabled", "");
       continue;
     }
-    auto make = find_adapter(name);
-    if (make == nullptr) {
-      slot.status = plain_status(name, "error",
-                                 "no channel adapter named \"" + name
-                                   + "\" in this build");
-      lg->warn("channels.{}: {}", name, slot.status.detail);
+    auto opts = parse_channel_options(st.cfg, name);
+    if (auto* err = std::get_if<std::string>(&opts)) {
+      slot.status = plain_status(name, "error", *err);
+      log::get("channels")->error("{}", *err);
       continue;
     }
-    slot.adapter = make(self->system(), st.cfg, name, self);
-    if (!slot.adapter) {
-      slot.status = plain_status(name, "error", "the adapter did not start");
-      continue;
-    }
-    self->link_to(slot.adapter);
-    slot.status = plain_status(name, "connecting", "");
-    lg->info("channel {} started", name);
+    slot.opts = std::get<channel_options>(std::move(opts));
+    start_one(self, name);
   }
 }
 
@@ -55,13 +69,11 @@ caf::result<std::vector<channel_status>>
 collect_status(channel_manager_pointer self) {
   auto rp = self->make_response_promise<std::vector<channel_status>>();
   auto out = std::make_shared<std::vector<channel_status>>();
-  auto pending = std::make_shared<size_t>(self->state.channels.size());
+  auto pending = std::make_shared<size_t>(self->state.channels.size() + 1);
   auto finish = [rp, out, pending]() mutable {
     if (--*pending == 0)
       rp.deliver(std::move(*out));
   };
-  if (*pending == 0)
-    rp.deliver(std::vector<channel_status>{});
   for (auto& [name, slot] : self->state.channels) {
     if (!slot.adapter) {
       out->push_back(slot.status);
@@ -72,7 +84,9 @@ collect_status(channel_manager_pointer self) {
     self->request(slot.adapter, status_timeout, channel_status_atom::value)
       .then(
         [self, out, finish, key](channel_status& s) mutable {
-          self->state.channels[key].status = s;
+          auto& slot = self->state.channels[key];
+          s.failed += slot.gave_up;
+          slot.status = s;
           out->push_back(std::move(s));
           finish();
         },
@@ -83,41 +97,76 @@ collect_status(channel_manager_pointer self) {
           finish();
         });
   }
+  finish(); // the extra count: delivers at once when nothing is pending
   return rp;
+}
+
+/// An adapter died: its slot shows why and it is started again shortly.
+/// Anything else linked to us going down means shutdown.
+void on_exit(channel_manager_pointer self, caf::exit_msg& em) {
+  for (auto& [name, slot] : self->state.channels) {
+    if (!slot.adapter || slot.adapter.address() != em.source)
+      continue;
+    slot.adapter = nullptr;
+    slot.status = plain_status(name, "error", "stopped: "
+                                                + self->system().render(em.reason)
+                                                + "; restarting");
+    log::get("channels")->error("channel {} {}", name, slot.status.detail);
+    self->delayed_send(self, restart_delay, restart_channel_atom::value, name);
+    return;
+  }
+  self->quit(em.reason);
 }
 
 } // namespace
 
-channel_manager_actor::behavior_type
+channel_manager_full::behavior_type
 channel_manager_impl(channel_manager_pointer self, settings cfg,
                      router_actor router, stats_actor stats) {
-  self->state.cfg = std::move(cfg);
-  self->state.router = std::move(router);
-  self->state.meter.start(self, "channel_manager", stats);
-  start_channels(self);
+  auto& st = self->state;
+  st.cfg = std::move(cfg);
+  st.router = std::move(router);
+  st.meter.start(self, "channel_manager", stats);
+  st.pairing_file = spawn_pairing_file(self->system(),
+                                       st.cfg.config_dir() + "/pairing.json");
+  self->link_to(st.pairing_file);
+  self->set_exit_handler([self](caf::exit_msg& em) { on_exit(self, em); });
+  // Nothing is handled before the approvals are known (await keeps the
+  // mailbox waiting).
+  self->request(st.pairing_file, std::chrono::seconds(30), caf::get_atom::value)
+    .await(
+      [self](std::string& text) {
+        if (auto book = pairing_book::from_json(text))
+          self->state.pairing = std::move(*book);
+        start_channels(self);
+      },
+      [self](caf::error& err) {
+        log::get("channels")->error("pairing approvals not loaded: {}",
+                                    self->system().render(err));
+        start_channels(self);
+      });
   return {
     [self](outbound_msg& msg) {
       auto t = self->state.meter.measure();
-      auto i = self->state.channels.find(msg.channel);
-      if (i == self->state.channels.end() || !i->second.adapter) {
-        log::get("channels")->warn("no running channel {} for chat {}; "
-                                   "dropping a {} message",
-                                   msg.channel, msg.chat_id,
-                                   to_string(msg.kind));
-        return;
-      }
-      self->request(i->second.adapter, std::chrono::seconds(60),
-                    std::move(msg))
-        .then([](caf::ok_atom) {}, [](caf::error&) {});
+      enqueue_outbound(self, std::move(msg));
     },
     [self](inbound_msg& msg) {
       auto t = self->state.meter.measure();
-      if (self->state.router)
-        self->send(self->state.router, std::move(msg));
+      handle_inbound(self, std::move(msg));
     },
     [self](channel_status_atom) -> caf::result<std::vector<channel_status>> {
       auto t = self->state.meter.measure();
       return collect_status(self);
+    },
+    [self](retry_send_atom, const std::string& key, int32_t attempt) {
+      auto t = self->state.meter.measure();
+      send_front(self, key, attempt);
+    },
+    [self](restart_channel_atom, const std::string& name) {
+      auto t = self->state.meter.measure();
+      auto& slot = self->state.channels[name];
+      if (!slot.adapter)
+        start_one(self, name);
     },
   };
 }
@@ -126,8 +175,9 @@ channel_manager_actor spawn_channel_manager(caf::actor_system& sys,
                                             const settings& cfg,
                                             router_actor router,
                                             stats_actor stats) {
-  return sys.spawn(channel_manager_impl, cfg, std::move(router),
-                   std::move(stats));
+  auto full = sys.spawn(channel_manager_impl, cfg, std::move(router),
+                        std::move(stats));
+  return caf::actor_cast<channel_manager_actor>(full);
 }
 
 } // namespace nb

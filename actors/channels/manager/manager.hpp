@@ -1,15 +1,22 @@
 // The channel manager: the services' outbox and the channel adapters' inbox.
-// Starts the enabled channels, checks who may talk to the agent, and delivers
-// outbound messages to the right adapter.
+// Starts the enabled channels, checks who may talk to the agent (allowFrom,
+// pairing, group mentions) and delivers outbound messages in order per chat,
+// split to the platform's limit, with stream deltas coalesced and failed
+// sends retried (1/2/4 s) without duplicates.
 #pragma once
 
+#include <deque>
 #include <map>
+#include <random>
+#include <set>
 #include <string>
 
 #include <caf/actor_system.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "actors/channels/manager/options.hpp"
+#include "actors/channels/manager/pairing.hpp"
 #include "actors/common/meter.hpp"
 #include "config/settings.hpp"
 #include "messages/channel.hpp"
@@ -17,10 +24,32 @@
 
 namespace nb {
 
+using retry_send_atom = caf::atom_constant<caf::atom("chretry")>;
+using restart_channel_atom = caf::atom_constant<caf::atom("chrestart")>;
+
+/// Writes <config-dir>/pairing.json on its own thread (get: the file text).
+using pairing_file_actor
+  = caf::typed_actor<caf::replies_to<caf::get_atom>::with<std::string>,
+                     caf::reacts_to<caf::put_atom, std::string>>;
+
+/// The manager's full interface: the shared one plus its own timers.
+/// Others hold it as a channel_manager_actor.
+using channel_manager_full = channel_manager_actor::extend<
+  caf::reacts_to<retry_send_atom, std::string, int32_t>,
+  caf::reacts_to<restart_channel_atom, std::string>>;
+
 /// One configured channel as the manager keeps it.
 struct managed_channel {
-  channel_actor adapter; ///< null: not running (see status)
-  channel_status status; ///< last known, used when the adapter is null
+  channel_actor adapter;  ///< null: not running (see status)
+  channel_status status;  ///< last known; used while the adapter is null
+  channel_options opts;
+  int64_t gave_up = 0;    ///< messages dropped after the last retry
+};
+
+/// Outbound messages of one chat, sent one at a time in order.
+struct chat_queue {
+  std::deque<outbound_msg> items;
+  bool in_flight = false; ///< items.front() is being sent
 };
 
 struct channel_manager_state {
@@ -30,13 +59,17 @@ struct channel_manager_state {
   settings cfg;
   router_actor router;
   std::map<std::string, managed_channel> channels;
+  std::map<std::string, chat_queue> queues; ///< by channel + '\n' + chat
+  pairing_book pairing;
+  pairing_file_actor pairing_file;
+  std::mt19937_64 rng{std::random_device{}()};
   actor_meter meter;
 };
 
 using channel_manager_pointer
-  = channel_manager_actor::stateful_pointer<channel_manager_state>;
+  = channel_manager_full::stateful_pointer<channel_manager_state>;
 
-channel_manager_actor::behavior_type
+channel_manager_full::behavior_type
 channel_manager_impl(channel_manager_pointer self, settings cfg,
                      router_actor router, stats_actor stats);
 
@@ -45,5 +78,20 @@ channel_manager_actor spawn_channel_manager(caf::actor_system& sys,
                                             const settings& cfg,
                                             router_actor router,
                                             stats_actor stats);
+
+// -- the parts, one file each
+
+/// dispatch.cpp: queues `msg` for its chat (filtered, split, coalesced).
+void enqueue_outbound(channel_manager_pointer self, outbound_msg msg);
+/// dispatch.cpp: attempt number `attempt` of the front of queue `key`.
+void send_front(channel_manager_pointer self, const std::string& key,
+                int32_t attempt);
+
+/// inbound.cpp: access control, pairing commands, then the router.
+void handle_inbound(channel_manager_pointer self, inbound_msg msg);
+
+/// pairing_file.cpp: the detached writer of `path`.
+pairing_file_actor spawn_pairing_file(caf::actor_system& sys,
+                                      std::string path);
 
 } // namespace nb
