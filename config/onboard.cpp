@@ -66,6 +66,9 @@ std::string default_config_text(const std::string& workspace) {
     s.agent.workspace = workspace;
   for (const char* name : {"anthropic", "openai", "openrouter", "custom"})
     s.providers[name];
+  // nanobot enables the local WebSocket channel (and its WebUI) by default.
+  s.channels["websocket"] = {true, R"({"enabled": true, "host": "127.0.0.1",
+    "port": 8765, "streaming": true})"};
   return to_config_json(s).dump(2) + "\n";
 }
 

@@ -12,6 +12,17 @@ nlohmann::json to_config_json(const settings& s) {
       entry["extraHeaders"] = p.extra_headers;
     providers[name] = std::move(entry);
   }
+  json channels = {{"sendProgress", s.channels_common.send_progress},
+                   {"sendToolHints", s.channels_common.send_tool_hints},
+                   {"showReasoning", s.channels_common.show_reasoning},
+                   {"sendMaxRetries", s.channels_common.send_max_retries}};
+  for (const auto& [name, ch] : s.channels) {
+    auto obj = json::parse(ch.raw_json, nullptr, false);
+    if (!obj.is_object())
+      obj = json::object();
+    obj["enabled"] = ch.enabled;
+    channels[name] = std::move(obj);
+  }
   const auto& a = s.agent;
   const auto& g = s.gateway;
   return {
@@ -50,6 +61,7 @@ nlohmann::json to_config_json(const settings& s) {
        {{"enabled", g.heartbeat.enabled},
         {"intervalS", g.heartbeat.interval_s},
         {"keepRecentMessages", g.heartbeat.keep_recent_messages}}}}},
+    {"channels", channels},
   };
 }
 

@@ -6,7 +6,13 @@ packages=(
   g++ cmake ninja-build pkg-config
   libcaf-dev nlohmann-json3-dev libcpp-httplib-dev libspdlog-dev doctest-dev
   libssl-dev libboost-dev libcurl4-openssl-dev
+  chromium      # the WebUI test drives it headless (tests/webui)
 )
+# node/npm run the WebUI test's playwright-core; any install will do (a
+# nodesource nodejs already brings npm, and Debian's npm would conflict).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 # Extra packages a caller needs (deploy/test.sh: the mail servers).
 packages+=("$@")
 

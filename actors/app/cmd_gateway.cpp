@@ -52,6 +52,7 @@ int cmd_gateway(const options& opts) {
     else
       lg->warn("no usable provider: {}", choice.problem);
     gateway_http_server health{rt.system(), rt.stats(), *cfg};
+    health.serve_channels(rt.channels());
     api_server api{rt.system(), rt.router(), *cfg};
     lg->info("gateway ready: API on http://{}:{}/v1, health on http://{}:{}",
              cfg->api.host, api.port(), cfg->gateway.host, health.port());

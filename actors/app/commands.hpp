@@ -14,5 +14,6 @@ int cmd_agent(const options& opts);
 int cmd_gateway(const options& opts);
 /// `nanobot cron ...`: `args` are the words after "cron".
 int cmd_cron(const std::vector<std::string>& args);
+int cmd_channels(const options& opts);
 
 } // namespace nb

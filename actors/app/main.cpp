@@ -32,7 +32,10 @@ int main(int argc, char** argv) {
     return nb::cmd_agent(opts);
   if (opts.command == "gateway")
     return nb::cmd_gateway(opts);
+  if (opts.command == "channels")
+    return nb::cmd_channels(opts);
   std::cerr << "nanobot: unknown command '" << opts.command
-            << "' (commands: onboard, status, agent, gateway, cron)\n";
+            << "' (commands: onboard, status, agent, gateway, cron, channels)
+";
   return 2;
 }

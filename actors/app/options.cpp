@@ -49,6 +49,8 @@ options parse_options(const std::vector<std::string>& args) {
       out.error = "unknown option '" + a + "' (see nanobot --help)";
     } else if (out.command.empty()) {
       out.command = a;
+    } else if (out.command == "channels" && out.subcommand.empty()) {
+      out.subcommand = a;
     } else {
       out.error = "unexpected argument '" + a + "' (see nanobot --help)";
     }
@@ -63,7 +65,11 @@ std::string usage_text() {
          "  status    show config, workspace, model and provider readiness\n"
          "  agent     chat in the terminal (-m MESSAGE for one message)\n"
          "  gateway   run the service: OpenAI-compatible API, /health, /stats, /metrics\n"
-         "  cron      list, add or remove scheduled jobs (nanobot cron --help)\n\n"
+         "  cron      list, add or remove scheduled jobs (nanobot cron --help)
+"
+         "  channels status   the chat channels and their state
+
+"
          "Options:\n"
          "  -c, --config FILE     config file (default ~/.nanobot/config.json)\n"
          "  -w, --workspace DIR   workspace (onboard)\n"
@@ -71,7 +77,7 @@ std::string usage_text() {
          "  -s, --session KEY     agent: session (default cli:direct)\n"
          "      --no-stream       agent: wait for the whole answer\n"
          "      --logs            agent: show the gateway's logs\n"
-         "  -p, --port PORT       gateway: health/stats port (default gateway.port)\n"
+         "  -p, --port PORT       gateway, channels: health/stats port (default gateway.port)\n"
          "  -v, --verbose         debug logging\n"
          "  -V, --version         print the version\n";
 }

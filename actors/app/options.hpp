@@ -8,7 +8,8 @@
 namespace nb {
 
 struct options {
-  std::string command;     ///< onboard, status, agent, gateway
+  std::string command;     ///< onboard, status, agent, gateway, channels
+  std::string subcommand;  ///< channels: status
   std::string config_path; ///< -c/--config ("" = ~/.nanobot/config.json)
   std::string workspace;   ///< -w/--workspace
   std::optional<std::string> message; ///< agent -m

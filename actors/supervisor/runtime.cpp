@@ -71,6 +71,7 @@ void runtime::shutdown(std::chrono::seconds drain) {
   // own workers.
   for (auto a : {caf::actor_cast<caf::actor>(supervisor_),
                  caf::actor_cast<caf::actor>(router_),
+                 caf::actor_cast<caf::actor>(svc_.outbox),
                  caf::actor_cast<caf::actor>(svc_.tools),
                  caf::actor_cast<caf::actor>(svc_.provider),
                  caf::actor_cast<caf::actor>(svc_.store),

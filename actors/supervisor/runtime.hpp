@@ -10,6 +10,7 @@
 #include <caf/actor_system_config.hpp>
 
 #include "config/settings.hpp"
+#include "messages/channel.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -18,13 +19,18 @@ class runtime {
 public:
   /// Starts the actor tree for `cfg`. Throws std::runtime_error with a clear
   /// message when the session directory cannot be prepared. `background`
-  /// (the gateway) also runs cron, the heartbeat and the evaluator.
+  /// (the gateway) also runs cron, the heartbeat, the evaluator and the
+  /// chat channels.
   explicit runtime(const settings& cfg, bool background = false);
   ~runtime();
 
   caf::actor_system& system() { return *sys_; }
   router_actor router() const { return router_; }
   stats_actor stats() const { return svc_.stats; }
+  /// The channel manager (null without channels).
+  channel_manager_actor channels() const {
+    return caf::actor_cast<channel_manager_actor>(svc_.outbox);
+  }
 
   /// Waits (at most `drain`) until no turn is running, then stops every
   /// actor. Every finished turn is already fsync'd by the store.

@@ -2,6 +2,7 @@
 
 #include <caf/event_based_actor.hpp>
 
+#include "actors/channels/manager/manager.hpp"
 #include "actors/common/log.hpp"
 #include "actors/cron/cron.hpp"
 #include "actors/evaluator/evaluator.hpp"
@@ -71,6 +72,17 @@ void spawn_background(supervisor_pointer self) {
   } else if (!st.cfg.gateway.heartbeat.enabled && st.restarts == 0) {
     lg->info("Heartbeat: disabled");
   }
+/// The channel manager takes the router's inbound and the sessions'
+/// outbound traffic; the router learns the new outbox.
+void spawn_channels(supervisor_pointer self) {
+  auto& st = self->state;
+  if (!st.with_channels || st.channels || !st.router)
+    return;
+  st.channels = spawn_channel_manager(self->system(), st.cfg, st.router,
+                                      st.svc.stats);
+  self->link_to(st.channels);
+  st.svc.outbox = caf::actor_cast<outbound_sink>(st.channels);
+  self->send(st.router, st.svc);
 }
 
 /// Clears the handle of the service that went down; returns its name.
@@ -92,6 +104,7 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 bool background) {
   auto& st = self->state;
   st.background = background;
+  st.with_channels = background;
   st.cfg = std::move(cfg);
   st.sessions_dir = std::move(sessions_dir);
   spawn_services(self);
@@ -99,6 +112,8 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
   scfg.started_at_us = started_at_us;
   st.router = self->spawn(router_impl, scfg, st.svc);
   self->link_to(st.router);
+  // Channels first: the heartbeat delivers through their outbox.
+  spawn_channels(self);
   spawn_background(self);
   self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;
@@ -107,6 +122,18 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
       lg->critical("the router died ({}); stopping",
                    self->system().render(em.reason));
       self->quit(em.reason);
+      return;
+    }
+    if (drop_if(s.channels, em.source)) {
+      s.svc.outbox = nullptr;
+      if (em.reason == caf::make_error(caf::exit_reason::user_shutdown))
+        return; // shutting down: no restart
+      ++s.restarts;
+      lg->error("the channel manager died ({}); restarting it (restart #{})",
+                self->system().render(em.reason), s.restarts);
+      spawn_channels(self);
+      if (s.heartbeat)
+        self->send(s.heartbeat, s.svc);
       return;
     }
     bool service = drop_if(s.svc.stats, em.source)

@@ -11,6 +11,7 @@
 #include "actors/common/meter.hpp"
 #include "actors/session/session.hpp"
 #include "config/settings.hpp"
+#include "messages/channel.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -23,6 +24,8 @@ struct supervisor_state {
   std::string sessions_dir;
   session_services svc;
   router_actor router;
+  bool with_channels = false;      ///< the gateway runs the chat channels
+  channel_manager_actor channels; ///< also svc.outbox while it runs
   int restarts = 0;
   /// Gateway only: the scheduler and the heartbeat with its gate.
   bool background = false;
@@ -35,7 +38,8 @@ using supervisor_pointer = supervisor_actor::stateful_pointer<supervisor_state>;
 
 /// `sessions_dir` must exist (see resolve_sessions_dir). `started_at_us` is
 /// the process start (steady clock), for uptime in /status. `background`
-/// (the gateway) also runs cron, the heartbeat and the evaluator.
+/// (the gateway) also runs cron, the heartbeat, the evaluator and the chat
+/// channels (the channel manager becomes the sessions' outbox).
 supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 settings cfg,
                                                 std::string sessions_dir,

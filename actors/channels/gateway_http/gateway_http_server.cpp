@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <optional>
 
 #include <caf/scoped_actor.hpp>
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/http/http_listener.hpp"
+#include "actors/channels/manager/status_json.hpp"
 #include "actors/common/log.hpp"
 #include "actors/stats/process.hpp"
 
@@ -35,6 +37,8 @@ struct gateway_http_server::impl {
   std::chrono::milliseconds stats_timeout;
   std::shared_ptr<spdlog::logger> log = nb::log::get("gateway");
   http_listener listener{"gateway"};
+  std::mutex channels_mu; // set once from the main thread, read by handlers
+  channel_manager_actor channels;
 
   impl(caf::actor_system& s, gateway_settings c, stats_actor st,
        std::chrono::milliseconds t)
@@ -63,6 +67,31 @@ struct gateway_http_server::impl {
                     json_type);
   }
 
+  void serve_channels(httplib::Response& res) {
+    channel_manager_actor mgr;
+    {
+      std::lock_guard<std::mutex> guard{channels_mu};
+      mgr = channels;
+    }
+    std::optional<std::string> text;
+    std::string failure = "the channels are not running";
+    if (mgr) {
+      caf::scoped_actor self{sys};
+      self->request(mgr, stats_timeout, channel_status_atom::value)
+        .receive([&](std::vector<channel_status>& all) {
+                   text = channels_json(all);
+                 },
+                 [&](caf::error& err) { failure = sys.render(err); });
+    }
+    if (text) {
+      res.set_content(*text, json_type);
+      return;
+    }
+    res.status = 503;
+    res.set_content(error_body("channels unavailable: " + failure, 503),
+                    json_type);
+  }
+
   void routes() {
     auto& svr = listener.server();
     svr.Get("/health", [](const httplib::Request&, httplib::Response& res) {
@@ -74,6 +103,10 @@ struct gateway_http_server::impl {
     svr.Get("/stats", [this](const httplib::Request&, httplib::Response& res) {
       serve_stats(res, "json", json_type);
     });
+    svr.Get("/channels",
+            [this](const httplib::Request&, httplib::Response& res) {
+              serve_channels(res);
+            });
     svr.Get("/metrics",
             [this](const httplib::Request&, httplib::Response& res) {
               serve_stats(res, "prometheus", prometheus_type);
@@ -103,6 +136,11 @@ gateway_http_server::gateway_http_server(
 
 gateway_http_server::~gateway_http_server() {
   stop();
+}
+
+void gateway_http_server::serve_channels(channel_manager_actor channels) {
+  std::lock_guard<std::mutex> guard{impl_->channels_mu};
+  impl_->channels = std::move(channels);
 }
 
 void gateway_http_server::stop() {

@@ -1,5 +1,5 @@
-// The gateway's HTTP server: GET /health, GET /stats (JSON) and GET /metrics
-// (Prometheus text), on gateway.host:gateway.port. Unauthenticated, as in
+// The gateway's HTTP server: GET /health, GET /stats (JSON), GET /metrics
+// (Prometheus text) and GET /channels (channel states), on gateway.host:gateway.port. Unauthenticated, as in
 // nanobot; a warning is logged when it listens beyond loopback.
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <caf/actor_system.hpp>
 
 #include "config/settings.hpp"
+#include "messages/channel.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -27,6 +28,9 @@ public:
                       std::chrono::milliseconds stats_timeout
                       = std::chrono::seconds(2));
   ~gateway_http_server();
+
+  /// Serves GET /channels from `channels` (until then it answers 503).
+  void serve_channels(channel_manager_actor channels);
 
   /// Stops serving and joins the threads. Idempotent; the destructor calls it.
   void stop();

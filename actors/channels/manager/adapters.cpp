@@ -7,6 +7,7 @@
 #include "actors/channels/matrix/matrix_channel.hpp"
 #include "actors/channels/slack/slack_channel.hpp"
 #include "actors/channels/telegram/telegram_channel.hpp"
+#include "actors/channels/websocket/ws_channel.hpp"
 
 namespace nb {
 
@@ -17,6 +18,7 @@ const std::vector<adapter_entry>& adapter_table() {
     {"slack", slack::make_channel},
     {"matrix", matrix::make_channel},
     {"email", email::make_channel},
+    {"websocket", &make_websocket_channel},
   };
   return table;
 }

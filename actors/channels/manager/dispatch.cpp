@@ -31,6 +31,13 @@ bool is_tool_hint(const outbound_msg& msg) {
   return i == meta.end() || !i->is_boolean() || i->get<bool>();
 }
 
+/// A final reply whose text already went out as deltas is only the turn's
+/// end marker: it is not split.
+bool was_streamed(const outbound_msg& msg) {
+  auto meta = nlohmann::json::parse(msg.metadata_json, nullptr, false);
+  return meta.is_object() && meta.value("streamed", false) == true;
+}
+
 /// Whether `msg` goes to a chat channel at all.
 bool wanted(const managed_channel& ch, const outbound_msg& msg) {
   switch (msg.kind) {
@@ -87,7 +94,7 @@ void enqueue_outbound(channel_manager_pointer self, outbound_msg msg) {
       return;
     }
     q.items.push_back(std::move(msg));
-  } else if (msg.kind == outbound_kind::final_reply
+  } else if ((msg.kind == outbound_kind::final_reply && !was_streamed(msg))
              || msg.kind == outbound_kind::progress) {
     auto pieces = split_message(msg.content, ch.opts.max_chars);
     for (auto& piece : pieces) {

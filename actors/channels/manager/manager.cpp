@@ -25,10 +25,11 @@ channel_status plain_status(const std::string& name, std::string state,
 
 void start_one(channel_manager_pointer self, const std::string& name) {
   auto& slot = self->state.channels[name];
-  auto make = find_adapter(name);
+  auto make = find_adapter(slot.opts.kind);
   if (make == nullptr) {
     slot.status = plain_status(name, "error", "no channel adapter named \""
-                                                + name + "\" in this build");
+                                                + slot.opts.kind
+                                                + "\" in this build");
     log::get("channels")->warn("channels.{}: {}", name, slot.status.detail);
     return;
   }

@@ -86,22 +86,26 @@ size_t platform_limit(const std::string& channel) {
 std::variant<channel_options, std::string>
 parse_channel_options(const settings& cfg, const std::string& name) {
   channel_options out;
+  out.kind = name;
   out.send_progress = cfg.channels_common.send_progress;
   out.send_tool_hints = cfg.channels_common.send_tool_hints;
-  auto* d = find_default(name);
-  if (d != nullptr) {
-    out.max_chars = d->max_chars;
-    out.groups = d->groups;
-    if (d->allow_everyone)
-      out.allow_from = std::vector<std::string>{"*"};
-  }
   auto at = "channels." + name;
   auto i = cfg.channels.find(name);
-  if (i == cfg.channels.end())
-    return out;
-  auto obj = json::parse(i->second.raw_json, nullptr, false);
+  auto obj = json::parse(i == cfg.channels.end() ? "{}" : i->second.raw_json,
+                         nullptr, false);
   if (!obj.is_object())
     return at + ": expected an object";
+  if (const auto* t = member(obj, "type")) {
+    if (!t->is_string() || t->get<std::string>().empty())
+      return at + ".type: expected the name of a channel kind";
+    out.kind = t->get<std::string>();
+  }
+  if (auto* d = find_default(out.kind)) {
+    out.max_chars = d->max_chars;
+    out.groups = d->groups;
+    if (d->allow_everyone && out.kind == name)
+      out.allow_from = std::vector<std::string>{"*"};
+  }
   if (auto e = read_flag(obj, "sendProgress", at, out.send_progress))
     return *e;
   if (auto e = read_flag(obj, "sendToolHints", at, out.send_tool_hints))

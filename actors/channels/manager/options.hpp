@@ -15,6 +15,9 @@ namespace nb {
 enum class group_policy { mention, open, allowlist };
 
 struct channel_options {
+  /// The adapter: the "type" key, else the channel's own name (so a second
+  /// instance of a platform can be "work": {"type": "telegram", ...}).
+  std::string kind;
   bool send_progress = true;
   bool send_tool_hints = true;
   /// nullopt: allowFrom omitted (pairing mode); empty: nobody.

@@ -1,0 +1,207 @@
+// The channel actor around ws::server: outbound messages become events for
+// the browsers attached to the chat; ok is answered only after at least one
+// connection wrote every frame, so the manager retries (and never repeats)
+// when no browser is there.
+#include "actors/channels/websocket/ws_channel.hpp"
+
+#include <atomic>
+#include <map>
+#include <memory>
+
+#include <caf/event_based_actor.hpp>
+#include <caf/scoped_actor.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "actors/channels/manager/status_json.hpp"
+#include "actors/channels/websocket/ws_config.hpp"
+#include "actors/channels/websocket/ws_protocol.hpp"
+#include "actors/channels/websocket/ws_server.hpp"
+#include "actors/common/log.hpp"
+
+namespace nb {
+
+namespace {
+
+using ws_written_atom = caf::atom_constant<caf::atom("wswritten")>;
+
+using ws_channel_full = channel_actor::extend<
+  caf::reacts_to<ws_written_atom, uint64_t, uint64_t>>;
+
+struct ws_channel_state {
+  ws_channel_state() = default;
+  ~ws_channel_state() {
+    if (server)
+      server->stop();
+  }
+  static inline const char* name = "websocket_channel";
+
+  std::unique_ptr<ws::server> server;
+  std::map<uint64_t, caf::typed_response_promise<caf::ok_atom>> pending;
+  std::map<uint64_t, std::string> pending_chat;
+  uint64_t next_id = 1;
+  channel_status status;
+  std::shared_ptr<std::atomic<int64_t>> received
+    = std::make_shared<std::atomic<int64_t>>(0);
+};
+
+using ws_pointer = ws_channel_full::stateful_pointer<ws_channel_state>;
+
+std::string ask_channels(caf::actor_system& sys,
+                         const channel_manager_actor& manager) {
+  std::string out;
+  caf::scoped_actor self{sys};
+  self->request(manager, std::chrono::seconds(5), channel_status_atom::value)
+    .receive(
+      [&](std::vector<channel_status>& all) { out = channels_json(all); },
+      [&](caf::error& err) {
+        out = nlohmann::json{{"channels", nlohmann::json::array()},
+                             {"error", sys.render(err)}}
+                .dump();
+      });
+  return out;
+}
+
+/// The gateway's /stats, read over loopback HTTP: the figures live in the
+/// stats actor behind the gateway port, and this keeps one source of truth.
+std::optional<std::string> stats_json(const ws::channel_config& c) {
+  httplib::Client cli{c.stats_host, c.stats_port};
+  cli.set_connection_timeout(std::chrono::seconds(2));
+  cli.set_read_timeout(std::chrono::seconds(5));
+  auto res = cli.Get("/stats");
+  if (!res || res->status != 200)
+    return nlohmann::json{{"error", "the gateway's /stats is not reachable at "
+                                      + c.stats_host + ":"
+                                      + std::to_string(c.stats_port)}}
+      .dump();
+  return res->body;
+}
+
+ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
+                            const std::string& name,
+                            channel_manager_actor manager) {
+  ws::server_hooks h;
+  auto me = caf::actor_cast<ws_channel_full>(self);
+  auto received = self->state.received;
+  bool streaming = c.streaming;
+  h.on_message = [manager, name, streaming, received](
+                   const std::string& client, const std::string& chat,
+                   const std::string& text) {
+    ++*received;
+    inbound_msg in;
+    in.channel = name;
+    in.sender_id = client;
+    in.chat_id = chat;
+    in.content = text;
+    in.wants_stream = streaming;
+    caf::anon_send(manager, std::move(in));
+  };
+  h.on_written = [me](uint64_t id, size_t delivered) {
+    caf::anon_send(me, ws_written_atom::value, id,
+                   static_cast<uint64_t>(delivered));
+  };
+  auto allow = c.allow_from;
+  h.allowed = [allow](const std::string& client) {
+    for (const auto& a : allow)
+      if (a == "*" || a == client)
+        return true;
+    return false;
+  };
+  auto& sys = self->system();
+  h.api = [&sys, manager, c](const std::string& what)
+    -> std::optional<std::string> {
+    if (what == "channels")
+      return ask_channels(sys, manager);
+    if (what == "stats")
+      return stats_json(c);
+    return std::nullopt;
+  };
+  return h;
+}
+
+ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
+                                               settings cfg, std::string name,
+                                               channel_manager_actor manager) {
+  auto& st = self->state;
+  st.status.name = name;
+  auto parsed = ws::parse_channel_config(cfg, name);
+  if (auto* err = std::get_if<std::string>(&parsed)) {
+    st.status.state = "error";
+    st.status.detail = *err;
+    log::get("channels")->error("{}", *err);
+  } else {
+    auto& c = std::get<ws::channel_config>(parsed);
+    try {
+      st.server = std::make_unique<ws::server>(
+        c.server, make_hooks(self, c, name, manager));
+      st.status.state = "connected";
+      st.status.detail = "ws://" + c.server.host + ":"
+                         + std::to_string(st.server->port()) + c.server.path;
+      log::get("channels")->info("WebSocket channel and WebUI on http://{}:{}",
+                                 c.server.host, st.server->port());
+    } catch (const std::exception& e) {
+      st.status.state = "error";
+      st.status.detail = e.what();
+      log::get("channels")->error("channels.{}: {}", name, e.what());
+    }
+  }
+  return {
+    [self](outbound_msg& msg) -> caf::result<caf::ok_atom> {
+      auto& st = self->state;
+      if (!st.server)
+        return caf::make_error(caf::sec::runtime_error, st.status.detail);
+      auto frames = ws::events_for(msg);
+      if (frames.empty())
+        return caf::ok_atom::value;
+      auto id = st.next_id++;
+      auto rp = self->make_response_promise<caf::ok_atom>();
+      st.pending.emplace(id, rp);
+      st.pending_chat.emplace(id, msg.chat_id);
+      st.server->deliver(id, msg.chat_id, std::move(frames));
+      return rp;
+    },
+    [self](ws_written_atom, uint64_t id, uint64_t delivered) {
+      auto& st = self->state;
+      auto i = st.pending.find(id);
+      if (i == st.pending.end())
+        return;
+      auto rp = i->second;
+      auto chat = st.pending_chat[id];
+      st.pending.erase(i);
+      st.pending_chat.erase(id);
+      if (delivered > 0) {
+        ++st.status.sent;
+        rp.deliver(caf::ok_atom::value);
+      } else {
+        ++st.status.failed;
+        rp.deliver(caf::make_error(caf::sec::runtime_error,
+                                   "no browser is attached to chat "
+                                     + chat));
+      }
+    },
+    [self](channel_status_atom) -> channel_status {
+      auto s = self->state.status;
+      s.received = self->state.received->load();
+      if (self->state.server)
+        s.detail += " (" + std::to_string(self->state.server->connections())
+                    + " connected)";
+      return s;
+    },
+  };
+}
+
+} // namespace
+
+channel_actor make_websocket_channel(caf::actor_system& sys,
+                                     const settings& cfg,
+                                     const std::string& name,
+                                     channel_manager_actor manager) {
+  // Detached: starting and stopping the server (bind, join) blocks.
+  auto full = sys.spawn<caf::detached>(ws_channel_impl, cfg, name,
+                                       std::move(manager));
+  return caf::actor_cast<channel_actor>(full);
+}
+
+} // namespace nb

@@ -1,0 +1,157 @@
+#include "actors/channels/websocket/ws_protocol.hpp"
+
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+namespace nb::ws {
+
+namespace {
+
+using nlohmann::json;
+
+bool id_chars(const std::string& id, size_t max, bool dot) {
+  if (id.empty() || id.size() > max)
+    return false;
+  for (char c : id) {
+    bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '_'
+              || c == '-' || c == ':' || (dot && c == '.');
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+bool streamed(const outbound_msg& msg) {
+  auto meta = json::parse(msg.metadata_json, nullptr, false);
+  return meta.is_object() && meta.value("streamed", false) == true;
+}
+
+std::string text_of(const json& obj) {
+  for (const char* key : {"content", "text", "message"}) {
+    auto i = obj.find(key);
+    if (i != obj.end() && i->is_string())
+      return i->get<std::string>();
+  }
+  return "";
+}
+
+} // namespace
+
+bool valid_chat_id(const std::string& id) {
+  return id_chars(id, 64, false);
+}
+
+bool valid_client_id(const std::string& id) {
+  return id_chars(id, 128, true);
+}
+
+std::vector<std::string> events_for(const outbound_msg& msg) {
+  std::vector<std::string> out;
+  switch (msg.kind) {
+    case outbound_kind::delta:
+      out.push_back(json{{"event", "delta"}, {"chat_id", msg.chat_id},
+                         {"text", msg.content}, {"stream_id", msg.stream_id}}
+                      .dump());
+      break;
+    case outbound_kind::stream_end:
+      out.push_back(json{{"event", "stream_end"}, {"chat_id", msg.chat_id},
+                         {"stream_id", msg.stream_id}}
+                      .dump());
+      break;
+    case outbound_kind::progress:
+      out.push_back(json{{"event", "message"}, {"chat_id", msg.chat_id},
+                         {"text", msg.content}, {"kind", "tool_hint"}}
+                      .dump());
+      break;
+    case outbound_kind::retry_wait:
+      out.push_back(json{{"event", "message"}, {"chat_id", msg.chat_id},
+                         {"text", msg.content}, {"kind", "progress"}}
+                      .dump());
+      break;
+    case outbound_kind::final_reply: {
+      if (!streamed(msg)) {
+        json m{{"event", "message"}, {"chat_id", msg.chat_id},
+               {"text", msg.content}};
+        if (!msg.stream_id.empty())
+          m["turn_id"] = msg.stream_id;
+        if (msg.is_error)
+          m["error"] = true;
+        out.push_back(m.dump());
+      }
+      json end{{"event", "turn_end"}, {"chat_id", msg.chat_id}};
+      if (!msg.stream_id.empty())
+        end["turn_id"] = msg.stream_id;
+      out.push_back(end.dump());
+      break;
+    }
+  }
+  return out;
+}
+
+std::string ready_event(const std::string& chat_id,
+                        const std::string& client_id) {
+  return json{{"event", "ready"}, {"chat_id", chat_id},
+              {"client_id", client_id}}
+    .dump();
+}
+
+std::string attached_event(const std::string& chat_id) {
+  return json{{"event", "attached"}, {"chat_id", chat_id}}.dump();
+}
+
+std::string error_event(const std::string& detail) {
+  return json{{"event", "error"}, {"detail", detail}}.dump();
+}
+
+std::variant<client_command, std::string> parse_client_frame(
+  const std::string& text) {
+  auto doc = json::parse(text, nullptr, false);
+  client_command cmd;
+  if (doc.is_discarded() || doc.is_string() || doc.is_number()) {
+    // Legacy clients send the bare text.
+    cmd.content = doc.is_string() ? doc.get<std::string>() : text;
+    if (cmd.content.empty())
+      return std::string{"empty message"};
+    return cmd;
+  }
+  if (!doc.is_object())
+    return std::string{"expected a JSON object or a plain text"};
+  auto type = doc.value("type", json()).is_string()
+                ? doc["type"].get<std::string>() : std::string{};
+  auto chat = doc.find("chat_id");
+  if (chat != doc.end() && !chat->is_null()) {
+    if (!chat->is_string() || !valid_chat_id(chat->get<std::string>()))
+      return std::string{"chat_id must match ^[A-Za-z0-9_:-]{1,64}$"};
+    cmd.chat_id = chat->get<std::string>();
+  }
+  if (type == "new_chat") {
+    cmd.kind = client_command::new_chat;
+    return cmd;
+  }
+  if (type == "attach") {
+    if (cmd.chat_id.empty())
+      return std::string{"attach needs a chat_id"};
+    cmd.kind = client_command::attach;
+    return cmd;
+  }
+  if (!type.empty() && type != "message")
+    return "unknown type \"" + type.substr(0, 40)
+           + "\" (expected new_chat, attach or message)";
+  cmd.content = text_of(doc);
+  if (cmd.content.empty())
+    return std::string{"a message needs a non-empty content"};
+  return cmd;
+}
+
+bool same_secret(const std::string& a, const std::string& b) {
+  // Only the length may leak; the bytes are compared in constant time.
+  if (a.size() != b.size() || b.empty())
+    return false;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+} // namespace nb::ws

@@ -1,0 +1,64 @@
+// The WebSocket channel's network side (Boost.Beast on its own thread): the
+// WebSocket endpoint, the WebUI's static files and its JSON API, on one
+// port. Knows nothing about actors; the channel actor plugs in hooks.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nb::ws {
+
+struct server_config {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8765; ///< 0: any free port
+  std::string path = "/"; ///< the WebSocket endpoint
+  std::string token;      ///< "": no token needed
+  std::string webui_dir;  ///< "": no WebUI
+  size_t max_message_bytes = 37748736;
+};
+
+struct server_hooks {
+  /// A client message for a chat (io thread; must not block).
+  std::function<void(const std::string& client, const std::string& chat,
+                     const std::string& text)> on_message;
+  /// A delivery finished: how many connections took every frame of it
+  /// (io thread; must not block).
+  std::function<void(uint64_t id, size_t delivered)> on_written;
+  /// GET /api/<name>: the JSON text, or nullopt for 404. Runs on the
+  /// server's worker thread, so it may block briefly.
+  std::function<std::optional<std::string>(const std::string& name)> api;
+  /// Whether a client id may connect (io thread; must not block).
+  std::function<bool(const std::string& client)> allowed;
+};
+
+class server {
+public:
+  /// Binds and starts serving; throws std::runtime_error naming the address
+  /// when it cannot listen.
+  server(server_config cfg, server_hooks hooks);
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  /// Closes every connection and joins the threads. Idempotent.
+  void stop();
+
+  uint16_t port() const;
+
+  /// Sends `frames` to every connection attached to `chat`, then calls
+  /// on_written(id, n). Thread-safe.
+  void deliver(uint64_t id, std::string chat, std::vector<std::string> frames);
+
+  /// Open WebSocket connections (any thread).
+  size_t connections() const;
+
+private:
+  struct impl;
+  std::shared_ptr<impl> impl_;
+};
+
+} // namespace nb::ws

@@ -1,0 +1,78 @@
+// The WebSocket protocol without sockets: events out, frames in.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/channels/websocket/ws_protocol.hpp"
+
+using namespace nb;
+using nlohmann::json;
+
+namespace {
+
+outbound_msg out(outbound_kind kind, std::string text,
+                 std::string meta = "{}") {
+  outbound_msg m;
+  m.channel = "websocket";
+  m.chat_id = "c1";
+  m.kind = kind;
+  m.content = std::move(text);
+  m.stream_id = "t1";
+  m.metadata_json = std::move(meta);
+  return m;
+}
+
+} // namespace
+
+TEST_CASE("outbound kinds become the protocol's events") {
+  auto d = ws::events_for(out(outbound_kind::delta, "he"));
+  REQUIRE(d.size() == 1);
+  CHECK(json::parse(d[0]) == json{{"event", "delta"}, {"chat_id", "c1"},
+                                  {"text", "he"}, {"stream_id", "t1"}});
+  auto e = ws::events_for(out(outbound_kind::stream_end, ""));
+  CHECK(json::parse(e[0])["event"] == "stream_end");
+  auto hint = json::parse(ws::events_for(out(outbound_kind::progress, "exec"))[0]);
+  CHECK(hint["event"] == "message");
+  CHECK(hint["kind"] == "tool_hint");
+  auto fin = ws::events_for(out(outbound_kind::final_reply, "done"));
+  REQUIRE(fin.size() == 2);
+  CHECK(json::parse(fin[0])["text"] == "done");
+  CHECK(json::parse(fin[1])["event"] == "turn_end");
+  // Streamed text is not sent twice: only the turn's end.
+  auto streamed = ws::events_for(
+    out(outbound_kind::final_reply, "done", R"({"streamed":true})"));
+  REQUIRE(streamed.size() == 1);
+  CHECK(json::parse(streamed[0])["event"] == "turn_end");
+}
+
+TEST_CASE("client frames parse into commands or a clear error") {
+  using cmd = ws::client_command;
+  auto plain = std::get<cmd>(ws::parse_client_frame("hello there"));
+  CHECK(plain.kind == cmd::message);
+  CHECK(plain.content == "hello there");
+  CHECK(std::get<cmd>(ws::parse_client_frame(R"({"text":"hi"})")).content == "hi");
+  auto m = std::get<cmd>(ws::parse_client_frame(
+    R"({"type":"message","chat_id":"a:b_c-1","content":"x"})"));
+  CHECK(m.chat_id == "a:b_c-1");
+  CHECK(std::get<cmd>(ws::parse_client_frame(R"({"type":"new_chat"})")).kind
+        == cmd::new_chat);
+  CHECK(std::get<cmd>(ws::parse_client_frame(
+                        R"({"type":"attach","chat_id":"k"})")).kind
+        == cmd::attach);
+  auto err = [](const std::string& frame) {
+    auto r = ws::parse_client_frame(frame);
+    REQUIRE(std::holds_alternative<std::string>(r));
+    return std::get<std::string>(r);
+  };
+  CHECK(err(R"({"type":"attach"})").find("chat_id") != std::string::npos);
+  CHECK(err(R"({"type":"message","chat_id":"../x","content":"y"})")
+          .find("chat_id must match") != std::string::npos);
+  CHECK(err(R"({"type":"launch"})").find("unknown type") != std::string::npos);
+  CHECK(err(R"({"type":"message"})").find("content") != std::string::npos);
+  CHECK(err("[1,2]").find("expected") != std::string::npos);
+  CHECK_FALSE(ws::valid_chat_id(std::string(65, 'a')));
+  CHECK(ws::valid_chat_id(std::string(64, 'a')));
+  CHECK(ws::same_secret("s3cret", "s3cret"));
+  CHECK_FALSE(ws::same_secret("s3cres", "s3cret"));
+  CHECK_FALSE(ws::same_secret("", ""));
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The WebUI in a real browser: a gateway with the WebSocket channel against
+# the scripted LLM, driven by headless Chromium through playwright-core.
+# Args: <build dir> <source dir>. Exit 77 (skipped) when chromium or node
+# is missing; deploy/install-deps.sh installs both.
+set -euo pipefail
+build="$1"; src="$2"
+chromium="${CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$chromium" ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "SKIP: needs $chromium, node and npm (deploy/install-deps.sh installs them)"
+  exit 77
+fi
+mods="$build/webui-node"
+if [ ! -d "$mods/node_modules/playwright-core" ]; then
+  mkdir -p "$mods"
+  [ -f "$mods/package.json" ] || echo '{"name":"nb-webui-test","private":true}' > "$mods/package.json"
+  (cd "$mods" && npm install --no-audit --no-fund --loglevel=error playwright-core@1)
+fi
+home="$(mktemp -d /tmp/nb-webui-XXXXXX)"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$home"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+"$build/tests/support/fake_llm_server" --port 0 > "$home/llm.out" &
+pids+=($!)
+for _ in $(seq 100); do grep -q '^PORT ' "$home/llm.out" 2>/dev/null && break; sleep 0.1; done
+llm_port="$(awk '/^PORT /{print $2}' "$home/llm.out")"
+gw_port="$(free_port)"; api_port="$(free_port)"; ws_port="$(free_port)"
+mkdir -p "$home/workspace"
+cat > "$home/config.json" <<JSON
+{
+  "agents": {"defaults": {"workspace": "$home/workspace", "model": "fake-model",
+                          "provider": "custom"}},
+  "providers": {"custom": {"apiBase": "http://127.0.0.1:$llm_port/v1"}},
+  "api": {"port": $api_port},
+  "gateway": {"port": $gw_port},
+  "channels": {"websocket": {"enabled": true, "port": $ws_port}}
+}
+JSON
+"$build/actors/app/nanobot" gateway -c "$home/config.json" > "$home/gateway.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 150); do
+  curl -sf "http://127.0.0.1:$ws_port/" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+status=0
+NB_NODE_MODULES="$mods/node_modules" node "$src/tests/webui/webui_test.mjs" \
+  "http://127.0.0.1:$ws_port" || status=$?
+# `channels status` against the running gateway, then with it stopped.
+live="$("$build/actors/app/nanobot" channels status -c "$home/config.json")" || status=$?
+echo "$live"
+echo "$live" | grep -Eq '^websocket +connected ' || { echo "FAIL: channels status: no connected websocket"; status=1; }
+kill "${pids[1]}"; wait "${pids[1]}" 2>/dev/null || true
+offline="$("$build/actors/app/nanobot" channels status -c "$home/config.json")" || status=$?
+echo "$offline"
+echo "$offline" | grep -q 'gateway not running' || { echo "FAIL: channels status without a gateway"; status=1; }
+echo "$offline" | grep -Eq '^websocket +enabled ' || { echo "FAIL: channels status: websocket not listed as enabled"; status=1; }
+if [ $status -ne 0 ]; then
+  echo "--- gateway log"; tail -40 "$home/gateway.log"
+fi
+exit $status

@@ -1,0 +1,67 @@
+// Drives the WebUI in headless Chromium (playwright-core + Debian's
+// chromium): chat with a streamed answer, then the dashboard's figures move.
+// Usage: node webui_test.mjs http://127.0.0.1:<websocket port>
+import { createRequire } from "module";
+
+// playwright-core lives in the build tree (NB_NODE_MODULES), not here.
+const require = createRequire((process.env.NB_NODE_MODULES || ".") + "/");
+const { chromium } = require("playwright-core");
+
+const base = process.argv[2];
+const fail = (msg) => { console.error("FAIL: " + msg); process.exit(1); };
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+try {
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => fail("page error: " + e.message));
+  await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("#conn.on", { timeout: 15000 });
+
+  // A message and its streamed answer.
+  await page.fill("#input", "hello from the browser");
+  await page.click("#send");
+  await page.waitForSelector(".msg.user", { timeout: 5000 });
+  const answer = await page.waitForFunction(() => {
+    const bubbles = [...document.querySelectorAll(".msg.assistant")];
+    const done = bubbles.find((b) => !b.classList.contains("streaming")
+                                     && b.textContent.startsWith("echo: hello from the browser"));
+    return done ? done.textContent : null;
+  }, null, { timeout: 30000 });
+  console.log("answer:", (await answer.jsonValue()).slice(0, 60));
+  const sessions = await page.$$eval("#session-list li", (l) => l.map((x) => x.textContent));
+  if (!sessions.some((t) => t.startsWith("hello from the browser")))
+    fail("the session list does not show the chat: " + JSON.stringify(sessions));
+
+  // The dashboard shows the turn, then the count moves with another one.
+  await page.click("#tab-dashboard");
+  await page.waitForFunction(() => Number(document.getElementById("dash-turns").textContent) >= 1,
+                             null, { timeout: 15000 });
+  const before = Number(await page.textContent("#dash-turns"));
+  const rss = await page.textContent("#dash-rss");
+  if (!/MB$/.test(rss)) fail("RSS not shown: " + rss);
+  const kinds = await page.$$eval("#dash-actors tbody tr td:first-child", (t) => t.map((x) => x.textContent));
+  if (!kinds.includes("session") || !kinds.includes("channel_manager"))
+    fail("actor kinds missing: " + JSON.stringify(kinds));
+  const channels = await page.$$eval("#dash-channels tbody tr", (rows) =>
+    rows.map((r) => [...r.children].slice(0, 2).map((c) => c.textContent).join(" ")));
+  if (!channels.includes("websocket connected")) fail("channels: " + JSON.stringify(channels));
+
+  await page.click("#tab-chat");
+  await page.fill("#input", "second message");
+  await page.click("#send");
+  await page.waitForFunction(() => [...document.querySelectorAll(".msg.assistant")]
+    .some((b) => b.textContent.startsWith("echo: second message")), null, { timeout: 30000 });
+  await page.click("#tab-dashboard");
+  await page.waitForFunction((n) => Number(document.getElementById("dash-turns").textContent) > n,
+                             before, { timeout: 15000 });
+  const after = Number(await page.textContent("#dash-turns"));
+  console.log(`dashboard turns: ${before} -> ${after}; channels: ${channels.join(", ")}`);
+  console.log("PASS");
+} catch (e) {
+  fail(e.message);
+} finally {
+  await browser.close();
+}
