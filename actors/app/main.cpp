@@ -35,7 +35,6 @@ int main(int argc, char** argv) {
   if (opts.command == "channels")
     return nb::cmd_channels(opts);
   std::cerr << "nanobot: unknown command '" << opts.command
-            << "' (commands: onboard, status, agent, gateway, cron, channels)
-";
+            << "' (commands: onboard, status, agent, gateway, cron, channels)\n";
   return 2;
 }

@@ -65,11 +65,8 @@ std::string usage_text() {
          "  status    show config, workspace, model and provider readiness\n"
          "  agent     chat in the terminal (-m MESSAGE for one message)\n"
          "  gateway   run the service: OpenAI-compatible API, /health, /stats, /metrics\n"
-         "  cron      list, add or remove scheduled jobs (nanobot cron --help)
-"
-         "  channels status   the chat channels and their state
-
-"
+         "  cron      list, add or remove scheduled jobs (nanobot cron --help)\n"
+         "  channels status   the chat channels and their state\n\n"
          "Options:\n"
          "  -c, --config FILE     config file (default ~/.nanobot/config.json)\n"
          "  -w, --workspace DIR   workspace (onboard)\n"

@@ -72,6 +72,8 @@ void spawn_background(supervisor_pointer self) {
   } else if (!st.cfg.gateway.heartbeat.enabled && st.restarts == 0) {
     lg->info("Heartbeat: disabled");
   }
+}
+
 /// The channel manager takes the router's inbound and the sessions'
 /// outbound traffic; the router learns the new outbox.
 void spawn_channels(supervisor_pointer self) {
