@@ -19,6 +19,9 @@ const std::vector<command_spec>& command_table() {
     {"/history", "[n]", "show the last n messages (default 10, at most 50)",
      cmd_history, true},
     {"/skill", "", "list the skills the agent can use", cmd_skill, false},
+    {"/evaluator-prompt", "[init]",
+     "the heartbeat's notification-gate prompt; init writes an editable copy",
+     cmd_evaluator_prompt, true},
   };
   return table;
 }

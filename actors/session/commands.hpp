@@ -78,6 +78,7 @@ command_reply cmd_new(command_context& ctx);
 command_reply cmd_stop(command_context& ctx);
 command_reply cmd_status(command_context& ctx);
 command_reply cmd_history(command_context& ctx);
+command_reply cmd_evaluator_prompt(command_context& ctx);
 command_reply cmd_skill(command_context& ctx);
 
 /// The /help text.

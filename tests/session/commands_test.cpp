@@ -132,3 +132,18 @@ TEST_CASE("skill lists workspace and built-in skills") {
   CHECK(t.find("**notes** — Keep tidy notes") != std::string::npos);
   std::filesystem::remove_all(ws);
 }
+
+TEST_CASE("evaluator-prompt reports the prompt in use and init writes a copy") {
+  char tmpl[] = "/tmp/nb-cmd-XXXXXX";
+  std::string ws = mkdtemp(tmpl);
+  nb::command_context ctx;
+  ctx.workspace = ws;
+  auto before = run("/Evaluator-Prompt", ctx).text;
+  CHECK(before.find("evaluate_notification") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(ws + "/prompts/evaluator.md"));
+  run("/evaluator-prompt init", ctx);
+  CHECK(std::filesystem::file_size(ws + "/prompts/evaluator.md") > 0);
+  CHECK(run("/evaluator-prompt init", ctx).text.find("already exists")
+        != std::string::npos);
+  std::filesystem::remove_all(ws);
+}
