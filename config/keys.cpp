@@ -119,9 +119,52 @@ std::vector<key_spec> make_table() {
     ignored("tools.exec.sandbox"),
     ignored("tools.exec.sandboxRoBinds"),
     ignored("tools.exec.sandboxRwBinds"),
-    ignored("tools.exec.allowedEnvKeys"),
-    ignored("tools.exec.allowPatterns"),
-    ignored("tools.web"),
+    leaf("tools.exec.allowedEnvKeys", k::string_list, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.tools.exec.allowed_env_keys = v.list;
+         }),
+    leaf("tools.exec.allowPatterns", k::string_list, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.tools.exec.allow_patterns = v.list;
+         }),
+    leaf("tools.exec.maxProcesses", k::integer, 0, 1000000,
+         [](settings& s, name_t, val_t v) {
+           s.tools.exec.max_processes = i32(v);
+         }),
+    leaf("tools.exec.maxMemoryMb", k::integer, 0, 1048576,
+         [](settings& s, name_t, val_t v) {
+           s.tools.exec.max_memory_mb = i32(v);
+         }),
+    leaf("tools.exec.maxCpuSeconds", k::seconds, 0, 1000000,
+         [](settings& s, name_t, val_t v) { s.tools.exec.max_cpu_s = i32(v); }),
+    section("tools.web"),
+    leaf("tools.web.enable", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) { s.tools.web.enable = v.flag; }),
+    text("tools.web.userAgent", false,
+         [](settings& s, name_t, val_t v) { s.tools.web.user_agent = v.text; }),
+    ignored("tools.web.proxy"),
+    ignored("tools.web.fetch"),
+    section("tools.web.search"),
+    text("tools.web.search.provider", true,
+         [](settings& s, name_t, val_t v) {
+           s.tools.web.search.provider = v.text;
+         }),
+    text("tools.web.search.apiKey", false,
+         [](settings& s, name_t, val_t v) {
+           s.tools.web.search.api_key = v.text;
+         }),
+    text("tools.web.search.baseUrl", false,
+         [](settings& s, name_t, val_t v) {
+           s.tools.web.search.base_url = v.text;
+         }),
+    leaf("tools.web.search.maxResults", k::integer, 1, 10,
+         [](settings& s, name_t, val_t v) {
+           s.tools.web.search.max_results = i32(v);
+         }),
+    leaf("tools.web.search.timeout", k::seconds, 1, 600,
+         [](settings& s, name_t, val_t v) {
+           s.tools.web.search.timeout_s = i32(v);
+         }),
     ignored("tools.file"),
     ignored("tools.cliApps"),
     ignored("tools.my"),
@@ -130,7 +173,8 @@ std::vector<key_spec> make_table() {
     ignored("tools.webuiAllowLocalServiceAccess"),
     ignored("tools.webuiAllowRemotePackageInstall"),
     ignored("tools.mcpServers"),
-    ignored("tools.ssrfWhitelist"),
+    leaf("tools.ssrfWhitelist", k::string_list, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) { s.tools.ssrf_whitelist = v.list; }),
 
     section("api"),
     text("api.host", true,

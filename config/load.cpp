@@ -70,6 +70,23 @@ void migrate_legacy(json& root, config::diagnostics& diag) {
   }
 }
 
+/// "10.0.0.0/8", "fd00::/8" or a bare address.
+bool is_cidr(const std::string& text) {
+  auto slash = text.find('/');
+  auto ip = text.substr(0, slash);
+  unsigned char buf[16];
+  bool v4 = ::inet_pton(AF_INET, ip.c_str(), buf) == 1;
+  if (!v4 && ::inet_pton(AF_INET6, ip.c_str(), buf) != 1)
+    return false;
+  if (slash == std::string::npos)
+    return true;
+  auto bits = text.substr(slash + 1);
+  if (bits.empty() || bits.size() > 3
+      || bits.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  return std::stoi(bits) <= (v4 ? 32 : 128);
+}
+
 /// Rules that span keys (REFERENCE §16 and RELIABILITY H9).
 std::optional<config_error> cross_check(const settings& s,
                                         config::diagnostics& diag) {
@@ -81,6 +98,11 @@ std::optional<config_error> cross_check(const settings& s,
     diag.warnings.push_back("gateway.host is not a loopback address: "
                             "/health, /stats and /metrics are reachable from "
                             "the network without authentication");
+  for (size_t i = 0; i < s.tools.ssrf_whitelist.size(); ++i)
+    if (!is_cidr(s.tools.ssrf_whitelist[i]))
+      diag.warnings.push_back("tools.ssrfWhitelist[" + std::to_string(i)
+                              + "] is not an IP network such as "
+                                "10.0.0.0/8; ignored");
   if (!s.tools.restrict_to_workspace && s.tools.exec.enable)
     diag.warnings.push_back("tools.restrictToWorkspace is off while "
                             "tools.exec is enabled: the agent can read and "
@@ -98,6 +120,8 @@ load_result from_tree(json root, const std::string& path,
   loaded_settings out;
   out.value.config_path = path;
   if (auto err = config::apply_tree(root, out.value, env, diag))
+    return *err;
+  if (auto err = config::read_mcp_servers(root, out.value, env))
     return *err;
   config::read_timeouts(env, out.value.timeouts, diag);
   if (auto err = config::apply_presets(out.value))

@@ -52,6 +52,12 @@ std::optional<config_error> apply_tree(const nlohmann::json& root,
                                        settings& out, const env_lookup& env,
                                        diagnostics& diag);
 
+/// Reads tools.mcpServers (a map of user-named servers with nested lists
+/// and maps, so it is read here rather than through the key table).
+std::optional<config_error> read_mcp_servers(const nlohmann::json& root,
+                                             settings& out,
+                                             const env_lookup& env);
+
 /// Writes NANOBOT_SECTION__KEY variables into `root` before validation.
 void apply_env_overrides(nlohmann::json& root, const env_lookup& env,
                          diagnostics& diag);

@@ -56,12 +56,54 @@ struct exec_settings {
   int32_t timeout_s = 60; ///< 0 = no timeout
   std::vector<std::string> deny_patterns; ///< added to the built-in ones
   std::string path_append;
+  /// Non-empty: allowlist mode; every segment must match one of these.
+  std::vector<std::string> allow_patterns;
+  std::vector<std::string> allowed_env_keys; ///< passed on to the child
+  int32_t max_processes = 256; ///< more processes a command may start
+  int32_t max_memory_mb = 4096; ///< data segment per process (0 = none)
+  int32_t max_cpu_s = 0; ///< CPU seconds per process (0 = timeout + 5)
+};
+
+/// tools.web.search
+struct web_search_settings {
+  std::string provider = "duckduckgo"; ///< brave, tavily, searxng, ...
+  std::string api_key;
+  std::string base_url; ///< "" = the provider's public endpoint
+  int32_t max_results = 5;
+  int32_t timeout_s = 30;
+  /// Where the DuckDuckGo fallback goes ("" = html.duckduckgo.com); not a
+  /// config key: tests point it at a local server.
+  std::string fallback_base_url;
+};
+
+/// tools.web
+struct web_settings {
+  bool enable = true;
+  std::string user_agent;
+  web_search_settings search;
+};
+
+/// tools.mcpServers.<name>
+struct mcp_server_settings {
+  std::string type; ///< stdio, sse or streamableHttp ("" = from the fields)
+  std::string command;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;
+  std::string cwd;
+  std::string url;
+  std::map<std::string, std::string> headers;
+  int32_t tool_timeout_s = 30;
+  std::vector<std::string> enabled_tools{"*"};
 };
 
 /// tools
 struct tool_settings {
   bool restrict_to_workspace = true;
   exec_settings exec;
+  web_settings web;
+  /// CIDRs the SSRF guard lets through (tools.ssrfWhitelist).
+  std::vector<std::string> ssrf_whitelist;
+  std::map<std::string, mcp_server_settings> mcp_servers;
 };
 
 /// api (the OpenAI-compatible front door)

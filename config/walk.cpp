@@ -181,6 +181,9 @@ private:
       case key_kind::named_sections:
         return named_sections(spec, value, shown);
       case key_kind::ignored:
+        // Read by read_mcp_servers after the walk; used, not ignored.
+        if (spec.path == "tools.mcpServers")
+          return std::nullopt;
         diag_.notices.push_back(shown
                                 + " is a nanobot setting this gateway does "
                                   "not use yet; ignored");

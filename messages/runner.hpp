@@ -25,13 +25,18 @@ struct run_turn {
   double temperature = -1;
   bool stream = false;
   outbound_sink stream_to; ///< deltas and progress lines for the user
+  /// From inbound metadata "_suppress_message_delivery": the message tool
+  /// must not deliver directly in this turn.
+  bool suppress_delivery = false;
+  outbound_sink outbox; ///< the message tool's destination (null: none)
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, run_turn& x) {
   return f(caf::meta::type_name("run_turn"), x.session_key, x.channel,
            x.chat_id, x.turn_id, x.model, x.messages_json, x.max_iterations,
-           x.max_tokens, x.temperature, x.stream, x.stream_to);
+           x.max_tokens, x.temperature, x.stream, x.stream_to,
+           x.suppress_delivery, x.outbox);
 }
 
 /// How a run ended and what it added to the transcript.
@@ -46,13 +51,16 @@ struct turn_outcome {
   int32_t iterations = 0;
   int32_t tool_calls = 0;
   bool streamed = false; ///< the final text already went out as deltas
+  /// The message tool already answered this turn's chat: the final reply
+  /// need not be sent again.
+  bool delivered_by_tool = false;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, turn_outcome& x) {
   return f(caf::meta::type_name("turn_outcome"), x.final_content,
            x.new_messages, x.stop_reason, x.usage, x.iterations, x.tool_calls,
-           x.streamed);
+           x.streamed, x.delivered_by_tool);
 }
 
 } // namespace nb

@@ -7,6 +7,7 @@
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/chat.hpp"
 #include "messages/model.hpp"
 
 namespace nb {
@@ -35,11 +36,16 @@ typename Inspector::result_type inspect(Inspector& f, tool_spec& x) {
 struct tool_request {
   std::string session_key;
   tool_call call;
+  std::string channel; ///< where the turn came from (message tool default)
+  std::string chat_id;
+  bool suppress_delivery = false; ///< the turn forbids direct delivery
+  outbound_sink outbox;           ///< where the message tool sends (or null)
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, tool_request& x) {
-  return f(caf::meta::type_name("tool_request"), x.session_key, x.call);
+  return f(caf::meta::type_name("tool_request"), x.session_key, x.call,
+           x.channel, x.chat_id, x.suppress_delivery, x.outbox);
 }
 
 /// What goes back to the model for one call.
@@ -50,12 +56,14 @@ struct tool_result {
   bool is_error = false;
   int64_t started_us = 0;  ///< steady-clock time the work started
   int64_t finished_us = 0; ///< steady-clock time the work ended
+  /// The message tool delivered to the turn's own channel and chat.
+  bool delivered_to_origin = false;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, tool_result& x) {
   return f(caf::meta::type_name("tool_result"), x.call_id, x.name, x.content,
-           x.is_error, x.started_us, x.finished_us);
+           x.is_error, x.started_us, x.finished_us, x.delivered_to_origin);
 }
 
 } // namespace nb

@@ -365,9 +365,15 @@ void append_results(runner_pointer self) {
 void run_call(runner_pointer self, size_t index) {
   auto& st = self->state;
   tool_request rq{st.request.session_key, st.calls[index]};
+  rq.channel = st.request.channel;
+  rq.chat_id = st.request.chat_id;
+  rq.suppress_delivery = st.request.suppress_delivery;
+  rq.outbox = st.request.outbox;
   self->request(st.tools, st.tool_timeout, std::move(rq))
     .then(
       [=](tool_result& r) {
+        if (r.delivered_to_origin)
+          self->state.outcome.delivered_by_tool = true;
         self->state.results[index] = std::move(r);
         if (--self->state.batch_remaining == 0)
           execute_batches(self);

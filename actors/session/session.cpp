@@ -77,6 +77,7 @@ void start_turn(session_pointer self, inbound_msg in) {
   st.reply.clear();
   st.stop_reason.clear();
   st.streamed = false;
+  st.delivered_by_tool = false;
   st.failure.clear();
   st.runner = nullptr;
   st.cancel_requested = false;

@@ -75,6 +75,7 @@ struct session_state {
   std::string reply;
   std::string stop_reason;
   bool streamed = false;
+  bool delivered_by_tool = false; ///< the message tool answered this chat
   std::string failure; ///< what went wrong, for the user and the log
   runner_actor runner;  ///< the running model loop (null outside RUN)
   bool cancel_requested = false; ///< /stop or /new arrived during the turn

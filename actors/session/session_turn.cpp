@@ -254,6 +254,14 @@ void do_build(session_pointer self) {
       [=](caf::error&) { persist_user(); });
 }
 
+/// Whether inbound metadata asks the message tool not to deliver (the
+/// heartbeat's turns: their output goes through the evaluator instead).
+bool suppresses_delivery(const std::string& metadata_json) {
+  auto meta = json::parse(metadata_json, nullptr, false);
+  return meta.is_object() && meta.contains("_suppress_message_delivery")
+         && meta["_suppress_message_delivery"] == true;
+}
+
 void do_run(session_pointer self) {
   auto& st = self->state;
   if (st.cancel_requested) {
@@ -283,6 +291,8 @@ void do_run(session_pointer self) {
   rq.temperature = st.cfg.temperature;
   rq.stream = st.current.wants_stream;
   rq.stream_to = st.current.reply_to;
+  rq.outbox = st.svc.outbox;
+  rq.suppress_delivery = suppresses_delivery(st.current.metadata_json);
   auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
                + st.cfg.tool_timeout * st.cfg.max_iterations;
   self->request(runner, limit, std::move(rq))
@@ -296,6 +306,7 @@ void do_run(session_pointer self) {
           st.streamed = out.streamed;
           st.last_usage = out.usage;
           st.runner = nullptr;
+          st.delivered_by_tool = out.delivered_by_tool;
           fire(self, turn_event::ok);
         });
       },
@@ -354,6 +365,13 @@ void do_respond(session_pointer self) {
     return;
   } else {
     out = reply_msg(self, st.reply, st.stop_reason == "error");
+    // The message tool already put the answer in this chat (through the
+    // outbox) and nobody waits for a reply: sending it again would repeat.
+    if (st.delivered_by_tool && !st.current.reply_to
+        && st.stop_reason != "error" && st.injected_sinks.empty()) {
+      fire(self, turn_event::ok);
+      return;
+    }
   }
   // Callers whose messages were injected into this turn wait for it too.
   for (auto& sink : st.injected_sinks)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "actors/tools/registry.hpp"
+#include "actors/tools/ssrf.hpp"
 
 namespace nb {
 
@@ -17,10 +18,28 @@ void add_edit_file(tool_registry& reg);
 /// list_dir: directory entries, optionally recursive.
 void add_list_dir(tool_registry& reg);
 
+/// grep: file contents by regex or fixed string.
+void add_grep(tool_registry& reg);
+
+/// find_files: files by glob, type and name terms.
+void add_find_files(tool_registry& reg);
+
+/// web_fetch: a web page as text, through the SSRF guard.
+void add_web_fetch(tool_registry& reg);
+
+/// web_search: numbered results from the configured search provider.
+void add_web_search(tool_registry& reg);
+
+/// message: text, files and buttons to a chat through the outbox.
+void add_message(tool_registry& reg);
+
 /// exec: one shell command in a fresh process group, with a time limit.
 void add_exec(tool_registry& reg);
 
 /// cron: add, list and remove scheduled jobs (actors/tools/cron_tool.cpp).
 void add_cron(tool_registry& reg);
+
+/// The SSRF policy for `ctx`: its whitelist, and its resolver if set.
+ssrf_policy policy_for(const tool_context& ctx);
 
 } // namespace nb

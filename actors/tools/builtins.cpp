@@ -9,6 +9,13 @@ tool_registry make_builtin_registry(const settings& cfg) {
   add_edit_file(reg);
   add_list_dir(reg);
   add_cron(reg);
+  add_grep(reg);
+  add_find_files(reg);
+  add_message(reg);
+  if (cfg.tools.web.enable) {
+    add_web_fetch(reg);
+    add_web_search(reg);
+  }
   if (cfg.tools.exec.enable)
     add_exec(reg);
   return reg;

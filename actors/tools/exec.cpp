@@ -84,8 +84,30 @@ std::vector<std::string> child_env(const exec_settings& cfg) {
   // text.
   if (!cfg.path_append.empty())
     path += ":" + cfg.path_append;
-  return {"HOME=" + get("HOME", "/tmp"), "LANG=C.UTF-8", "TERM=dumb",
-          "PYTHONUNBUFFERED=1", "PATH=" + path};
+  std::vector<std::string> env{"HOME=" + get("HOME", "/tmp"),
+                               "LANG=C.UTF-8", "TERM=dumb",
+                               "PYTHONUNBUFFERED=1", "PATH=" + path};
+  // Only keys the user listed on purpose (tools.exec.allowedEnvKeys).
+  for (auto& key : cfg.allowed_env_keys) {
+    if (key.empty() || key.find('=') != std::string::npos || key == "PATH"
+        || key == "HOME")
+      continue;
+    if (const char* v = std::getenv(key.c_str()))
+      env.push_back(key + "=" + v);
+  }
+  return env;
+}
+
+child_limits limits_for(const exec_settings& cfg, int timeout) {
+  child_limits l;
+  l.processes = static_cast<uint64_t>(std::max(0, cfg.max_processes));
+  l.memory_mb = static_cast<uint64_t>(std::max(0, cfg.max_memory_mb));
+  // CPU time cannot exceed wall time unless many processes share it; the
+  // margin keeps an ordinary timeout the one that fires first.
+  l.cpu_s = cfg.max_cpu_s > 0 ? static_cast<uint64_t>(cfg.max_cpu_s)
+            : timeout > 0     ? static_cast<uint64_t>(timeout) + 5
+                              : 0;
+  return l;
 }
 
 tool_output exec_tool(const json& args, const tool_context& ctx) {
@@ -126,9 +148,18 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
   if (::stat(cwd.path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     return fail("Error: working_dir does not exist or is not a directory: "
                 + (working_dir.empty() ? ctx.workspace : working_dir));
-  if (auto deny = check_deny_patterns(command, ctx.exec.deny_patterns);
-      !deny.empty())
-    return fail(deny);
+  // Allowlist mode: a command whose every segment is allowed skips the
+  // deny list (the user vouched for it); anything else is refused.
+  std::string allow_error;
+  auto verdict = check_allow_patterns(command, ctx.exec.allow_patterns,
+                                      allow_error);
+  if (verdict == allow_verdict::refused)
+    return fail(allow_error);
+  if (verdict == allow_verdict::not_configured) {
+    if (auto deny = check_deny_patterns(command, ctx.exec.deny_patterns);
+        !deny.empty())
+      return fail(deny);
+  }
   if (ctx.restrict_to_workspace) {
     if (auto bad = check_command_paths(command, cwd.path, root.path);
         !bad.empty())
@@ -148,6 +179,7 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
   opts.cwd = cwd.path;
   opts.timeout_s = timeout;
   opts.capture_limit = static_cast<size_t>(max_chars);
+  opts.limits = limits_for(ctx.exec, timeout);
   auto r = run_process(opts);
   if (!r.error.empty())
     return fail("Error executing command: " + r.error);

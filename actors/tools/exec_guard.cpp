@@ -6,87 +6,11 @@
 #include <cctype>
 #include <memory>
 
-#include <regex.h>
+#include "actors/tools/posix_regex.hpp"
 
 namespace nb {
 
 namespace {
-
-// One compiled POSIX extended regex.
-class posix_regex {
-public:
-  explicit posix_regex(const std::string& pattern) {
-    rc_ = ::regcomp(&re_, pattern.c_str(),
-                    REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
-  }
-  posix_regex(const posix_regex&) = delete;
-  posix_regex& operator=(const posix_regex&) = delete;
-  ~posix_regex() {
-    if (rc_ == 0)
-      ::regfree(&re_);
-  }
-  bool ok() const {
-    return rc_ == 0;
-  }
-  std::string error() const {
-    char buf[256];
-    ::regerror(rc_, &re_, buf, sizeof buf);
-    return buf;
-  }
-  bool search(const std::string& text) const {
-    return rc_ == 0 && ::regexec(&re_, text.c_str(), 0, nullptr, 0) == 0;
-  }
-
-private:
-  regex_t re_{};
-  int rc_ = -1;
-};
-
-// Python-style escapes and groups that POSIX ERE lacks, rewritten.
-std::string to_posix(const std::string& p) {
-  std::string out;
-  bool in_class = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    char c = p[i];
-    if (!in_class && p.compare(i, 3, "(?:") == 0) {
-      out += "(";
-      i += 2;
-    } else if (c == '\\' && i + 1 < p.size()) {
-      char n = p[++i];
-      const char* cls = nullptr;
-      switch (n) {
-        case 'd': cls = in_class ? "0-9" : "[0-9]"; break;
-        case 'D': cls = in_class ? nullptr : "[^0-9]"; break;
-        case 's': cls = in_class ? "[:space:]" : "[[:space:]]"; break;
-        case 'S': cls = in_class ? nullptr : "[^[:space:]]"; break;
-        case 'w': cls = in_class ? "[:alnum:]_" : "[[:alnum:]_]"; break;
-        case 'W': cls = in_class ? nullptr : "[^[:alnum:]_]"; break;
-        default: break;
-      }
-      if (cls)
-        out += cls;
-      else if (in_class)
-        out.push_back(n); // a backslash is literal inside a POSIX class
-      else
-        out += std::string{'\\', n};
-    } else {
-      if (c == '[' && !in_class) {
-        in_class = true;
-        out.push_back(c);
-        // A leading ']' or '^]' is a literal member, not the end.
-        if (i + 1 < p.size() && p[i + 1] == '^')
-          out.push_back(p[++i]);
-        if (i + 1 < p.size() && p[i + 1] == ']')
-          out.push_back(p[++i]);
-        continue;
-      }
-      if (c == ']' && in_class)
-        in_class = false;
-      out.push_back(c);
-    }
-  }
-  return out;
-}
 
 std::string lowercase(const std::string& s) {
   std::string out = s;
@@ -106,6 +30,10 @@ std::string join_continuations(const std::string& s) {
     out.push_back(s[i]);
   }
   return out;
+}
+
+std::string preview_segment(const std::string& seg) {
+  return seg.size() > 80 ? seg.substr(0, 80) + "..." : seg;
 }
 
 } // namespace
@@ -140,7 +68,8 @@ std::string check_deny_patterns(const std::string& command,
     targets.push_back(seg);
   std::vector<std::unique_ptr<posix_regex>> res;
   for (auto& p : extra) {
-    res.push_back(std::make_unique<posix_regex>(to_posix(p)));
+    res.push_back(std::make_unique<posix_regex>(to_posix(p),
+                                                REG_NOSUB | REG_NEWLINE));
     if (!res.back()->ok())
       return "Error: Command blocked: the deny pattern '" + p
              + "' in tools.exec.denyPatterns is not a valid regular "
@@ -148,12 +77,57 @@ std::string check_deny_patterns(const std::string& command,
              + res.back()->error() + ")";
   }
   for (auto& p : builtin_deny_patterns())
-    res.push_back(std::make_unique<posix_regex>(p));
+    res.push_back(
+      std::make_unique<posix_regex>(p, REG_NOSUB | REG_NEWLINE));
   for (auto& re : res)
     for (auto& t : targets)
       if (re->search(t))
         return "Error: Command blocked by deny pattern filter";
   return {};
+}
+
+allow_verdict check_allow_patterns(const std::string& command,
+                                   const std::vector<std::string>& allow,
+                                   std::string& error) {
+  if (allow.empty())
+    return allow_verdict::not_configured;
+  std::vector<std::unique_ptr<posix_regex>> res;
+  for (auto& p : allow) {
+    // Full match: the whole segment, not a part of it.
+    res.push_back(std::make_unique<posix_regex>("^(" + to_posix(p) + ")$",
+                                                REG_NOSUB));
+    if (!res.back()->ok()) {
+      error = "Error: Command blocked: the allow pattern '" + p
+              + "' in tools.exec.allowPatterns is not a valid regular "
+                "expression ("
+              + res.back()->error() + ")";
+      return allow_verdict::refused;
+    }
+  }
+  auto text = join_continuations(command);
+  const char* not_listed
+    = "Error: Command blocked by allowlist filter (not in allowlist)";
+  for (auto marker : {"$(", "`", "<(", ">("})
+    if (text.find(marker) != std::string::npos) {
+      error = std::string{not_listed}
+              + "; command substitution is not allowed in allowlist mode";
+      return allow_verdict::refused;
+    }
+  auto segments = split_shell_segments(text);
+  if (segments.empty()) {
+    error = not_listed;
+    return allow_verdict::refused;
+  }
+  for (auto& seg : segments) {
+    bool ok = false;
+    for (auto& re : res)
+      ok = ok || re->search(seg);
+    if (!ok) {
+      error = std::string{not_listed} + ": " + preview_segment(seg);
+      return allow_verdict::refused;
+    }
+  }
+  return allow_verdict::allowed;
 }
 
 std::vector<std::string> split_shell_segments(const std::string& command) {

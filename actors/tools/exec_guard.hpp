@@ -26,6 +26,17 @@ const std::vector<std::string>& builtin_deny_patterns();
 std::string check_deny_patterns(const std::string& command,
                                 const std::vector<std::string>& extra);
 
+/// How allowlist mode judged a command.
+enum class allow_verdict { not_configured, allowed, refused };
+
+/// With `allow` empty: not_configured. Otherwise allowed when every
+/// top-level segment fully matches one pattern and the command has no
+/// command substitution ($(...), backticks, <(...), >(...)); else refused
+/// with `error` set (also for a pattern that does not compile).
+allow_verdict check_allow_patterns(const std::string& command,
+                                   const std::vector<std::string>& allow,
+                                   std::string& error);
+
 /// Splits `command` on top-level &&, ||, ;, |, & and newlines, respecting
 /// quotes, escapes and parentheses.
 std::vector<std::string> split_shell_segments(const std::string& command);

@@ -1,5 +1,7 @@
 #include "actors/tools/exec_process.hpp"
 
+#include "actors/tools/child_spawn.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -7,7 +9,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,20 +52,6 @@ void reap(pid_t pid, int& status) {
   }
 }
 
-// Everything posix_spawn needs, released on every path out.
-struct spawn_setup {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  spawn_setup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attr);
-  }
-  ~spawn_setup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-};
-
 } // namespace
 
 process_result run_process(const process_options& o) {
@@ -83,47 +70,20 @@ process_result run_process(const process_options& o) {
     ::close(out_pipe[1]);
     return r;
   }
-  pid_t pid = -1;
-  int rc = 0;
-  {
-    spawn_setup s;
-    posix_spawn_file_actions_addopen(&s.actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&s.actions, out_pipe[1], 1);
-    posix_spawn_file_actions_adddup2(&s.actions, err_pipe[1], 2);
-    posix_spawn_file_actions_addchdir_np(&s.actions, o.cwd.c_str());
-    posix_spawn_file_actions_addclosefrom_np(&s.actions, 3);
-    // A new process group (pgid = child pid) so a timeout kills it all;
-    // signals the gateway ignores or blocks are restored for the child.
-    sigset_t none;
-    sigemptyset(&none);
-    sigset_t deflt;
-    sigemptyset(&deflt);
-    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD,
-                    SIGUSR1, SIGUSR2, SIGALRM})
-      sigaddset(&deflt, sig);
-    posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETPGROUP
-                                        | POSIX_SPAWN_SETSIGMASK
-                                        | POSIX_SPAWN_SETSIGDEF);
-    posix_spawnattr_setpgroup(&s.attr, 0);
-    posix_spawnattr_setsigmask(&s.attr, &none);
-    posix_spawnattr_setsigdefault(&s.attr, &deflt);
-    std::vector<char*> argv;
-    for (auto& a : o.argv)
-      argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    std::vector<char*> envp;
-    for (auto& e : o.env)
-      envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
-    rc = ::posix_spawn(&pid, o.program.c_str(), &s.actions, &s.attr,
-                       argv.data(), envp.data());
-  }
+  child_spec spec;
+  spec.program = o.program;
+  spec.argv = o.argv;
+  spec.env = o.env;
+  spec.cwd = o.cwd;
+  spec.stdout_fd = out_pipe[1];
+  spec.stderr_fd = err_pipe[1];
+  spec.limits = o.limits;
+  pid_t pid = spawn_child(spec, r.error);
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
-  if (rc != 0) {
+  if (pid < 0) {
     ::close(out_pipe[0]);
     ::close(err_pipe[0]);
-    r.error = std::strerror(rc);
     return r;
   }
   int fds[2] = {out_pipe[0], err_pipe[0]};

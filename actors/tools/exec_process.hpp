@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "actors/tools/child_spawn.hpp"
+
 namespace nb {
 
 /// How to run the child.
@@ -21,6 +23,7 @@ struct process_options {
   /// How long to keep reading after the child exits while something else
   /// (a background grandchild) still holds the output pipes.
   std::chrono::milliseconds drain{250};
+  child_limits limits;           ///< rlimits set inside the child
 };
 
 /// One output stream: its first and last capture_limit bytes.

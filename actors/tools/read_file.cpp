@@ -9,6 +9,7 @@
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/file_io.hpp"
 #include "actors/tools/text.hpp"
+#include "actors/tools/untrusted.hpp"
 #include "actors/tools/workspace_guard.hpp"
 
 namespace nb {
@@ -126,7 +127,8 @@ tool_output read_file(const json& args, const tool_context& ctx) {
   else
     out += "\n\n(End of file \xE2\x80\x94 " + std::to_string(total)
            + " lines total)";
-  return {std::move(out), false};
+  // A file may hold text written by anyone (a downloaded page, a mail).
+  return {frame_untrusted("file:" + path, out), false};
 }
 
 } // namespace

@@ -208,6 +208,8 @@ tool_context make_tool_context(const settings& cfg, std::string session_key) {
     ctx.workspace.pop_back();
   ctx.restrict_to_workspace = cfg.tools.restrict_to_workspace;
   ctx.exec = cfg.tools.exec;
+  ctx.web = cfg.tools.web;
+  ctx.ssrf_whitelist = cfg.tools.ssrf_whitelist;
   ctx.session_key = std::move(session_key);
   return ctx;
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/settings.hpp"
+#include "messages/chat.hpp"
 #include "messages/model.hpp"
 #include "messages/tool.hpp"
 
@@ -19,6 +20,7 @@ namespace nb {
 struct tool_output {
   std::string content;
   bool is_error = false;
+  bool delivered_to_origin = false; ///< message tool: sent to this chat
 };
 
 /// Everything a tool may know about where and for whom it runs.
@@ -27,6 +29,16 @@ struct tool_context {
   bool restrict_to_workspace = true;
   exec_settings exec;
   std::string session_key;
+  web_settings web;
+  std::vector<std::string> ssrf_whitelist; ///< CIDRs (tools.ssrfWhitelist)
+  /// Host name resolver for agent-driven HTTP; null = the system's. Tests
+  /// put a scripted DNS here.
+  std::function<std::vector<std::string>(const std::string&)> resolve;
+  // The turn this call belongs to (filled from the tool_request).
+  std::string channel;
+  std::string chat_id;
+  bool suppress_delivery = false;
+  outbound_sink outbox; ///< null: the message tool cannot send
 };
 
 /// A tool's implementation: validated arguments in, output out. May throw;

@@ -19,12 +19,17 @@ tool_result run_tool_request(const tool_registry& reg, tool_context base,
   r.name = req.call.name;
   r.started_us = steady_now_us();
   base.session_key = req.session_key;
+  base.channel = req.channel;
+  base.chat_id = req.chat_id;
+  base.suppress_delivery = req.suppress_delivery;
+  base.outbox = req.outbox;
   // execute() already turns tool exceptions into results; this catches
   // what could escape around it (allocation failures and the like).
   try {
     auto out = reg.execute(req.call, base);
     r.content = std::move(out.content);
     r.is_error = out.is_error;
+    r.delivered_to_origin = out.delivered_to_origin;
   } catch (const std::exception& e) {
     r.content = std::string{"Error executing "} + req.call.name + ": "
                 + e.what() + tool_error_hint;

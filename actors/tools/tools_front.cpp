@@ -1,7 +1,10 @@
 #include "actors/tools/tools_front.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <functional>
 
+#include "actors/tools/mcp_server.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/tool_lane.hpp"
 #include "actors/tools/tool_pool.hpp"
@@ -31,10 +34,54 @@ tool_executor_actor& lane_for(front_ptr self, const std::string& key) {
   return lane;
 }
 
-} // namespace
+// How long one list_tools waits for MCP servers that have not answered
+// yet; a slow or broken server is skipped and asked again next time.
+constexpr auto mcp_list_timeout = std::chrono::seconds(20);
+
+caf::result<std::vector<tool_spec>> list_all(front_ptr self) {
+  auto& st = self->state;
+  auto all = st.registry->definitions();
+  std::vector<std::string> pending;
+  for (auto& [name, _] : st.mcp)
+    if (!st.mcp_listed.count(name))
+      pending.push_back(name);
+  auto with_mcp = [self](std::vector<tool_spec> out) {
+    auto mcp = self->state.mcp_specs;
+    std::sort(mcp.begin(), mcp.end(),
+              [](auto& a, auto& b) { return a.name < b.name; });
+    out.insert(out.end(), mcp.begin(), mcp.end());
+    return out;
+  };
+  if (pending.empty())
+    return with_mcp(std::move(all));
+  auto promise = self->make_response_promise<std::vector<tool_spec>>();
+  auto left = std::make_shared<size_t>(pending.size());
+  auto done = [self, promise, left, all, with_mcp]() mutable {
+    if (--*left == 0)
+      promise.deliver(with_mcp(all));
+  };
+  for (auto& name : pending) {
+    auto server = self->state.mcp[name];
+    self->request(server, mcp_list_timeout, list_tools_atom::value)
+      .then(
+        [self, name, server, done](std::vector<tool_spec>& specs) mutable {
+          auto& st = self->state;
+          if (!st.mcp_listed.count(name)) {
+            st.mcp_listed.insert(name);
+            for (auto& s : specs) {
+              st.mcp_routes[s.name] = server;
+              st.mcp_specs.push_back(std::move(s));
+            }
+          }
+          done();
+        },
+        [done](caf::error&) mutable { done(); });
+  }
+  return promise;
+}
 
 tools_actor::behavior_type
-tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
+tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
            tool_context base, int32_t tool_workers, int32_t lanes,
            stats_actor stats) {
   auto& st = self->state;
@@ -47,13 +94,16 @@ tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
   stop_with(self, st.pool);
   st.meter.start(self, "tools", std::move(stats));
   return {
-    [self](list_tools_atom) -> std::vector<tool_spec> {
+    [self](list_tools_atom) -> caf::result<std::vector<tool_spec>> {
       auto t = self->state.meter.measure();
-      return self->state.registry->definitions();
+      return list_all(self);
     },
     [self](tool_request& req) -> caf::result<tool_result> {
       auto t = self->state.meter.measure();
       auto& st = self->state;
+      if (auto route = st.mcp_routes.find(req.call.name);
+          route != st.mcp_routes.end())
+        return self->delegate(route->second, std::move(req));
       prepared_call prep;
       try {
         prep = st.registry->prepare_call(req.call.name,
@@ -75,6 +125,23 @@ tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
   };
 }
 
+} // namespace
+
+tools_actor::behavior_type
+tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
+           tool_context base, int32_t tool_workers, int32_t lanes,
+           stats_actor stats,
+           std::map<std::string, mcp_server_settings> mcp) {
+  for (auto& [name, cfg] : mcp) {
+    auto server = self->spawn<caf::detached>(mcp_server_impl, name, cfg,
+                                             stats);
+    stop_with(self, server);
+    self->state.mcp[name] = server;
+  }
+  return tools_body(self, std::move(registry), std::move(base), tool_workers,
+                    lanes, std::move(stats));
+}
+
 tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
                         stats_actor stats) {
   return spawn_tools(sys, cfg, std::move(stats), make_builtin_registry(cfg));
@@ -85,7 +152,8 @@ tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
   return sys.spawn(tools_impl,
                    std::make_shared<const tool_registry>(std::move(registry)),
                    make_tool_context(cfg), cfg.gateway.tool_workers,
-                   cfg.gateway.exclusive_lanes, std::move(stats));
+                   cfg.gateway.exclusive_lanes, std::move(stats),
+                   cfg.tools.mcp_servers);
 }
 
 } // namespace nb

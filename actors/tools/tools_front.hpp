@@ -3,7 +3,10 @@
 // everything else to the exclusive lane chosen by the session key.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 #include <caf/actor_system.hpp>
@@ -25,15 +28,23 @@ struct tools_state {
   stats_actor stats;
   tool_executor_actor pool;
   std::vector<tool_executor_actor> lanes; ///< spawned on first use
+  /// MCP servers by name (detached actors; they connect on first use).
+  std::map<std::string, tools_actor> mcp;
+  std::set<std::string> mcp_listed;            ///< servers that answered
+  std::map<std::string, tools_actor> mcp_routes; ///< tool name -> server
+  std::vector<tool_spec> mcp_specs;
   actor_meter meter;
 };
 
 /// The front. `tool_workers` bounds the pool, `lanes` is the number of
-/// exclusive lanes (both at least 1). Its pool and lanes stop with it.
+/// exclusive lanes (both at least 1). `mcp` names the MCP servers; their
+/// tools are listed (and the servers started) on the first list_tools. Its
+/// pool, lanes and MCP servers stop with it.
 tools_actor::behavior_type
 tools_impl(tools_actor::stateful_pointer<tools_state> self,
            std::shared_ptr<const tool_registry> registry, tool_context base,
-           int32_t tool_workers, int32_t lanes, stats_actor stats);
+           int32_t tool_workers, int32_t lanes, stats_actor stats,
+           std::map<std::string, mcp_server_settings> mcp);
 
 /// Spawns the front with the built-in tools configured by `cfg`.
 tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,

@@ -22,12 +22,12 @@ TEST_CASE("read_file numbers lines and pages with offset and limit") {
   t.put("ws/f.txt", "a\nb\nc\nd\ne\n");
   auto all = test::run(t.ctx(), "read_file", {{"path", "f.txt"}});
   CHECK_FALSE(all.is_error);
-  CHECK(all.content
+  CHECK(test::unframed(all.content)
         == "1| a\n2| b\n3| c\n4| d\n5| e\n\n(End of file \xE2\x80\x94 5 lines "
            "total)");
   auto page = test::run(t.ctx(), "read_file",
                         {{"path", "f.txt"}, {"offset", 2}, {"limit", 2}});
-  CHECK(page.content
+  CHECK(test::unframed(page.content)
         == "2| b\n3| c\n\n(Showing lines 2-3 of 5. Use offset=4 to "
            "continue.)");
   auto beyond = test::run(t.ctx(), "read_file",
@@ -94,7 +94,7 @@ TEST_CASE("read_file trims to its character budget with an offset hint") {
   t.put("ws/big.txt", big);
   auto out = test::run(t.ctx(), "read_file", {{"path", "big.txt"}});
   CHECK_FALSE(out.is_error);
-  CHECK(out.content.size() < 128000 + 200);
+  CHECK(test::unframed(out.content).size() < 128000 + 200);
   CHECK(has(out.content, " of 2000. Use offset="));
   auto hint = out.content.substr(out.content.find("Use offset=") + 11);
   auto next = std::stoi(hint);

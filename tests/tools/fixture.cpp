@@ -82,6 +82,15 @@ tool_output run(const tool_context& ctx, const std::string& name,
   return run_raw(ctx, name, args.dump());
 }
 
+std::string unframed(const std::string& text) {
+  auto begin = text.find("<<<UNTRUSTED_CONTENT");
+  auto end = text.rfind("\n<<<END_UNTRUSTED_CONTENT");
+  if (begin == std::string::npos || end == std::string::npos)
+    return text;
+  auto start = text.find('\n', begin);
+  return text.substr(start + 1, end - start - 1);
+}
+
 bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }

@@ -50,6 +50,10 @@ tool_output run(const tool_context& ctx, const std::string& name,
 tool_output run_raw(const tool_context& ctx, const std::string& name,
                     const std::string& arguments_json);
 
+/// Returns the content inside an untrusted-content frame (the text as it
+/// is when it carries no frame).
+std::string unframed(const std::string& text);
+
 /// Returns whether `text` contains `part`.
 bool has(const std::string& text, const std::string& part);
 

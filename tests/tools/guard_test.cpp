@@ -1,5 +1,6 @@
 // The path containment matrix (A1-A8, A11, A13): every hostile path shape
-// against read_file, write_file, edit_file, list_dir and exec working_dir.
+// against read_file, write_file, edit_file, list_dir, grep, find_files and
+// exec working_dir.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -33,6 +34,10 @@ void refuse_everywhere(const test::temp_tree& t, const std::string& path,
     {"edit_file",
      {{"path", path}, {"old_text", "TOP-SECRET"}, {"new_text", "PWNED"}}},
     {"edit_file", {{"path", path}, {"old_text", ""}, {"new_text", "PWNED"}}},
+    {"grep", {{"pattern", "SECRET"}, {"path", path}}},
+    {"grep",
+     {{"pattern", "SECRET"}, {"path", path}, {"output_mode", "content"}}},
+    {"find_files", {{"path", path}}},
   };
   for (auto& [tool, args] : calls) {
     CAPTURE(tool);

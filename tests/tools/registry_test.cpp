@@ -58,8 +58,9 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
   for (auto& d : defs)
     names.push_back(d.name);
   CHECK(names
-        == std::vector<std::string>{"boom", "cron", "edit_file", "exec", "list_dir",
-                                    "noop", "read_file", "typed",
+        == std::vector<std::string>{"boom", "cron", "edit_file", "exec", "find_files",
+                                    "grep", "list_dir", "message", "noop",
+                                    "read_file", "typed", "web_fetch", "web_search",
                                     "write_file", "mcp_fs_list"});
   auto reg = make_builtin_registry(settings{});
   CHECK(concurrency_safe(reg.find("read_file")->spec));

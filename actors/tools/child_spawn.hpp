@@ -1,0 +1,45 @@
+// Tools: starting a child process with resource limits. fork + execve
+// rather than posix_spawn, because the limits must be set inside the child
+// before it runs anything (setrlimit in the parent would bind the gateway).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+
+namespace nb {
+
+/// Resource limits for a child; 0 leaves a limit as inherited.
+struct child_limits {
+  uint64_t processes = 0;  ///< more processes/threads the user may start
+  uint64_t memory_mb = 0;  ///< data segment (heap, anonymous memory)
+  uint64_t cpu_s = 0;      ///< CPU seconds per process (then SIGXCPU)
+  bool no_core = true;     ///< no core dumps
+};
+
+/// What to start and how its descriptors are wired.
+struct child_spec {
+  std::string program;           ///< absolute path
+  std::vector<std::string> argv; ///< argv[0] included
+  std::vector<std::string> env;  ///< the whole environment
+  std::string cwd;               ///< "" = inherit
+  int stdin_fd = -1;             ///< -1: /dev/null
+  int stdout_fd = -1;            ///< -1: /dev/null
+  int stderr_fd = -1;            ///< -1: /dev/null
+  bool new_group = true;         ///< its own process group (pgid = pid)
+  child_limits limits;
+};
+
+/// Starts the child; returns its pid, or -1 with `error` set (exec failures
+/// such as a missing program are reported here, not as an exit code).
+/// The passed descriptors are dup'ed into place; the caller closes its
+/// copies. All other descriptors are closed in the child.
+pid_t spawn_child(const child_spec& spec, std::string& error);
+
+/// The RLIMIT_NPROC value that allows `more` processes beyond those that
+/// exist now (an upper bound: all threads on the system are counted).
+uint64_t nproc_limit_for(uint64_t more);
+
+} // namespace nb

@@ -1,0 +1,68 @@
+// The tool keys issue 5 reads: exec limits and allowlist, web search,
+// tools.ssrfWhitelist (bad entries warned about) and tools.mcpServers
+// (nested lists and maps, ${VAR}, transport inferred, clear errors).
+#include "tests/config/helpers.hpp"
+
+using namespace nb;
+using namespace nb::test;
+
+TEST_CASE("tool keys land in the settings") {
+  auto l = ok(parse(R"({"tools": {
+    "exec": {"allowPatterns": ["ls"], "allowedEnvKeys": ["GOPATH"],
+             "maxProcesses": 64, "maxMemoryMb": 512, "maxCpuSeconds": 9},
+    "web": {"search": {"provider": "brave", "apiKey": "${BRAVE}",
+                       "maxResults": 7}},
+    "ssrfWhitelist": ["10.0.0.0/8", "abc"]}})",
+                    {{"BRAVE", "bk"}}));
+  auto& t = l.value.tools;
+  CHECK(t.exec.allow_patterns == std::vector<std::string>{"ls"});
+  CHECK(t.exec.allowed_env_keys == std::vector<std::string>{"GOPATH"});
+  CHECK(t.exec.max_processes == 64);
+  CHECK(t.exec.max_memory_mb == 512);
+  CHECK(t.exec.max_cpu_s == 9);
+  CHECK(t.web.search.provider == "brave");
+  CHECK(t.web.search.api_key == "bk");
+  CHECK(t.web.search.max_results == 7);
+  CHECK(t.ssrf_whitelist.size() == 2);
+  CHECK(any_contains(l.warnings, "tools.ssrfWhitelist[1] is not an IP "
+                                 "network"));
+  CHECK_FALSE(any_contains(l.warnings, "tools.ssrfWhitelist[0]"));
+}
+
+TEST_CASE("mcp servers are read with their transport") {
+  auto l = ok(parse(R"({"tools": {"mcpServers": {
+    "fs": {"command": "npx", "args": ["-y", "server", "${DIR}"],
+           "env": {"TOKEN": "${TOK}"}, "toolTimeout": 12,
+           "enabledTools": ["read_file"]},
+    "remote": {"url": "https://mcp.example/sse",
+               "headers": {"Authorization": "Bearer x"}},
+    "stream": {"url": "https://mcp.example/mcp"}}}})",
+                    {{"DIR", "/data"}, {"TOK", "t0k"}}));
+  auto& m = l.value.tools.mcp_servers;
+  REQUIRE(m.size() == 3);
+  CHECK(m["fs"].type == "stdio");
+  CHECK(m["fs"].args == std::vector<std::string>{"-y", "server", "/data"});
+  CHECK(m["fs"].env["TOKEN"] == "t0k");
+  CHECK(m["fs"].tool_timeout_s == 12);
+  CHECK(m["fs"].enabled_tools == std::vector<std::string>{"read_file"});
+  CHECK(m["remote"].type == "sse");
+  CHECK(m["remote"].headers["Authorization"] == "Bearer x");
+  CHECK(m["stream"].type == "streamableHttp");
+  CHECK(m["stream"].tool_timeout_s == 30);
+  CHECK_FALSE(any_contains(l.notices, "mcpServers"));
+}
+
+TEST_CASE("mcp server mistakes name the key") {
+  CHECK(contains(err(parse(R"({"tools":{"mcpServers":{"a":{"args":[1]}}}})"))
+                   .message(),
+                 "tools.mcpServers.a.args[0]"));
+  CHECK(contains(err(parse(R"({"tools":{"mcpServers":{"a":{"type":"stdio"}}}})"))
+                   .message(),
+                 "tools.mcpServers.a.command"));
+  CHECK(contains(err(parse(R"({"tools":{"mcpServers":{"a":{"command":"x",
+                   "toolTimeout":0}}}})")).message(),
+                 "tools.mcpServers.a.toolTimeout"));
+  CHECK(contains(err(parse(R"({"tools":{"mcpServers":{"a":{"command":"x",
+                   "env":{"K":"${NOPE}"}}}}})")).message(),
+                 "NOPE"));
+}
