@@ -364,7 +364,9 @@ void append_results(runner_pointer self) {
 
 void run_call(runner_pointer self, size_t index) {
   auto& st = self->state;
-  tool_request rq{st.request.session_key, st.calls[index]};
+  tool_request rq;
+  rq.session_key = st.request.session_key;
+  rq.call = st.calls[index];
   rq.channel = st.request.channel;
   rq.chat_id = st.request.chat_id;
   rq.suppress_delivery = st.request.suppress_delivery;

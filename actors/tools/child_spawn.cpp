@@ -21,16 +21,19 @@ namespace {
   ::_exit(127);
 }
 
-void set_limit(int resource, uint64_t value) {
+void set_limit(int resource, uint64_t value, uint64_t hard_extra = 0) {
   struct rlimit rl;
   if (::getrlimit(resource, &rl) != 0)
     return;
   rlim_t v = static_cast<rlim_t>(value);
+  rlim_t hard = static_cast<rlim_t>(value + hard_extra);
   // Only ever lower: an unprivileged hard limit cannot be raised anyway.
-  if (rl.rlim_max != RLIM_INFINITY && v > rl.rlim_max)
-    v = rl.rlim_max;
+  if (rl.rlim_max != RLIM_INFINITY && hard > rl.rlim_max)
+    hard = rl.rlim_max;
+  if (v > hard)
+    v = hard;
   rl.rlim_cur = v;
-  rl.rlim_max = v;
+  rl.rlim_max = hard;
   ::setrlimit(resource, &rl);
 }
 
@@ -112,7 +115,7 @@ pid_t spawn_child(const child_spec& s, std::string& error) {
     if (s.limits.memory_mb)
       set_limit(RLIMIT_DATA, s.limits.memory_mb * 1024 * 1024);
     if (s.limits.cpu_s)
-      set_limit(RLIMIT_CPU, s.limits.cpu_s);
+      set_limit(RLIMIT_CPU, s.limits.cpu_s, 2); // SIGXCPU, then SIGKILL
     if (s.limits.no_core)
       set_limit(RLIMIT_CORE, 0);
     // Everything above 2 goes now except report[1], which is close-on-exec

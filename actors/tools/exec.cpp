@@ -1,5 +1,6 @@
 // exec: one shell command in a fresh process group, with a time limit.
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/exec_guard.hpp"
 #include "actors/tools/exec_process.hpp"
+#include "actors/tools/ssrf.hpp"
 #include "actors/tools/workspace_guard.hpp"
 
 namespace nb {
@@ -110,6 +112,32 @@ child_limits limits_for(const exec_settings& cfg, int timeout) {
   return l;
 }
 
+// http(s) URLs in the command that point inside (B11: curl to the metadata
+// service, wget to localhost). A name that does not resolve is left alone:
+// nothing can reach it, and the command may not even fetch it.
+std::string check_command_urls(const std::string& command,
+                               const tool_context& ctx) {
+  std::string low = command;
+  for (auto& c : low)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  size_t at = 0;
+  auto policy = policy_for(ctx);
+  while ((at = low.find("http", at)) != std::string::npos) {
+    auto end = command.find_first_of(" \t\r\n'\"<>|;&()`", at);
+    auto word = command.substr(at, end == std::string::npos ? end : end - at);
+    at += 4;
+    parsed_url u;
+    if (word.find("://") == std::string::npos || !parse_url(word, u).empty())
+      continue;
+    auto v = check_url_target(u, policy);
+    if (!v.ok() && v.error.find("does not resolve") == std::string::npos)
+      return std::string{"Error: Command blocked by safety guard "
+                         "(internal/private URL detected: "}
+             + u.origin() + ")" + boundary_note;
+  }
+  return {};
+}
+
 tool_output exec_tool(const json& args, const tool_context& ctx) {
   auto command = str_arg(args, "command", "cmd");
   if (command.empty())
@@ -160,6 +188,8 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
         !deny.empty())
       return fail(deny);
   }
+  if (auto bad = check_command_urls(command, ctx); !bad.empty())
+    return fail(bad);
   if (ctx.restrict_to_workspace) {
     if (auto bad = check_command_paths(command, cwd.path, root.path);
         !bad.empty())

@@ -174,7 +174,7 @@ std::string html_to_text(std::string_view html, bool markdown) {
     "p",  "div",  "br",  "tr",      "table",  "section", "article",
     "ul", "ol",   "hr",  "header",  "footer", "nav",     "blockquote",
     "pre", "form", "main", "aside", "dl",     "dt",      "dd",
-    "figure", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6", "li"};
+    "figure", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6"};
   std::string raw;
   raw.reserve(html.size() / 2);
   std::string link;

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "actors/common/log.hpp"
+#include "actors/tools/mcp_http.hpp"
 #include "actors/tools/mcp_names.hpp"
 #include "actors/tools/registry.hpp"
 #include "actors/tools/text.hpp"
@@ -33,13 +34,19 @@ std::string ensure_connected(server_ptr self) {
   auto& st = self->state;
   if (st.ready && st.conn && st.conn->alive())
     return {};
-  if (st.cfg.type != "stdio")
-    return "the " + st.cfg.type + " transport is not available in this "
-           "build (use a stdio server)";
+  if (st.cfg.type == "sse")
+    return "the legacy SSE transport is not available in this build (use "
+           "streamableHttp or stdio)";
   disconnect(self);
-  st.conn = std::make_unique<mcp_stdio>();
-  if (auto err = st.conn->start(st.cfg); !err.empty())
-    return "could not start: " + err;
+  if (st.cfg.type == "stdio") {
+    auto child = std::make_unique<mcp_stdio>();
+    if (auto err = child->start(st.cfg); !err.empty())
+      return "could not start: " + err;
+    st.conn = std::move(child);
+  } else {
+    st.conn = std::make_unique<mcp_http>(st.cfg,
+                                         make_ssrf_policy(st.ssrf_whitelist));
+  }
   auto deadline = steady::now() + connect_budget;
   json result;
   json init = {{"protocolVersion", protocol_version},
@@ -180,8 +187,9 @@ std::string mcp_result_text(const json& result) {
 
 tools_actor::behavior_type
 mcp_server_impl(server_ptr self, std::string server, mcp_server_settings cfg,
-                stats_actor stats) {
+                std::vector<std::string> ssrf_whitelist, stats_actor stats) {
   self->state.server = std::move(server);
+  self->state.ssrf_whitelist = std::move(ssrf_whitelist);
   self->state.cfg = std::move(cfg);
   self->state.meter.start(self, "mcp_server", stats);
   return {

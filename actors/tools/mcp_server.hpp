@@ -1,7 +1,8 @@
 // Tools: one MCP server as an actor. Detached (it blocks on the server's
 // pipes), it connects on first use, lists the server's tools as tool_specs
 // named mcp_<server>_<tool>, runs calls with the server's toolTimeout, and
-// restarts the server when it died or stopped answering. Stdio transport.
+// restarts the server when it died or stopped answering. Transports:
+// stdio and streamable HTTP.
 #pragma once
 
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/tools/mcp_stdio.hpp"
+#include "actors/tools/mcp_transport.hpp"
 #include "config/settings.hpp"
 #include "messages/interfaces.hpp"
 
@@ -24,7 +26,8 @@ struct mcp_server_state {
   static inline const char* name = "mcp_server";
   std::string server;
   mcp_server_settings cfg;
-  std::unique_ptr<mcp_stdio> conn;
+  std::vector<std::string> ssrf_whitelist; ///< for HTTP transports
+  std::unique_ptr<mcp_transport> conn;
   bool ready = false;
   std::map<std::string, std::string> tool_names; ///< mcp_ name -> server's
   std::vector<tool_spec> specs;
@@ -35,7 +38,7 @@ struct mcp_server_state {
 tools_actor::behavior_type
 mcp_server_impl(tools_actor::stateful_pointer<mcp_server_state> self,
                 std::string server, mcp_server_settings cfg,
-                stats_actor stats);
+                std::vector<std::string> ssrf_whitelist, stats_actor stats);
 
 /// Text for the model from a tools/call result: text blocks joined, other
 /// blocks described, structuredContent when there is nothing else.

@@ -11,17 +11,18 @@
 #include <nlohmann/json.hpp>
 #include <sys/types.h>
 
+#include "actors/tools/mcp_transport.hpp"
 #include "config/settings.hpp"
 
 namespace nb {
 
 /// One running server process.
-class mcp_stdio {
+class mcp_stdio : public mcp_transport {
 public:
   mcp_stdio() = default;
   mcp_stdio(const mcp_stdio&) = delete;
   mcp_stdio& operator=(const mcp_stdio&) = delete;
-  ~mcp_stdio();
+  ~mcp_stdio() override;
 
   /// Starts the server (command, args, env on top of a minimal environment,
   /// cwd). Returns "" or the reason it could not start.
@@ -32,16 +33,17 @@ public:
   /// (a JSON-RPC error, the server exiting, the deadline).
   std::string call(const std::string& method, const nlohmann::json& params,
                    std::chrono::steady_clock::time_point deadline,
-                   nlohmann::json& result);
+                   nlohmann::json& result) override;
 
   /// Sends a notification (no reply).
-  bool notify(const std::string& method, const nlohmann::json& params);
+  bool notify(const std::string& method,
+              const nlohmann::json& params) override;
 
   /// Whether the process is running and the pipes are open.
-  bool alive();
+  bool alive() override;
 
   /// Kills the process group and reaps it.
-  void stop();
+  void stop() override;
 
   pid_t pid() const {
     return pid_;

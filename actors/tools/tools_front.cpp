@@ -134,7 +134,7 @@ tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
            std::map<std::string, mcp_server_settings> mcp) {
   for (auto& [name, cfg] : mcp) {
     auto server = self->spawn<caf::detached>(mcp_server_impl, name, cfg,
-                                             stats);
+                                             base.ssrf_whitelist, stats);
     stop_with(self, server);
     self->state.mcp[name] = server;
   }

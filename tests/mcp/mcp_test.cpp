@@ -13,8 +13,12 @@
 #include <thread>
 
 #include <caf/all.hpp>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "actors/tools/child_spawn.hpp"
 #include "actors/tools/tools_front.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/support/system_fixture.hpp"
@@ -80,10 +84,12 @@ struct mcp_fixture : test::system_fixture {
     std::filesystem::remove_all(dir, ec);
   }
 
-  tools_actor front(std::map<std::string, mcp_server_settings> servers) {
+  tools_actor front(std::map<std::string, mcp_server_settings> servers,
+                    std::vector<std::string> whitelist = {}) {
     settings cfg;
     cfg.agent.workspace = dir;
     cfg.tools.mcp_servers = std::move(servers);
+    cfg.tools.ssrf_whitelist = std::move(whitelist);
     fronts.push_back(spawn_tools(sys, cfg, stats_actor{}));
     return fronts.back();
   }
@@ -99,13 +105,64 @@ struct mcp_fixture : test::system_fixture {
   tool_result call(tools_actor f, const std::string& name, const json& args,
                    seconds wait = seconds(60)) {
     tool_result out;
-    self->request(f, wait, tool_request{"mcp:test", {"c1", name, args.dump()}})
+    tool_request req;
+    req.session_key = "mcp:test";
+    req.call = {"c1", name, args.dump()};
+    self->request(f, wait, std::move(req))
       .receive([&](tool_result& r) { out = std::move(r); },
                [&](caf::error& e) {
                  out.is_error = true;
                  out.content = to_string(e);
                });
     return out;
+  }
+};
+
+// server-everything in streamableHttp mode on a free loopback port.
+struct http_server_process {
+  pid_t pid = -1;
+  int port = 0;
+
+  http_server_process() {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    port = ntohs(a.sin_port);
+    ::close(fd);
+    child_spec spec;
+    spec.program = "/usr/bin/env";
+    const char* path = std::getenv("PATH");
+    spec.argv = {"env", "PORT=" + std::to_string(port), "node",
+                 pkg_dir + "/server-everything/dist/index.js",
+                 "streamableHttp"};
+    spec.env = {std::string{"PATH="} + (path ? path : "/usr/bin:/bin"),
+                "HOME=/tmp"};
+    std::string error;
+    pid = spawn_child(spec, error);
+    REQUIRE_MESSAGE(pid > 0, error);
+    auto until = steady_clock::now() + seconds(30);
+    while (steady_clock::now() < until) {
+      int c = ::socket(AF_INET, SOCK_STREAM, 0);
+      a.sin_port = htons(static_cast<uint16_t>(port));
+      bool up = ::connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+      ::close(c);
+      if (up)
+        return;
+      std::this_thread::sleep_for(milliseconds(100));
+    }
+    FAIL("the streamable HTTP server did not start");
+  }
+
+  ~http_server_process() {
+    if (pid > 0) {
+      ::killpg(pid, SIGKILL);
+      int status;
+      ::waitpid(pid, &status, 0);
+    }
   }
 };
 
@@ -234,6 +291,7 @@ TEST_CASE_FIXTURE(mcp_fixture, "mcp survives its server being killed mid-call") 
 
 TEST_CASE_FIXTURE(mcp_fixture, "mcp toolTimeout ends a slow call") {
   auto f = front({{"everything", everything(2)}});
+  REQUIRE(find(list(f), "mcp_everything_trigger-long-running-operation"));
   auto r = call(f, "mcp_everything_trigger-long-running-operation",
                 {{"duration", 30}, {"steps", 3}});
   CHECK(r.is_error);
@@ -257,4 +315,23 @@ TEST_CASE_FIXTURE(mcp_fixture, "mcp broken server blocks neither the others nor 
   auto unknown = call(f, "mcp_broken_anything", json::object());
   CHECK(unknown.is_error);
   CHECK(has(unknown.content, "not found"));
+}
+
+TEST_CASE_FIXTURE(mcp_fixture, "mcp streamable http goes through the SSRF guard") {
+  http_server_process srv;
+  mcp_server_settings s;
+  s.type = "streamableHttp";
+  s.url = "http://127.0.0.1:" + std::to_string(srv.port) + "/mcp";
+  auto open = front({{"web", s}}, {"127.0.0.1/32"});
+  auto specs = list(open);
+  REQUIRE(find(specs, "mcp_web_echo"));
+  auto echo = call(open, "mcp_web_echo", {{"message", "over http"}});
+  CHECK_FALSE(echo.is_error);
+  CHECK(has(echo.content, "Echo: over http"));
+  auto sum = call(open, "mcp_web_get-sum", {{"a", 1}, {"b", 2}});
+  CHECK(has(sum.content, "3"));
+  // Without the whitelist a loopback server is refused before connecting.
+  auto closed = front({{"web", s}});
+  for (auto& spec : list(closed))
+    CHECK(spec.name.rfind("mcp_web_", 0) != 0);
 }

@@ -25,6 +25,8 @@ template <> turn_state sample(caf::actor_system&) { return turn_state::respond; 
 template <> turn_event sample(caf::actor_system&) { return turn_event::shortcut; }
 template <> errc sample(caf::actor_system&) { return errc::store_failed; }
 
+outbound_sink sink_actor(caf::actor_system& sys); // below: a real actor
+
 template <> tool_call sample(caf::actor_system&) {
   return {"call_1", "read_file", R"({"path":"a.txt"})"};
 }
@@ -39,10 +41,11 @@ template <> std::vector<tool_spec> sample(caf::actor_system& sys) {
   return {sample<tool_spec>(sys), {"exec", "Runs", "{}", false, true}};
 }
 template <> tool_request sample(caf::actor_system& sys) {
-  return {"cli:direct", sample<tool_call>(sys)};
+  return {"cli:direct", sample<tool_call>(sys), "telegram", "42", true,
+          sink_actor(sys)};
 }
 template <> tool_result sample(caf::actor_system&) {
-  return {"call_1", "read_file", "1| hello", true, 5, 9};
+  return {"call_1", "read_file", "1| hello", true, 5, 9, true};
 }
 
 // Serializing a handle puts its actor into the registry (so that other nodes
@@ -94,11 +97,11 @@ template <> model_reply sample(caf::actor_system& sys) {
 }
 template <> run_turn sample(caf::actor_system& sys) {
   return {"cli:direct", "cli", "direct", "t1", "m", "[]", 20, 100, 0.1,
-          true, sink_actor(sys)};
+          true, sink_actor(sys), true, sink_actor(sys)};
 }
 template <> turn_outcome sample(caf::actor_system& sys) {
   return {"done", {R"({"role":"assistant"})"}, "completed",
-          sample<token_usage>(sys), 3, 2, true};
+          sample<token_usage>(sys), 3, 2, true, true};
 }
 template <> session_load sample(caf::actor_system&) { return {"cli:direct"}; }
 template <> session_snapshot sample(caf::actor_system&) {

@@ -63,7 +63,10 @@ tool_registry slow_registry() {
 
 tool_request req(const std::string& session, const std::string& id,
                  const std::string& name, const json& args) {
-  return {session, tool_call{id, name, args.dump()}};
+  tool_request r;
+  r.session_key = session;
+  r.call = tool_call{id, name, args.dump()};
+  return r;
 }
 
 // Sends every request at once and returns the results in request order.

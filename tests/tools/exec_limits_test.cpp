@@ -153,3 +153,24 @@ TEST_CASE("exec reads a 1 GB flood without growing the gateway's memory") {
   // Everything beyond the kept head and tail was dropped as it arrived.
   CHECK(growth_kb < 32 * 1024);
 }
+
+TEST_CASE("exec blocks URLs that point inside") {
+  test::temp_tree t;
+  for (auto cmd : {"curl http://169.254.169.254/latest/meta-data/",
+                   "echo ok && wget http://localhost:8080/",
+                   "curl -s 'http://127.0.0.1:9/x'", "curl http://[::1]/",
+                   "curl http://0x7f.1/", "curl http://10.1.2.3/"}) {
+    CAPTURE(cmd);
+    auto out = test::run(t.ctx(), "exec", {{"command", cmd}});
+    CHECK(out.is_error);
+    CHECK(has(out.content, "internal/private URL detected"));
+  }
+  auto ctx = t.ctx();
+  ctx.ssrf_whitelist = {"127.0.0.0/8"};
+  auto allowed = test::run(ctx, "exec",
+                           {{"command", "echo http://127.0.0.1:9/x"}});
+  CHECK_FALSE(allowed.is_error);
+  auto plain = test::run(t.ctx(), "exec",
+                         {{"command", "echo see http://example.invalid/"}});
+  CHECK_FALSE(plain.is_error);
+}
