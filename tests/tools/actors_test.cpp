@@ -61,6 +61,13 @@ tool_registry slow_registry() {
   return reg;
 }
 
+tool_request raw_req(const std::string& session, tool_call call) {
+  tool_request r;
+  r.session_key = session;
+  r.call = std::move(call);
+  return r;
+}
+
 tool_request req(const std::string& session, const std::string& id,
                  const std::string& name, const json& args) {
   tool_request r;
@@ -107,8 +114,8 @@ TEST_CASE("tools front lists the specs and answers bad calls at once") {
       [&](caf::error& e) { FAIL(f.sys.render(e)); });
   auto out = run_all(f.sys, front,
                      {req("s", "1", "rm_everything", json::object()),
-                      {"s", tool_call{"2", "read_file", "{\"path\": "}},
-                      {"s", tool_call{"3", "", "{}"}}});
+                      raw_req("s", tool_call{"2", "read_file", "{\"path\": "}),
+                      raw_req("s", tool_call{"3", "", "{}"})});
   for (auto& r : out) {
     CHECK(r.is_error);
     CHECK(has(r.content, "[Analyze the error above"));
