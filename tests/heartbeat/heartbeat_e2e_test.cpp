@@ -257,3 +257,26 @@ TEST_CASE("the heartbeat runs on its own timer") {
   REQUIRE_FALSE(out.empty());
   CHECK(out[0].chat_id == "42");
 }
+
+TEST_CASE("the message tool cannot bypass the gate during a heartbeat") {
+  tree t;
+  t.seed_session("telegram:42");
+  t.write_heartbeat(tasks);
+  // The agent tries to tell the user directly, then answers; the gate says no.
+  t.llm.set_responder([](const json& body) {
+    if (is_evaluation(body))
+      return tool_calls({call("e1", "evaluate_notification",
+                              json{{"should_notify", false},
+                                   {"reason", "routine"}})});
+    if (body["messages"].dump().find("\"role\":\"tool\"") == std::string::npos)
+      return tool_calls({call("m1", "message",
+                              json{{"content", "Sent behind the gate's back"}})});
+    return text("All clear.");
+  });
+  CHECK(t.beat() == "silenced (routine)");
+  CHECK(t.delivered().empty());
+  auto reqs = t.llm.requests();
+  REQUIRE(reqs.size() == 3); // tool call, answer, gate
+  CHECK(reqs[1].body["messages"].dump().find("(not delivered)")
+        != std::string::npos);
+}
