@@ -76,7 +76,9 @@ TEST_CASE("the plan lists the primary then the fallbacks with inherited values")
   fake_llm a, b, c;
   auto s = three_models(a, b, c);
   s.model_presets["cheap"] = model_preset{"cheap-model", "c", 123, 4096, 0.7};
-  s.agent.fallback_models.push_back(fallback_model{"cheap"});
+  fallback_model by_preset;
+  by_preset.preset = "cheap";
+  s.agent.fallback_models.push_back(by_preset);
   // A fallback that is the primary again is left out.
   fallback_model again;
   again.model = "primary-model";
