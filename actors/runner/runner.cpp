@@ -6,17 +6,18 @@
 
 #include "actors/common/log.hpp"
 #include "actors/runner/context_governor.hpp"
+#include "actors/runner/reply_messages.hpp"
+#include "actors/runner/runner_steps.hpp"
 #include "actors/runner/tool_batches.hpp"
 #include "actors/runner/turn_texts.hpp"
 
 namespace nb {
 
-namespace {
+namespace runner_steps {
 
 using json = nlohmann::json;
 
 void model_step(runner_pointer self);
-void execute_batches(runner_pointer self);
 
 std::string render(runner_pointer self, const caf::error& err) {
   return self->system().render(err);
@@ -60,14 +61,6 @@ bool close_stream_segment(runner_pointer self) {
   tell_user(self, outbound_kind::stream_end, "");
   self->state.streaming_segment = false;
   return true;
-}
-
-void add_usage(token_usage& into, const token_usage& x) {
-  into.prompt_tokens = x.prompt_tokens; // the latest context size, not a sum
-  into.completion_tokens += x.completion_tokens;
-  into.total_tokens += x.total_tokens;
-  into.cached_tokens += x.cached_tokens;
-  into.estimated = into.estimated || x.estimated;
 }
 
 model_request make_request(runner_pointer self, bool with_tools,
@@ -120,59 +113,6 @@ void final_request(runner_pointer self, const char* prompt,
         add_message(self, {{"role", "assistant"}, {"content", fallback}});
         finish(self, fallback, stop_reason);
       });
-}
-
-/// Reasoning text, and Anthropic thinking blocks with their signatures
-/// (replayed to the model on the next call).
-void keep_reasoning(json& msg, const model_reply& reply) {
-  if (!reply.reasoning_content.empty())
-    msg["reasoning_content"] = reply.reasoning_content;
-  if (!reply.thinking_blocks_json.empty()) {
-    auto blocks = json::parse(reply.thinking_blocks_json, nullptr, false);
-    if (blocks.is_array())
-      msg["thinking_blocks"] = std::move(blocks);
-  }
-}
-
-json assistant_with_calls(const model_reply& reply,
-                          const std::vector<tool_call>& calls) {
-  json msg{{"role", "assistant"}};
-  msg["content"] = reply.content.empty() ? json(nullptr) : json(reply.content);
-  auto& arr = msg["tool_calls"] = json::array();
-  for (auto& c : calls)
-    arr.push_back({{"id", c.id},
-                   {"type", "function"},
-                   {"function", {{"name", c.name}, {"arguments", c.arguments_json}}}});
-  keep_reasoning(msg, reply);
-  return msg;
-}
-
-/// Drops calls without a name (they cannot run and poison a transcript on
-/// replay) and gives every remaining call a unique, non-empty id.
-std::vector<tool_call> usable_calls(const model_reply& reply, int iteration) {
-  std::vector<tool_call> out;
-  for (auto& c : reply.tool_calls) {
-    if (c.name.empty())
-      continue;
-    auto call = c;
-    auto taken = [&](const std::string& id) {
-      for (auto& o : out)
-        if (o.id == id)
-          return true;
-      return false;
-    };
-    if (call.id.empty() || taken(call.id))
-      call.id = "call_" + std::to_string(iteration) + "_"
-                + std::to_string(out.size());
-    out.push_back(std::move(call));
-  }
-  return out;
-}
-
-std::string hint_for(const tool_call& c) {
-  auto args = c.arguments_json.size() > 60 ? c.arguments_json.substr(0, 57) + "..."
-                                           : c.arguments_json;
-  return c.name + "(" + args + ")";
 }
 
 void on_model_reply(runner_pointer self, model_reply& reply) {
@@ -304,105 +244,6 @@ void continue_run(runner_pointer self) {
       });
 }
 
-/// Writes oversized results to files on its own thread (fsync must not
-/// stall the scheduler) and answers with the contents to use.
-caf::behavior offload_worker(caf::event_based_actor* self,
-                             offload_settings cfg, std::string session_key,
-                             std::vector<tool_result> results) {
-  return {
-    [=](caf::get_atom) {
-      std::vector<std::string> out;
-      for (auto& r : results)
-        out.push_back(offload_tool_result(cfg, session_key, r.call_id, r.name,
-                                          r.content)
-                        .value_or(r.content));
-      self->quit();
-      return out;
-    },
-  };
-}
-
-void append_results(runner_pointer self);
-
-void tool_results_done(runner_pointer self) {
-  auto& st = self->state;
-  bool oversized = false;
-  for (auto& r : st.results)
-    oversized = oversized
-                || (r.content.size() > st.offload.max_chars
-                    && r.name != "read_file");
-  if (!oversized || st.offload.workspace.empty()) {
-    append_results(self);
-    return;
-  }
-  auto worker = self->spawn<caf::detached>(offload_worker, st.offload,
-                                           st.request.session_key, st.results);
-  self->request(worker, std::chrono::seconds(120), caf::get_atom::value)
-    .then(
-      [=](std::vector<std::string>& contents) {
-        auto& rs = self->state.results;
-        for (size_t i = 0; i < rs.size() && i < contents.size(); ++i)
-          rs[i].content = std::move(contents[i]);
-        append_results(self);
-      },
-      [=](caf::error&) { append_results(self); });
-}
-
-void append_results(runner_pointer self) {
-  auto& st = self->state;
-  for (auto& r : st.results)
-    add_message(self, {{"role", "tool"},
-                       {"tool_call_id", r.call_id},
-                       {"name", r.name},
-                       {"content", r.content}});
-  st.calls.clear();
-  st.results.clear();
-  st.batches.clear();
-  ++st.iteration;
-  continue_run(self);
-}
-
-void run_call(runner_pointer self, size_t index) {
-  auto& st = self->state;
-  tool_request rq;
-  rq.session_key = st.request.session_key;
-  rq.call = st.calls[index];
-  rq.channel = st.request.channel;
-  rq.chat_id = st.request.chat_id;
-  rq.suppress_delivery = st.request.suppress_delivery;
-  rq.outbox = st.request.outbox;
-  self->request(st.tools, st.tool_timeout, std::move(rq))
-    .then(
-      [=](tool_result& r) {
-        if (r.delivered_to_origin)
-          self->state.outcome.delivered_by_tool = true;
-        self->state.results[index] = std::move(r);
-        if (--self->state.batch_remaining == 0)
-          execute_batches(self);
-      },
-      [=](caf::error& err) {
-        auto& c = self->state.calls[index];
-        self->state.results[index]
-          = {c.id, c.name, "Error: the tool could not run (" + render(self, err) + ")",
-             true, 0, 0};
-        if (--self->state.batch_remaining == 0)
-          execute_batches(self);
-      });
-}
-
-/// Runs the next batch; parallel batches fan out at once, others run alone.
-void execute_batches(runner_pointer self) {
-  auto& st = self->state;
-  if (st.batch_index >= st.batches.size()) {
-    tool_results_done(self);
-    return;
-  }
-  const auto& batch = st.batches[st.batch_index++];
-  st.batch_remaining = batch.calls.size();
-  for (auto i : batch.calls)
-    run_call(self, i);
-}
-
 void start(runner_pointer self) {
   auto& st = self->state;
   json defs = json::array();
@@ -419,7 +260,9 @@ void start(runner_pointer self) {
   model_step(self);
 }
 
-} // namespace
+} // namespace runner_steps
+
+using namespace runner_steps;
 
 runner_actor::behavior_type
 runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,

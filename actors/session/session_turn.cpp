@@ -1,6 +1,7 @@
 // The work of each turn state. Every state ends by calling fire() (or fail()),
 // which consults the pure transition table for what comes next.
 #include "actors/session/session.hpp"
+#include "actors/session/session_steps.hpp"
 
 #include "actors/common/log.hpp"
 #include "actors/runner/runner.hpp"
@@ -17,50 +18,7 @@
 
 namespace nb {
 
-namespace {
-
 using json = nlohmann::json;
-
-std::string render(session_pointer self, const caf::error& err) {
-  return self->system().render(err);
-}
-
-/// Runs `work`; an exception becomes a failure of the current state instead
-/// of killing the actor (and with it every message queued for this chat).
-template <class F>
-void guarded(session_pointer self, F&& work) {
-  try {
-    work();
-  } catch (const std::exception& e) {
-    fail(self, std::string{"internal error: "} + e.what());
-  }
-}
-
-std::vector<std::string> dump_all(const std::vector<json>& msgs) {
-  std::vector<std::string> out;
-  out.reserve(msgs.size());
-  for (auto& m : msgs)
-    out.push_back(m.dump());
-  return out;
-}
-
-/// Appends `msgs` to the session file; `then` runs once they are durable.
-template <class Then>
-void persist(session_pointer self, std::vector<json> msgs, std::string what,
-             Then then) {
-  auto& st = self->state;
-  self->request(st.svc.store, st.cfg.store_timeout,
-                session_append{st.key, dump_all(msgs)})
-    .then(
-      [=](caf::ok_atom) mutable {
-        auto& tr = self->state.transcript;
-        tr.insert(tr.end(), msgs.begin(), msgs.end());
-        guarded(self, then);
-      },
-      [=](caf::error& err) {
-        fail(self, "could not save " + what + " (" + render(self, err) + ")");
-      });
-}
 
 outbound_msg reply_msg(session_pointer self, std::string text, bool is_error) {
   auto& in = self->state.current;
@@ -85,6 +43,8 @@ json user_message(const inbound_msg& in) {
     m["media"] = in.media;
   return m;
 }
+
+namespace {
 
 // -- RESTORE ------------------------------------------------------------------
 
@@ -121,70 +81,6 @@ void do_restore(session_pointer self) {
         fail(self, "could not read this conversation's history ("
                      + render(self, err) + ")");
       });
-}
-
-// -- COMMAND ------------------------------------------------------------------
-
-/// Answers a command and ends the turn (the `shortcut` transition).
-void answer_command(session_pointer self, std::string text, bool persist_it) {
-  auto& st = self->state;
-  auto finish = [=] {
-    auto out = reply_msg(self, text, false);
-    out.metadata_json = R"({"render_as":"text"})";
-    deliver(self, std::move(out));
-    fire(self, turn_event::shortcut);
-  };
-  if (!persist_it) {
-    finish();
-    return;
-  }
-  // Command exchanges are kept, marked so they are never replayed to the model.
-  json user = user_message(st.current);
-  user["_command"] = true;
-  json answer{{"role", "assistant"}, {"content", text},
-              {"timestamp", iso_now()}, {"_command", true}};
-  persist(self, {user, answer}, "the command", finish);
-}
-
-void start_new_session(session_pointer self, std::string text) {
-  auto& st = self->state;
-  session_replace fresh{st.key, json{{"cleared_at", iso_now()}}.dump(), {}};
-  self->request(st.svc.store, st.cfg.store_timeout, std::move(fresh))
-    .then(
-      [=](caf::ok_atom) {
-        self->state.transcript.clear();
-        self->state.last_usage = token_usage{};
-        answer_command(self, text, false);
-      },
-      [=](caf::error& err) {
-        fail(self, "could not start a new session (" + render(self, err) + ")");
-      });
-}
-
-void do_command(session_pointer self) {
-  auto& st = self->state;
-  // System turns (subagent results, schedules) are never commands.
-  auto cmd = st.current.channel == "system" ? parsed_command{}
-                                            : parse_command(st.current.content);
-  if (!cmd.is_command) {
-    fire(self, turn_event::dispatch);
-    return;
-  }
-  auto ctx = command_context_for(self);
-  ctx.busy = false;
-  ctx.active_tasks = 0;
-  auto reply = run_command(cmd, ctx);
-  switch (reply.action) {
-    case command_action::new_session:
-      start_new_session(self, std::move(reply.text));
-      return;
-    case command_action::stop:
-      answer_command(self, "No active task to stop.", false);
-      return;
-    case command_action::reply:
-      answer_command(self, std::move(reply.text), true);
-      return;
-  }
 }
 
 // -- BUILD and RUN --------------------------------------------------------------

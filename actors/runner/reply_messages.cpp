@@ -1,0 +1,64 @@
+#include "actors/runner/reply_messages.hpp"
+
+namespace nb {
+
+using json = nlohmann::json;
+
+void add_usage(token_usage& into, const token_usage& x) {
+  into.prompt_tokens = x.prompt_tokens; // the latest context size, not a sum
+  into.completion_tokens += x.completion_tokens;
+  into.total_tokens += x.total_tokens;
+  into.cached_tokens += x.cached_tokens;
+  into.estimated = into.estimated || x.estimated;
+}
+
+void keep_reasoning(json& msg, const model_reply& reply) {
+  if (!reply.reasoning_content.empty())
+    msg["reasoning_content"] = reply.reasoning_content;
+  if (!reply.thinking_blocks_json.empty()) {
+    auto blocks = json::parse(reply.thinking_blocks_json, nullptr, false);
+    if (blocks.is_array())
+      msg["thinking_blocks"] = std::move(blocks);
+  }
+}
+
+json assistant_with_calls(const model_reply& reply,
+                          const std::vector<tool_call>& calls) {
+  json msg{{"role", "assistant"}};
+  msg["content"] = reply.content.empty() ? json(nullptr) : json(reply.content);
+  auto& arr = msg["tool_calls"] = json::array();
+  for (auto& c : calls)
+    arr.push_back({{"id", c.id},
+                   {"type", "function"},
+                   {"function", {{"name", c.name}, {"arguments", c.arguments_json}}}});
+  keep_reasoning(msg, reply);
+  return msg;
+}
+
+std::vector<tool_call> usable_calls(const model_reply& reply, int iteration) {
+  std::vector<tool_call> out;
+  for (auto& c : reply.tool_calls) {
+    if (c.name.empty())
+      continue;
+    auto call = c;
+    auto taken = [&](const std::string& id) {
+      for (auto& o : out)
+        if (o.id == id)
+          return true;
+      return false;
+    };
+    if (call.id.empty() || taken(call.id))
+      call.id = "call_" + std::to_string(iteration) + "_"
+                + std::to_string(out.size());
+    out.push_back(std::move(call));
+  }
+  return out;
+}
+
+std::string hint_for(const tool_call& c) {
+  auto args = c.arguments_json.size() > 60 ? c.arguments_json.substr(0, 57) + "..."
+                                           : c.arguments_json;
+  return c.name + "(" + args + ")";
+}
+
+} // namespace nb

@@ -1,0 +1,32 @@
+// What a model reply becomes in the transcript: the assistant message with
+// its calls and reasoning, the calls that can run, and usage totals. Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "messages/model.hpp"
+
+namespace nb {
+
+/// Adds `x` to a turn's totals; prompt tokens are the latest context size.
+void add_usage(token_usage& into, const token_usage& x);
+
+/// Reasoning text, and Anthropic thinking blocks with their signatures
+/// (replayed to the model on the next call).
+void keep_reasoning(nlohmann::json& msg, const model_reply& reply);
+
+/// The assistant message that asked for `calls`.
+nlohmann::json assistant_with_calls(const model_reply& reply,
+                                    const std::vector<tool_call>& calls);
+
+/// Drops calls without a name (they cannot run and poison a transcript on
+/// replay) and gives every remaining call a unique, non-empty id.
+std::vector<tool_call> usable_calls(const model_reply& reply, int iteration);
+
+/// "name(args...)" for the user's progress line.
+std::string hint_for(const tool_call& c);
+
+} // namespace nb

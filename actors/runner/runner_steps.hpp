@@ -1,0 +1,23 @@
+// The steps of one turn's loop that the model half (runner.cpp) and the
+// tool half (runner_tools.cpp) call in each other. Internal to nb_runner.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/runner/runner.hpp"
+
+namespace nb::runner_steps {
+
+std::string render(runner_pointer self, const caf::error& err);
+void add_message(runner_pointer self, nlohmann::json msg);
+void tell_user(runner_pointer self, outbound_kind kind, std::string text);
+/// Between model calls: takes waiting user messages, then calls the model.
+void continue_run(runner_pointer self);
+/// Ends a run the user stopped, keeping a legal transcript.
+void finish_cancelled(runner_pointer self);
+/// Runs the next batch of tool calls (runner_tools.cpp).
+void execute_batches(runner_pointer self);
+
+} // namespace nb::runner_steps

@@ -1,0 +1,121 @@
+// The tool half of a turn's loop: runs the batches of calls, offloads
+// oversized results, appends the results and goes back to the model.
+#include <caf/event_based_actor.hpp>
+#include <caf/spawn_options.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include "actors/common/log.hpp"
+#include "actors/runner/runner_steps.hpp"
+#include "actors/runner/tool_batches.hpp"
+#include "actors/runner/tool_offload.hpp"
+#include "actors/runner/turn_texts.hpp"
+
+namespace nb::runner_steps {
+
+using json = nlohmann::json;
+
+namespace {
+
+/// Writes oversized results to files on its own thread (fsync must not
+/// stall the scheduler) and answers with the contents to use.
+caf::behavior offload_worker(caf::event_based_actor* self,
+                             offload_settings cfg, std::string session_key,
+                             std::vector<tool_result> results) {
+  return {
+    [=](caf::get_atom) {
+      std::vector<std::string> out;
+      for (auto& r : results)
+        out.push_back(offload_tool_result(cfg, session_key, r.call_id, r.name,
+                                          r.content)
+                        .value_or(r.content));
+      self->quit();
+      return out;
+    },
+  };
+}
+
+void append_results(runner_pointer self);
+
+void tool_results_done(runner_pointer self) {
+  auto& st = self->state;
+  bool oversized = false;
+  for (auto& r : st.results)
+    oversized = oversized
+                || (r.content.size() > st.offload.max_chars
+                    && r.name != "read_file");
+  if (!oversized || st.offload.workspace.empty()) {
+    append_results(self);
+    return;
+  }
+  auto worker = self->spawn<caf::detached>(offload_worker, st.offload,
+                                           st.request.session_key, st.results);
+  self->request(worker, std::chrono::seconds(120), caf::get_atom::value)
+    .then(
+      [=](std::vector<std::string>& contents) {
+        auto& rs = self->state.results;
+        for (size_t i = 0; i < rs.size() && i < contents.size(); ++i)
+          rs[i].content = std::move(contents[i]);
+        append_results(self);
+      },
+      [=](caf::error&) { append_results(self); });
+}
+
+void append_results(runner_pointer self) {
+  auto& st = self->state;
+  for (auto& r : st.results)
+    add_message(self, {{"role", "tool"},
+                       {"tool_call_id", r.call_id},
+                       {"name", r.name},
+                       {"content", r.content}});
+  st.calls.clear();
+  st.results.clear();
+  st.batches.clear();
+  ++st.iteration;
+  continue_run(self);
+}
+
+void run_call(runner_pointer self, size_t index) {
+  auto& st = self->state;
+  tool_request rq;
+  rq.session_key = st.request.session_key;
+  rq.call = st.calls[index];
+  rq.channel = st.request.channel;
+  rq.chat_id = st.request.chat_id;
+  rq.suppress_delivery = st.request.suppress_delivery;
+  rq.outbox = st.request.outbox;
+  self->request(st.tools, st.tool_timeout, std::move(rq))
+    .then(
+      [=](tool_result& r) {
+        if (r.delivered_to_origin)
+          self->state.outcome.delivered_by_tool = true;
+        self->state.results[index] = std::move(r);
+        if (--self->state.batch_remaining == 0)
+          execute_batches(self);
+      },
+      [=](caf::error& err) {
+        auto& c = self->state.calls[index];
+        self->state.results[index]
+          = {c.id, c.name, "Error: the tool could not run (" + render(self, err) + ")",
+             true, 0, 0};
+        if (--self->state.batch_remaining == 0)
+          execute_batches(self);
+      });
+}
+
+/// Runs the next batch; parallel batches fan out at once, others run alone.
+} // namespace
+
+void execute_batches(runner_pointer self) {
+  auto& st = self->state;
+  if (st.batch_index >= st.batches.size()) {
+    tool_results_done(self);
+    return;
+  }
+  const auto& batch = st.batches[st.batch_index++];
+  st.batch_remaining = batch.calls.size();
+  for (auto i : batch.calls)
+    run_call(self, i);
+}
+
+
+} // namespace nb::runner_steps

@@ -1,0 +1,78 @@
+// The COMMAND state: slash commands answered without the model.
+#include "actors/session/commands.hpp"
+#include "actors/session/session_steps.hpp"
+#include "actors/session/transcript.hpp"
+
+namespace nb {
+
+using json = nlohmann::json;
+
+namespace {
+
+// -- COMMAND ------------------------------------------------------------------
+
+/// Answers a command and ends the turn (the `shortcut` transition).
+void answer_command(session_pointer self, std::string text, bool persist_it) {
+  auto& st = self->state;
+  auto finish = [=] {
+    auto out = reply_msg(self, text, false);
+    out.metadata_json = R"({"render_as":"text"})";
+    deliver(self, std::move(out));
+    fire(self, turn_event::shortcut);
+  };
+  if (!persist_it) {
+    finish();
+    return;
+  }
+  // Command exchanges are kept, marked so they are never replayed to the model.
+  json user = user_message(st.current);
+  user["_command"] = true;
+  json answer{{"role", "assistant"}, {"content", text},
+              {"timestamp", iso_now()}, {"_command", true}};
+  persist(self, {user, answer}, "the command", finish);
+}
+
+void start_new_session(session_pointer self, std::string text) {
+  auto& st = self->state;
+  session_replace fresh{st.key, json{{"cleared_at", iso_now()}}.dump(), {}};
+  self->request(st.svc.store, st.cfg.store_timeout, std::move(fresh))
+    .then(
+      [=](caf::ok_atom) {
+        self->state.transcript.clear();
+        self->state.last_usage = token_usage{};
+        answer_command(self, text, false);
+      },
+      [=](caf::error& err) {
+        fail(self, "could not start a new session (" + render(self, err) + ")");
+      });
+}
+
+} // namespace
+
+void do_command(session_pointer self) {
+  auto& st = self->state;
+  // System turns (subagent results, schedules) are never commands.
+  auto cmd = st.current.channel == "system" ? parsed_command{}
+                                            : parse_command(st.current.content);
+  if (!cmd.is_command) {
+    fire(self, turn_event::dispatch);
+    return;
+  }
+  auto ctx = command_context_for(self);
+  ctx.busy = false;
+  ctx.active_tasks = 0;
+  auto reply = run_command(cmd, ctx);
+  switch (reply.action) {
+    case command_action::new_session:
+      start_new_session(self, std::move(reply.text));
+      return;
+    case command_action::stop:
+      answer_command(self, "No active task to stop.", false);
+      return;
+    case command_action::reply:
+      answer_command(self, std::move(reply.text), true);
+      return;
+  }
+}
+
+} // namespace nb

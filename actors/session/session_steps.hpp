@@ -1,0 +1,64 @@
+// Helpers the turn states share across session_turn.cpp and
+// session_command.cpp. Internal to nb_session.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/session/session.hpp"
+
+namespace nb {
+
+inline std::string render(session_pointer self, const caf::error& err) {
+  return self->system().render(err);
+}
+
+/// Runs `work`; an exception becomes a failure of the current state instead
+/// of killing the actor (and with it every message queued for this chat).
+template <class F>
+void guarded(session_pointer self, F&& work) {
+  try {
+    work();
+  } catch (const std::exception& e) {
+    fail(self, std::string{"internal error: "} + e.what());
+  }
+}
+
+inline std::vector<std::string> dump_all(const std::vector<nlohmann::json>& msgs) {
+  std::vector<std::string> out;
+  out.reserve(msgs.size());
+  for (auto& m : msgs)
+    out.push_back(m.dump());
+  return out;
+}
+
+/// Appends `msgs` to the session file; `then` runs once they are durable.
+template <class Then>
+void persist(session_pointer self, std::vector<nlohmann::json> msgs, std::string what,
+             Then then) {
+  auto& st = self->state;
+  self->request(st.svc.store, st.cfg.store_timeout,
+                session_append{st.key, dump_all(msgs)})
+    .then(
+      [=](caf::ok_atom) mutable {
+        auto& tr = self->state.transcript;
+        tr.insert(tr.end(), msgs.begin(), msgs.end());
+        guarded(self, then);
+      },
+      [=](caf::error& err) {
+        fail(self, "could not save " + what + " (" + render(self, err) + ")");
+      });
+}
+
+/// The final reply for the current message.
+outbound_msg reply_msg(session_pointer self, std::string text, bool is_error);
+
+/// The transcript entry for a user's message.
+nlohmann::json user_message(const inbound_msg& in);
+
+/// COMMAND: answers a slash command, or passes the message on.
+void do_command(session_pointer self);
+
+} // namespace nb
