@@ -59,20 +59,37 @@ std::vector<key_spec> make_table() {
     ignored("agents.defaults.contextBlockLimit"),
     leaf("agents.defaults.fallbackModels", k::model_list, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) { s.agent.fallback_models = v.models; }),
-    ignored("agents.defaults.maxConcurrentSubagents"),
-    ignored("agents.defaults.failOnToolError"),
-    ignored("agents.defaults.maxToolResultChars"),
+    leaf("agents.defaults.maxConcurrentSubagents", k::integer, 1, 64,
+         [](settings& s, name_t, val_t v) {
+           s.agent.max_concurrent_subagents = i32(v);
+         }),
+    leaf("agents.defaults.failOnToolError", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.agent.fail_on_tool_error = v.flag;
+         }),
+    leaf("agents.defaults.maxToolResultChars", k::integer, 100, i32_max,
+         [](settings& s, name_t, val_t v) {
+           s.agent.max_tool_result_chars = i32(v);
+         }),
     ignored("agents.defaults.providerRetryMode"),
     ignored("agents.defaults.toolHintMaxLength"),
     ignored("agents.defaults.reasoningEffort"),
-    ignored("agents.defaults.timezone"),
+    text("agents.defaults.timezone", false,
+         [](settings& s, name_t, val_t v) { s.agent.timezone = v.text; }),
     ignored("agents.defaults.timezoneMode"),
     ignored("agents.defaults.botName"),
     ignored("agents.defaults.botIcon"),
     ignored("agents.defaults.unifiedSession"),
     ignored("agents.defaults.disabledSkills"),
-    ignored("agents.defaults.idleCompactAfterMinutes"),
-    ignored("agents.defaults.sessionTtlMinutes"),
+    // sessionTtlMinutes is nanobot's older name for the same setting
+    leaf("agents.defaults.idleCompactAfterMinutes", k::integer, 0, 1000000,
+         [](settings& s, name_t, val_t v) {
+           s.agent.idle_compact_after_minutes = i32(v);
+         }),
+    leaf("agents.defaults.sessionTtlMinutes", k::integer, 0, 1000000,
+         [](settings& s, name_t, val_t v) {
+           s.agent.idle_compact_after_minutes = i32(v);
+         }),
     ignored("agents.defaults.idleCompactCheckIntervalSeconds"),
     ignored("agents.defaults.consolidationRatio"),
     ignored("agents.defaults.dream"),

@@ -31,6 +31,12 @@ struct agent_settings {
   int32_t context_window_tokens = 65536;
   std::string model_preset; ///< a modelPresets name; "" = the fields above
   std::vector<fallback_model> fallback_models;
+  // -- context, memory and subagents
+  int32_t max_tool_result_chars = 16000;   ///< longer results go to a file
+  int32_t idle_compact_after_minutes = 15; ///< 0 = never archive idle chats
+  int32_t max_concurrent_subagents = 1;    ///< running spawn tasks per gateway
+  bool fail_on_tool_error = true;          ///< subagents stop on a tool error
+  std::string timezone;                    ///< IANA name; "" = the host's
 };
 
 /// modelPresets.<name>: a model and its generation settings, chosen with

@@ -67,6 +67,27 @@ TEST_CASE("keys nanobot knows but this gateway does not use are quiet") {
   CHECK(l.value.gateway.heartbeat.keep_recent_messages == 8);
 }
 
+TEST_CASE("context memory and subagent keys reach the settings") {
+  auto d = ok(parse("{}")).value.agent;
+  CHECK(d.max_tool_result_chars == 16000);
+  CHECK(d.idle_compact_after_minutes == 15);
+  CHECK(d.max_concurrent_subagents == 1);
+  CHECK(d.fail_on_tool_error);
+  CHECK(d.timezone.empty());
+  auto a = ok(parse(R"({"agents": {"defaults": {"maxToolResultChars": 500,
+    "idle_compact_after_minutes": 0, "maxConcurrentSubagents": 3,
+    "failOnToolError": false, "timezone": "Europe/Berlin"}}})")).value.agent;
+  CHECK(a.max_tool_result_chars == 500);
+  CHECK(a.idle_compact_after_minutes == 0);
+  CHECK(a.max_concurrent_subagents == 3);
+  CHECK_FALSE(a.fail_on_tool_error);
+  CHECK(a.timezone == "Europe/Berlin");
+  // nanobot's older name for the idle timeout still works
+  auto old = ok(parse(R"({"agents": {"defaults": {"sessionTtlMinutes": 40}}})"));
+  CHECK(old.value.agent.idle_compact_after_minutes == 40);
+  CHECK(old.warnings.empty());
+}
+
 TEST_CASE("the key table is consistent") {
   for (const auto& spec : config::key_table()) {
     CAPTURE(std::string{spec.path});

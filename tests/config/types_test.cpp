@@ -57,6 +57,12 @@ TEST_CASE("wrong types and bad values name the key path (H3)") {
      "must be between 1 and 256"},
     {R"({"gateway": {"sessionIdleSeconds": 0}})",
      "gateway.sessionIdleSeconds", "must be at least 1"},
+    {R"({"agents": {"defaults": {"maxConcurrentSubagents": 0}}})",
+     "agents.defaults.maxConcurrentSubagents", "must be between 1 and 64"},
+    {R"({"agents": {"defaults": {"sessionTtlMinutes": -1}}})",
+     "agents.defaults.sessionTtlMinutes", "must be between 0 and"},
+    {R"({"agents": {"defaults": {"failOnToolError": "SECRET"}}})",
+     "agents.defaults.failOnToolError", "expected a boolean, found a string"},
   };
   for (const auto& r : rows) {
     auto text = r.json;
