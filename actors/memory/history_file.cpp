@@ -1,5 +1,7 @@
 #include "actors/memory/history_file.hpp"
 
+#include "actors/memory/memory_lock.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -108,6 +110,8 @@ std::optional<history_entry> append_history(const std::string& workspace,
   try {
     std::error_code ec;
     fs::create_directories(workspace + "/memory", ec);
+    // Reading the last cursor and appending the next one is one step.
+    memory_lock lock{workspace};
     int64_t next = 0;
     for (auto& e : read_history(workspace))
       next = std::max(next, e.cursor + 1);

@@ -25,8 +25,8 @@ std::vector<history_entry> read_history(const std::string& workspace,
                                         int* skipped = nullptr);
 
 /// Appends one entry with the next cursor and fsyncs the file. Returns the
-/// entry written, or nullopt with `error` set. Blocking; one writer per
-/// workspace (the memory actor).
+/// entry written, or nullopt with `error` set. Blocking (worker threads
+/// only); concurrent writers are serialised by the memory/ lock.
 std::optional<history_entry> append_history(const std::string& workspace,
                                             const std::string& content,
                                             const std::string& session_key,

@@ -24,6 +24,10 @@ session_config make_session_config(const settings& cfg) {
   out.tool_timeout = std::chrono::seconds(
     std::max(cfg.tools.exec.timeout_s, 600) + 60);
   out.idle = std::chrono::seconds(std::max(cfg.gateway.session_idle_s, 1));
+  out.idle_compact_after = std::chrono::minutes(
+    std::max(cfg.agent.idle_compact_after_minutes, 0));
+  out.max_tool_result_chars = static_cast<size_t>(
+    std::max(cfg.agent.max_tool_result_chars, 1));
   return out;
 }
 
@@ -51,6 +55,16 @@ void deliver(session_pointer self, outbound_msg msg) {
 namespace {
 
 session_actor::behavior_type accepting(session_pointer self);
+
+/// How often an idle session wakes up (CAF re-arms the timeout after each
+/// firing): for the idle compaction check, and to offer to quit.
+std::chrono::milliseconds idle_tick(const session_config& cfg) {
+  auto idle = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.idle);
+  if (cfg.idle_compact_after.count() <= 0)
+    return idle;
+  return std::max(std::chrono::milliseconds(10),
+                  std::min(idle, cfg.idle_compact_check));
+}
 
 /// While a turn runs: /stop, /status and the other commands are answered
 /// at once; plain messages wait in `pending` (in order) for the runner to
@@ -97,10 +111,18 @@ session_actor::behavior_type accepting(session_pointer self) {
     },
     [=](flush_atom) { return true; },
     [=](take_injections_atom) { return std::vector<inbound_msg>{}; },
-    caf::after(self->state.cfg.idle) >> [=] {
+    caf::after(idle_tick(self->state.cfg)) >> [=] {
+      auto& st = self->state;
+      idle_compact_tick(self);
+      auto idle_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                       st.cfg.idle)
+                       .count();
+      // Archiving work keeps the actor: quitting now would lose the mark
+      // (the summary would be written again) or the due idle compaction.
+      if (now_us() - st.last_active_us < idle_us || archive_work_pending(self))
+        return;
       // Offer to quit; the router agrees only if nothing is on its way here.
-      self->send(self->state.router,
-                 session_idle{self->state.key, self->state.received});
+      self->send(st.router, session_idle{st.key, st.received});
     },
   };
 }
@@ -128,6 +150,9 @@ void turn_finished(session_pointer self) {
   st.injected_sinks.clear();
   st.runner = nullptr;
   st.to_save.clear();
+  st.last_active_us = now_us();
+  // An archive mark that arrived during the turn: the file is quiet now.
+  write_memory_meta(self);
   self->become(accepting(self));
   // What arrived during the turn runs next, in arrival order.
   if (!st.pending.empty()) {
@@ -149,6 +174,7 @@ session_actor::behavior_type session_impl(session_pointer self, std::string key,
   st.log = log::get("session");
   st.model = st.cfg.model;
   st.meter.start(self, "session", st.svc.stats);
+  st.last_active_us = now_us();
   return accepting(self);
 }
 

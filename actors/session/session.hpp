@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ struct session_config {
   std::chrono::seconds store_timeout{60};
   std::chrono::seconds idle{600}; ///< offer to quit after this long unused
   size_t replay_limit = 200;      ///< messages replayed to the model at most
+  /// A chat idle this long has its unarchived turns archived (0 = never).
+  std::chrono::milliseconds idle_compact_after{std::chrono::minutes(15)};
+  /// How often an idle session checks whether that time has come.
+  std::chrono::milliseconds idle_compact_check{std::chrono::seconds(60)};
+  size_t max_tool_result_chars = 16000; ///< longer results go to a file
   int64_t started_at_us = 0;      ///< process start, for /status uptime
 };
 
@@ -59,6 +65,19 @@ struct session_state {
   int turn_number = 0;
   std::string model;                  ///< this session's model (/model)
   token_usage last_usage;             ///< of the last finished turn
+
+  // Archiving (session_archive.cpp).
+  size_t archived = 0;       ///< messages before this index are archived
+  bool archiving = false;    ///< a worker is summarising a range
+  size_t archiving_upto = 0; ///< the end of that range
+  bool meta_dirty = false;   ///< the archive mark is not on disk yet
+  bool meta_writing = false;
+  int generation = 0;        ///< bumped by /new: stale archive replies
+  int64_t prompt_tokens = 0; ///< estimate of the last system prompt
+  /// The session file's metadata object as loaded; the archive mark is
+  /// merged into it so other keys in it survive our writes.
+  nlohmann::json file_meta = nlohmann::json::object();
+  int64_t last_active_us = 0; ///< steady clock: the last turn's end
 
   /// Messages that arrived while a turn ran, in arrival order: the runner
   /// takes plain ones for injection, the rest start turns afterwards.
@@ -118,6 +137,34 @@ command_context command_context_for(session_pointer self);
 /// Cancels the running turn: its runner stops with the work done so far.
 /// Returns how many tasks were asked to stop.
 int32_t cancel_turn(session_pointer self, outbound_sink by);
+
+// -- archiving (session_archive.cpp) ---------------------------------------
+
+/// Reads the archive mark and summary from the session file's metadata.
+void load_memory_meta(session_pointer self, const std::string& metadata_json);
+
+/// Records the archive mark in the session file (only between turns).
+void write_memory_meta(session_pointer self);
+
+/// Archives messages [from, upto) in the background.
+void archive_range(session_pointer self, size_t from, size_t upto);
+
+/// The COMPACT state: starts archiving when the chat was idle or the replay
+/// no longer fits, never waiting for it.
+void do_compact(session_pointer self);
+
+/// /new: archives what is not archived yet in the background and empties
+/// the session file; `then` runs once the empty file is on disk.
+void clear_session(session_pointer self, std::function<void()> then,
+                   std::function<void(const caf::error&)> failed);
+
+/// The idle tick between turns (every cfg.idle_compact_check): archives
+/// the whole unarchived tail of a chat idle for cfg.idle_compact_after.
+void idle_compact_tick(session_pointer self);
+
+/// Whether archiving work would be lost if the actor quit now (a summary
+/// running, the mark not written yet, or an idle compaction still due).
+bool archive_work_pending(session_pointer self);
 
 /// Handles a message that arrived while a turn runs (session_busy.cpp).
 void while_busy(session_pointer self, inbound_msg in);

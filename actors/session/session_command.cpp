@@ -33,18 +33,11 @@ void answer_command(session_pointer self, std::string text, bool persist_it) {
 }
 
 void start_new_session(session_pointer self, std::string text) {
-  auto& st = self->state;
-  session_replace fresh{st.key, json{{"cleared_at", iso_now()}}.dump(), {}};
-  self->request(st.svc.store, st.cfg.store_timeout, std::move(fresh))
-    .then(
-      [=](caf::ok_atom) {
-        self->state.transcript.clear();
-        self->state.last_usage = token_usage{};
-        answer_command(self, text, false);
-      },
-      [=](caf::error& err) {
-        fail(self, "could not start a new session (" + render(self, err) + ")");
-      });
+  clear_session(
+    self, [=] { answer_command(self, text, false); },
+    [=](const caf::error& err) {
+      fail(self, "could not start a new session (" + render(self, err) + ")");
+    });
 }
 
 } // namespace

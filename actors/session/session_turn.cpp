@@ -11,6 +11,8 @@
 #include <caf/spawn_options.hpp>
 
 #include "actors/session/commands.hpp"
+#include "actors/runner/context_governor.hpp"
+#include "actors/session/archive.hpp"
 #include "actors/session/media.hpp"
 #include "actors/skills/skills.hpp"
 #include "actors/session/prompt.hpp"
@@ -60,6 +62,7 @@ void do_restore(session_pointer self) {
         guarded(self, [&] {
           auto& st = self->state;
           st.transcript = parse_messages(snap.messages);
+          load_memory_meta(self, snap.metadata_json);
           if (snap.skipped_lines > 0)
             self->state.log->warn("[{}] skipped {} corrupt line(s) in the "
                                       "session file", st.key, snap.skipped_lines);
@@ -92,8 +95,11 @@ json model_messages(session_pointer self) {
   prompt_inputs in{st.cfg.workspace, st.current.channel, st.key, st.summary,
                    st.summary_at, path ? path : ""};
   msgs.push_back({{"role", "system"}, {"content", st.prompt.get(in)}});
-  // The transcript already ends with this turn's user message.
-  auto history = replay_history(st.transcript, st.cfg.replay_limit);
+  st.prompt_tokens = estimate_tokens(json::array({msgs[0]}));
+  // The transcript already ends with this turn's user message; archived
+  // turns are left out (their summary is in the system prompt).
+  auto history = replay_history(st.transcript, st.cfg.replay_limit,
+                                replay_start(st.transcript, st.archived));
   for (auto& m : history)
     msgs.push_back(std::move(m));
   auto& last = msgs.back();
@@ -170,7 +176,7 @@ void do_run(session_pointer self) {
                             st.svc.stats, st.cfg.model_timeout,
                             st.cfg.tool_timeout,
                             int64_t{st.cfg.context_window_tokens},
-                            offload_settings{st.cfg.workspace},
+                            offload_settings{st.cfg.workspace, st.cfg.max_tool_result_chars},
                             caf::actor_cast<session_actor>(self));
   st.runner = runner;
   if (!st.pending.empty())
@@ -286,7 +292,7 @@ void enter_state(session_pointer self) {
   guarded(self, [&] {
     switch (st.machine.state()) {
       case turn_state::restore: do_restore(self); break;
-      case turn_state::compact: fire(self, turn_event::ok); break;
+      case turn_state::compact: do_compact(self); break;
       case turn_state::command: do_command(self); break;
       case turn_state::build: do_build(self); break;
       case turn_state::run: do_run(self); break;

@@ -79,11 +79,12 @@ std::vector<json> repair_tail(const std::vector<json>& transcript) {
   return fixes;
 }
 
-json replay_history(const std::vector<json>& transcript, size_t limit) {
+json replay_history(const std::vector<json>& transcript, size_t limit,
+                    size_t first) {
   std::vector<const json*> kept;
-  for (auto& m : transcript)
-    if (!is_command(m))
-      kept.push_back(&m);
+  for (size_t i = first; i < transcript.size(); ++i)
+    if (!is_command(transcript[i]))
+      kept.push_back(&transcript[i]);
   size_t start = kept.size() > limit ? kept.size() - limit : 0;
   while (start < kept.size() && role_of(*kept[start]) != "user")
     ++start;
@@ -99,8 +100,9 @@ json replay_history(const std::vector<json>& transcript, size_t limit) {
   return out;
 }
 
-std::string iso_now() {
-  auto now = std::chrono::system_clock::now();
+namespace {
+
+std::string iso_at(std::chrono::system_clock::time_point now) {
   auto secs = std::chrono::system_clock::to_time_t(now);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
               now.time_since_epoch()).count() % 1000;
@@ -111,6 +113,16 @@ std::string iso_now() {
   char out[48];
   std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
   return out;
+}
+
+} // namespace
+
+std::string iso_now() {
+  return iso_at(std::chrono::system_clock::now());
+}
+
+std::string iso_minus(std::chrono::milliseconds ago) {
+  return iso_at(std::chrono::system_clock::now() - ago);
 }
 
 } // namespace nb

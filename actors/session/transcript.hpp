@@ -2,6 +2,7 @@
 // crash repair, and the replay a model call starts from.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,14 @@ std::vector<nlohmann::json> parse_messages(const std::vector<std::string>& texts
 /// and an assistant note when the transcript ends on a user message.
 std::vector<nlohmann::json> repair_tail(const std::vector<nlohmann::json>& transcript);
 
-/// Returns the messages to replay to the model: command exchanges and
-/// bookkeeping fields dropped, starting at a user message, at most `limit`.
+/// Returns the messages to replay to the model: those from index `start`
+/// on, command exchanges and bookkeeping fields dropped, starting at a user
+/// message, at most `limit`.
 nlohmann::json replay_history(const std::vector<nlohmann::json>& transcript,
-                              size_t limit);
+                              size_t limit, size_t start = 0);
+
+/// Returns the UTC time `ago` before now, formatted like iso_now().
+std::string iso_minus(std::chrono::milliseconds ago);
 
 /// Returns the current UTC time as ISO 8601 with milliseconds.
 std::string iso_now();

@@ -1,0 +1,161 @@
+#include "actors/session/archive.hpp"
+
+#include <cctype>
+#include <sstream>
+
+#include "actors/runner/context_governor.hpp"
+
+namespace nb {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string role_of(const json& m) {
+  auto i = m.find("role");
+  return i != m.end() && i->is_string() ? i->get<std::string>() : "";
+}
+
+bool is_command(const json& m) {
+  auto i = m.find("_command");
+  return i != m.end() && i->is_boolean() && i->get<bool>();
+}
+
+std::string text_of(const json& m) {
+  auto c = m.find("content");
+  if (c == m.end() || c->is_null())
+    return {};
+  if (c->is_string())
+    return c->get<std::string>();
+  return c->dump();
+}
+
+/// The longest prefix of `s` of at most `max` bytes that ends on a UTF-8
+/// character boundary.
+std::string utf8_prefix(const std::string& s, size_t max) {
+  if (s.size() <= max)
+    return s;
+  size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+    --cut;
+  return s.substr(0, cut);
+}
+
+} // namespace
+
+size_t replay_start(const std::vector<json>& transcript, size_t archived) {
+  auto n = transcript.size();
+  size_t start = std::min(archived, n);
+  if (n - start < min_replay_messages)
+    start = n > min_replay_messages ? n - min_replay_messages : 0;
+  while (start > 0 && role_of(transcript[start]) != "user")
+    --start;
+  return start;
+}
+
+std::optional<size_t> archive_boundary(const std::vector<json>& transcript,
+                                       size_t from, int64_t excess) {
+  std::optional<size_t> last_user;
+  int64_t tokens = 0;
+  for (size_t i = from; i < transcript.size(); ++i) {
+    if (i > from && role_of(transcript[i]) == "user") {
+      if (tokens >= excess)
+        return i;
+      last_user = i;
+    }
+    tokens += estimate_tokens(json::array({transcript[i]}));
+  }
+  return last_user;
+}
+
+std::string format_for_archive(const std::vector<json>& transcript,
+                               size_t from, size_t upto) {
+  std::string out;
+  for (size_t i = from; i < upto && i < transcript.size(); ++i) {
+    const auto& m = transcript[i];
+    if (is_command(m))
+      continue;
+    auto role = role_of(m);
+    std::string ts = m.value("timestamp", json()).is_string()
+                       ? m["timestamp"].get<std::string>().substr(0, 16)
+                       : std::string{};
+    for (auto& c : ts)
+      if (c == 'T')
+        c = ' ';
+    std::string line = ts.empty() ? "" : "[" + ts + "] ";
+    for (auto& ch : role)
+      line += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (m.contains("tool_calls") && m["tool_calls"].is_array()) {
+      std::string names;
+      for (auto& c : m["tool_calls"])
+        if (c.is_object() && c.contains("function")
+            && c["function"].value("name", json()).is_string())
+          names += (names.empty() ? "" : ", ")
+                   + c["function"]["name"].get<std::string>();
+      if (!names.empty())
+        line += " [tools: " + names + "]";
+    }
+    auto text = text_of(m);
+    line += text.empty() ? "\n" : ": " + text + "\n";
+    out += line;
+  }
+  return out;
+}
+
+std::string raw_archive(const std::string& formatted, size_t count) {
+  constexpr size_t cap = 16000;
+  auto body = formatted.size() > cap
+                ? utf8_prefix(formatted, cap) + "\n... (truncated)"
+                : formatted;
+  return "[RAW] " + std::to_string(count) + " messages\n" + body;
+}
+
+std::string archive_prompt(const std::string& formatted) {
+  return "Below is an older part of a conversation between the user and you, "
+         "their assistant. It is leaving your working context, so write what "
+         "is worth remembering from it.\n\n"
+         "Rules:\n"
+         "- One fact per line, each starting with \"- \".\n"
+         "- Keep decisions, results, open tasks, names, dates and the user's "
+         "preferences; drop greetings, chatter and tool output details.\n"
+         "- Start a line with \"- [permanent]\" when it is a lasting fact "
+         "about the user (who they are, what they like, how they want to be "
+         "helped).\n"
+         "- If nothing is worth keeping, answer exactly: (nothing)\n"
+         "- Answer with the lines only, no introduction.\n\n"
+         "<conversation>\n" + formatted + "</conversation>";
+}
+
+std::string clean_summary(const std::string& reply) {
+  std::string text = reply;
+  for (auto a = text.find("<think>"); a != std::string::npos;
+       a = text.find("<think>", a)) {
+    auto b = text.find("</think>", a);
+    text.erase(a, b == std::string::npos ? std::string::npos
+                                         : b + 8 - a);
+  }
+  auto a = text.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos)
+    return {};
+  auto b = text.find_last_not_of(" \t\r\n");
+  text = text.substr(a, b + 1 - a);
+  return utf8_prefix(text, summary_cap);
+}
+
+std::vector<std::string> permanent_facts(const std::string& summary) {
+  std::vector<std::string> out;
+  std::istringstream in{summary};
+  const std::string mark = "- [permanent]";
+  for (std::string line; std::getline(in, line);) {
+    auto a = line.find_first_not_of(" \t");
+    if (a == std::string::npos || line.compare(a, mark.size(), mark) != 0)
+      continue;
+    auto fact = line.substr(a + mark.size());
+    auto f = fact.find_first_not_of(" \t");
+    if (f != std::string::npos)
+      out.push_back(fact.substr(f));
+  }
+  return out;
+}
+
+} // namespace nb

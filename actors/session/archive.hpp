@@ -1,0 +1,61 @@
+// Archiving old turns into memory/history.jsonl in the background: when the
+// replay no longer fits the input budget, when a chat was idle for a while,
+// and on /new. A model call writes the summary; if it fails the turns are
+// archived raw, so nothing is ever lost.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace nb {
+
+struct session_state;
+
+/// Messages always replayed after an archive, however old.
+inline constexpr size_t min_replay_messages = 8;
+
+/// Where the replay of `transcript` starts: after the archived part
+/// (`archived`), but never later than the last `min_replay_messages`
+/// messages, moved back to a user message.
+size_t replay_start(const std::vector<nlohmann::json>& transcript,
+                    size_t archived);
+
+/// The index up to which to archive so that about `excess` tokens leave
+/// the replay: the first user message after `from` with at least that many
+/// tokens before it, else the last user message after `from`. nullopt when
+/// there is no user message to cut at.
+std::optional<size_t> archive_boundary(
+  const std::vector<nlohmann::json>& transcript, size_t from, int64_t excess);
+
+/// Messages [from, upto) as "[time] ROLE: text" lines for the archive.
+std::string format_for_archive(const std::vector<nlohmann::json>& transcript,
+                               size_t from, size_t upto);
+
+/// The raw archive entry used when no summary could be made.
+std::string raw_archive(const std::string& formatted, size_t count);
+
+/// The model request text asking for a summary of `formatted`.
+std::string archive_prompt(const std::string& formatted);
+
+/// The model's answer when nothing in a range is worth keeping: the range
+/// counts as archived, but nothing is written.
+inline constexpr const char* nothing_to_archive = "(nothing)";
+
+/// Longest summary kept (bytes, cut on a UTF-8 boundary).
+inline constexpr size_t summary_cap = 8000;
+
+/// The model's summary made ready to store: <think>...</think> blocks and
+/// surrounding blank space removed, cut at summary_cap. "" when nothing is
+/// left (the summary counts as failed).
+std::string clean_summary(const std::string& reply);
+
+/// Lines of a summary marked "[permanent]" (without the mark): facts to add
+/// to MEMORY.md.
+std::vector<std::string> permanent_facts(const std::string& summary);
+
+} // namespace nb

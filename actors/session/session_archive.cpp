@@ -1,0 +1,218 @@
+// The session side of archiving: the COMPACT state and the idle tick decide
+// what to archive, a detached worker writes it (archive_worker.cpp), and the
+// session then moves its archive mark and records it in the session file's
+// metadata line, between turns.
+#include "actors/session/session.hpp"
+
+#include <caf/event_based_actor.hpp>
+#include <caf/spawn_options.hpp>
+
+#include "actors/memory/history_file.hpp"
+#include "actors/runner/context_governor.hpp"
+#include "actors/session/archive.hpp"
+#include "actors/session/archive_worker.hpp"
+#include "actors/session/transcript.hpp"
+
+namespace nb {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// Metadata keys this file owns in the session file's metadata object.
+constexpr const char* mark_key = "last_consolidated";
+constexpr const char* summary_key = "_last_summary";
+
+bool has_unarchived(session_pointer self) {
+  auto& st = self->state;
+  return st.svc.provider && st.transcript.size() > st.archived;
+}
+
+} // namespace
+
+void load_memory_meta(session_pointer self, const std::string& metadata_json) {
+  auto& st = self->state;
+  auto meta = json::parse(metadata_json, nullptr, false);
+  if (!meta.is_object())
+    return;
+  st.file_meta = meta;
+  // A mark past the end (a file edited by hand) counts as nothing archived.
+  if (meta.value(mark_key, json()).is_number_unsigned()
+      && meta[mark_key].get<size_t>() <= st.transcript.size())
+    st.archived = meta[mark_key].get<size_t>();
+  auto s = meta.value(summary_key, json());
+  if (s.is_object() && s.value("text", json()).is_string()) {
+    st.summary = s["text"].get<std::string>();
+    st.summary_at = s.value("last_active", std::string{});
+  }
+}
+
+void write_memory_meta(session_pointer self) {
+  auto& st = self->state;
+  if (!st.meta_dirty || st.meta_writing)
+    return;
+  st.file_meta[mark_key] = st.archived;
+  if (!st.summary.empty())
+    st.file_meta[summary_key] = {{"text", st.summary},
+                                 {"last_active", st.summary_at}};
+  session_replace rq{st.key, st.file_meta.dump(), {}};
+  rq.messages.reserve(st.transcript.size());
+  for (auto& m : st.transcript)
+    rq.messages.push_back(m.dump());
+  st.meta_dirty = false;
+  st.meta_writing = true;
+  self->request(st.svc.store, st.cfg.store_timeout, std::move(rq))
+    .then([=](caf::ok_atom) { self->state.meta_writing = false; },
+          [=](caf::error& err) {
+            self->state.meta_writing = false;
+            self->state.meta_dirty = true;
+            self->state.log->warn("[{}] could not record the archive mark: {}",
+                                  self->state.key, self->system().render(err));
+          });
+}
+
+void archive_range(session_pointer self, size_t from, size_t upto) {
+  auto& st = self->state;
+  if (upto <= from || !st.svc.provider)
+    return;
+  auto formatted = format_for_archive(st.transcript, from, upto);
+  if (formatted.empty()) {
+    // Only command exchanges: nothing to summarise, only the mark moves.
+    st.archived = std::max(st.archived, upto);
+    st.meta_dirty = true;
+    if (st.machine.done())
+      write_memory_meta(self);
+    return;
+  }
+  archive_job job{st.svc.provider, st.model,    st.cfg.model_timeout,
+                  st.cfg.workspace, st.key,     std::move(formatted),
+                  upto - from};
+  st.archiving = true;
+  st.archiving_upto = upto;
+  auto generation = st.generation;
+  auto worker = self->spawn<caf::detached + caf::linked>(archive_worker,
+                                                         std::move(job));
+  self->request(worker, st.cfg.model_timeout + std::chrono::seconds(60),
+                caf::get_atom::value)
+    .then(
+      [=](bool raw, std::string& entry) {
+        auto& st = self->state;
+        st.log->info("[{}] archived messages {}..{}{}", st.key, from, upto,
+                     raw ? " raw (the summary call failed)" : "");
+        // After /new the range belongs to the cleared conversation: it is
+        // in the history log, but this session's mark starts over.
+        if (generation != st.generation)
+          return;
+        st.archiving = false;
+        st.archived = std::max(st.archived, upto);
+        if (!raw && entry != nothing_to_archive) {
+          st.summary = entry;
+          st.summary_at = history_timestamp();
+        }
+        st.meta_dirty = true;
+        if (st.machine.done())
+          write_memory_meta(self);
+      },
+      [=](caf::error& err) {
+        auto& st = self->state;
+        if (generation == st.generation)
+          st.archiving = false;
+        st.log->error("[{}] archiving failed, will retry: {}", st.key,
+                      self->system().render(err));
+      });
+}
+
+void do_compact(session_pointer self) {
+  auto& st = self->state;
+  // Between turns nothing else writes the file: record the last mark now.
+  write_memory_meta(self);
+  auto n = st.transcript.size();
+  if (st.archiving || n <= st.archived) {
+    fire(self, turn_event::ok);
+    return;
+  }
+  // Idle for long enough (also across a restart: the file's timestamps
+  // tell): archive everything not archived yet.
+  if (st.cfg.idle_compact_after.count() > 0 && !st.transcript.empty()) {
+    auto ts = st.transcript.back().value("timestamp", std::string{});
+    if (!ts.empty() && ts < iso_minus(st.cfg.idle_compact_after)) {
+      archive_range(self, st.archived, n);
+      fire(self, turn_event::ok);
+      return;
+    }
+  }
+  // The replay no longer fits: archive the oldest turns down to half.
+  governor_limits lim;
+  lim.context_window_tokens = st.cfg.context_window_tokens;
+  lim.max_output_tokens = st.cfg.max_tokens > 0 ? st.cfg.max_tokens : 8192;
+  auto budget = input_budget(lim);
+  auto start = replay_start(st.transcript, st.archived);
+  auto replay = json::array();
+  for (size_t i = start; i < n; ++i)
+    replay.push_back(st.transcript[i]);
+  auto estimate = estimate_tokens(replay) + st.prompt_tokens;
+  if (estimate >= budget) {
+    if (auto upto = archive_boundary(st.transcript, st.archived,
+                                     estimate - budget / 2))
+      archive_range(self, st.archived, *upto);
+  }
+  fire(self, turn_event::ok);
+}
+
+void clear_session(session_pointer self, std::function<void()> then,
+                   std::function<void(const caf::error&)> failed) {
+  auto& st = self->state;
+  // What was not archived yet goes to the history log in the background;
+  // a range still being summarised is not archived twice.
+  archive_range(self, st.archiving ? st.archiving_upto : st.archived,
+                st.transcript.size());
+  // Replies for ranges of the old conversation no longer move the mark.
+  ++st.generation;
+  st.archiving = false;
+  auto meta = st.file_meta;
+  meta.erase(mark_key);
+  meta.erase(summary_key);
+  meta["cleared_at"] = iso_now();
+  session_replace fresh{st.key, meta.dump(), {}};
+  self->request(st.svc.store, st.cfg.store_timeout, std::move(fresh))
+    .then(
+      [=](caf::ok_atom) {
+        auto& st = self->state;
+        st.file_meta = meta;
+        st.transcript.clear();
+        st.last_usage = token_usage{};
+        st.archived = 0;
+        st.summary.clear();
+        st.summary_at.clear();
+        st.meta_dirty = false;
+        then();
+      },
+      [=](caf::error& err) { failed(err); });
+}
+
+void idle_compact_tick(session_pointer self) {
+  auto& st = self->state;
+  if (!st.machine.done())
+    return;
+  write_memory_meta(self); // a mark that could not be written before
+  if (st.archiving || !has_unarchived(self)
+      || st.cfg.idle_compact_after.count() <= 0)
+    return;
+  auto idle_us = now_us() - st.last_active_us;
+  auto after_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                    st.cfg.idle_compact_after)
+                    .count();
+  if (idle_us < after_us)
+    return;
+  st.log->info("[{}] idle for {} s: archiving messages {}..{}", st.key,
+               idle_us / 1000000, st.archived, st.transcript.size());
+  archive_range(self, st.archived, st.transcript.size());
+}
+
+bool archive_work_pending(session_pointer self) {
+  auto& st = self->state;
+  return st.archiving || st.meta_dirty || st.meta_writing
+         || (st.cfg.idle_compact_after.count() > 0 && has_unarchived(self));
+}
+
+} // namespace nb

@@ -1,0 +1,259 @@
+// Archiving through the real actor tree against the scripted LLM: a replay
+// that no longer fits is summarised into memory/history.jsonl in the
+// background (raw when the model call fails), lasting facts reach
+// MEMORY.md, /new archives the rest, and every user message is either in
+// the unarchived part of the session file or in the history log, once.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <thread>
+
+#include "actors/memory/history_file.hpp"
+#include "actors/store/session_files.hpp"
+#include "actors/supervisor/runtime.hpp"
+#include "tests/integration/harness.hpp"
+
+using namespace nb;
+using namespace nb::test;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+bool is_archive_request(const json& body) {
+  return body["messages"].dump().find("<conversation>") != std::string::npos;
+}
+
+/// The scripted summary: one line per user message the archive request
+/// shows (so a test can count them), and a lasting fact.
+fake_response summary_of(const json& body) {
+  auto prompt = body["messages"].back()["content"].get<std::string>();
+  std::string out;
+  static const std::regex said{R"(USER: (w\d{4}))"};
+  for (std::sregex_iterator i{prompt.begin(), prompt.end(), said}, end;
+       i != end; ++i)
+    out += "- The user said " + (*i)[1].str() + ".\n";
+  out += "- [permanent] The user likes tea.";
+  return text(out);
+}
+
+struct small_gateway {
+  temp_home home;
+  fake_llm llm;
+  settings cfg;
+  std::unique_ptr<runtime> rt;
+
+  explicit small_gateway(bool archive_fails, int32_t window = 2500) {
+    cfg = settings_for(home, llm);
+    // A small window: a few long turns overflow it.
+    cfg.agent.context_window_tokens = window;
+    cfg.agent.max_tokens = 300;
+    llm.set_responder([archive_fails](const json& body) {
+      if (is_archive_request(body))
+        return archive_fails ? error(400, "no summaries today")
+                             : summary_of(body);
+      return fake_llm::echo(body);
+    });
+    rt = std::make_unique<runtime>(cfg);
+  }
+
+  std::string ws() const { return cfg.workspace_path(); }
+
+  chat_reply say(const std::string& text) {
+    return chat(rt->system(), rt->router(), "test", "mem", text);
+  }
+
+  /// Waits until history.jsonl has at least `n` entries.
+  std::vector<history_entry> wait_entries(size_t n) {
+    for (int i = 0; i < 1500; ++i) {
+      auto all = read_history(ws());
+      if (all.size() >= n)
+        return all;
+      std::this_thread::sleep_for(20ms);
+    }
+    return read_history(ws());
+  }
+
+  /// The session file's archive mark (last_consolidated; 0 when absent).
+  size_t mark() const {
+    auto snap = load_session(*resolve_sessions_dir(cfg), "test:mem");
+    if (!snap)
+      return 0;
+    auto meta = json::parse(snap->metadata_json, nullptr, false);
+    return meta.is_object() ? meta.value("last_consolidated", size_t{0}) : 0;
+  }
+
+  /// Waits until the session file records a mark of at least `n`.
+  size_t wait_mark(size_t n) {
+    for (int i = 0; i < 1500 && mark() < n; ++i)
+      std::this_thread::sleep_for(20ms);
+    return mark();
+  }
+
+  std::vector<json> agent_requests() {
+    std::vector<json> out;
+    for (auto& r : llm.requests())
+      if (!is_archive_request(r.body))
+        out.push_back(r.body);
+    return out;
+  }
+};
+
+std::string word(int i) { return "w" + std::to_string(1000 + i); }
+
+std::string long_message(int i) {
+  std::string out = word(i) + " ";
+  while (out.size() < 600)
+    out += "filler text ";
+  return out;
+}
+
+size_t count_in(const std::string& text, const std::string& w) {
+  size_t n = 0;
+  for (size_t p = text.find(w); p != std::string::npos; p = text.find(w, p + 1))
+    ++n;
+  return n;
+}
+
+size_t count_in(const std::vector<history_entry>& all, const std::string& w) {
+  size_t n = 0;
+  for (auto& e : all)
+    n += count_in(e.content, w);
+  return n;
+}
+
+/// User messages from `from` on in the session file whose text starts
+/// with `w`.
+size_t count_user(const std::vector<json>& msgs, size_t from,
+                  const std::string& w) {
+  size_t n = 0;
+  for (size_t i = from; i < msgs.size(); ++i)
+    if (msgs[i]["role"] == "user"
+        && msgs[i]["content"].get<std::string>().rfind(w, 0) == 0)
+      ++n;
+  return n;
+}
+
+/// Polls `done` for up to 30 s: the archive mark reaches the session file
+/// a moment after the history log, so the invariants hold eventually.
+template <class Pred>
+void wait_until(Pred done) {
+  for (int i = 0; i < 1500 && !done(); ++i)
+    std::this_thread::sleep_for(20ms);
+}
+
+std::string memory_md(const std::string& ws) {
+  std::ifstream in{ws + "/memory/MEMORY.md"};
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+} // namespace
+
+TEST_CASE("an overflowing replay is summarised into the history log") {
+  small_gateway gw{false};
+  for (int i = 0; i < 8; ++i)
+    REQUIRE_FALSE(gw.say(long_message(i)).timed_out);
+  auto all = gw.wait_entries(1);
+  REQUIRE(all.size() >= 1);
+  CHECK(all[0].session_key == "test:mem");
+  CHECK(all[0].content.find("The user said " + word(0))
+        != std::string::npos);
+  // The lasting fact went to MEMORY.md, once, under its heading.
+  auto memory = memory_md(gw.ws());
+  CHECK(memory.find("## From conversations\n") != std::string::npos);
+  CHECK(memory.find("- The user likes tea.") != std::string::npos);
+  auto mark = gw.wait_mark(1);
+  REQUIRE(mark > 0);
+  gw.say("and now?");
+  auto last = gw.agent_requests().back()["messages"];
+  auto system = last[0]["content"].get<std::string>();
+  CHECK(system.find("The user said " + word(0)) != std::string::npos);
+  // Archived turns are no longer replayed.
+  for (size_t i = 1; i < last.size(); ++i)
+    CHECK(last[i].dump().find(word(0)) == std::string::npos);
+  CHECK(last.back().dump().find("and now?") != std::string::npos);
+  // Every user message is once in the log or once in the unarchived part
+  // of the file, never both, never neither; the file keeps them all.
+  auto msgs = session_messages(gw.cfg, "test:mem");
+  CHECK(msgs.size() == 18);
+  auto once = [&] {
+    all = read_history(gw.ws());
+    mark = gw.mark();
+    for (int i = 0; i < 8; ++i)
+      if (count_in(all, "said " + word(i)) + count_user(msgs, mark, word(i))
+          != 1)
+        return false;
+    return true;
+  };
+  wait_until(once);
+  for (int i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    CHECK(count_user(msgs, 0, word(i)) == 1);
+    CHECK(count_in(all, "said " + word(i)) + count_user(msgs, mark, word(i))
+          == 1);
+  }
+  CHECK(count_in(memory_md(gw.ws()), "The user likes tea.") == 1);
+}
+
+TEST_CASE("a failed summary archives raw and new archives the rest once") {
+  small_gateway gw{true};
+  for (int i = 0; i < 8; ++i)
+    REQUIRE_FALSE(gw.say(long_message(i)).timed_out);
+  auto all = gw.wait_entries(1);
+  REQUIRE(all.size() >= 1);
+  CHECK(all[0].content.rfind("[RAW] ", 0) == 0);
+  CHECK(all[0].content.find("USER: " + word(0)) != std::string::npos);
+  // A raw archive adds no facts.
+  CHECK(memory_md(gw.ws()).find("likes tea") == std::string::npos);
+  size_t mark = 0;
+  auto msgs = session_messages(gw.cfg, "test:mem");
+  auto once = [&] {
+    all = read_history(gw.ws());
+    mark = gw.mark();
+    for (int i = 0; i < 8; ++i)
+      if (count_in(all, "USER: " + word(i)) + count_user(msgs, mark, word(i))
+          != 1)
+        return false;
+    return true;
+  };
+  wait_until(once);
+  for (int i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    CHECK(count_in(all, "USER: " + word(i)) + count_user(msgs, mark, word(i))
+          == 1);
+  }
+  auto before_new = all.size();
+  CHECK(gw.say("/new").content == "New session started.");
+  all = gw.wait_entries(before_new + 1);
+  // After /new every message is in the log exactly once.
+  for (int i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    CHECK(count_in(all, "USER: " + word(i)) == 1);
+  }
+  CHECK(session_messages(gw.cfg, "test:mem").empty());
+  CHECK(gw.mark() == 0);
+}
+
+TEST_CASE("new summarises a short chat and starts a fresh one") {
+  small_gateway gw{false, 65536};
+  for (int i = 0; i < 3; ++i)
+    REQUIRE_FALSE(gw.say(word(i) + " is my lucky number").timed_out);
+  CHECK(read_history(gw.ws()).empty()); // everything fits: no archiving
+  CHECK(gw.say("/new").content == "New session started.");
+  auto all = gw.wait_entries(1);
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].session_key == "test:mem");
+  for (int i = 0; i < 3; ++i)
+    CHECK(count_in(all, "The user said " + word(i)) == 1);
+  CHECK(count_in(memory_md(gw.ws()), "The user likes tea.") == 1);
+  CHECK(session_messages(gw.cfg, "test:mem").empty());
+  gw.say("hello again");
+  // The fresh conversation replays none of the old one.
+  auto last = gw.agent_requests().back()["messages"];
+  REQUIRE(last.size() == 2);
+  CHECK(last[1].dump().find("hello again") != std::string::npos);
+  CHECK(last[1].dump().find(word(0)) == std::string::npos);
+}

@@ -1,0 +1,82 @@
+// The pure half of archiving: where replay starts after an archive, where
+// to cut, the archive text, and what is kept of the model's summary.
+#include <doctest/doctest.h>
+
+#include "actors/session/archive.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json msg(const char* role, std::string text) {
+  return {{"role", role}, {"content", std::move(text)},
+          {"timestamp", "2026-03-04T05:06:07.890Z"}};
+}
+
+/// user/assistant pairs: u0 a0 u1 a1 ...
+std::vector<json> pairs(int n, size_t size = 10) {
+  std::vector<json> out;
+  for (int i = 0; i < n; ++i) {
+    out.push_back(msg("user", "u" + std::to_string(i) + std::string(size, '.')));
+    out.push_back(msg("assistant", "a" + std::to_string(i)));
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("replay starts after the archive but keeps eight messages") {
+  auto t = pairs(10); // 20 messages
+  CHECK(nb::replay_start(t, 0) == 0);
+  CHECK(nb::replay_start(t, 4) == 4);
+  // Too few left after the mark: back to 8 messages, at a user message.
+  CHECK(nb::replay_start(t, 18) == 12);
+  CHECK(nb::replay_start(t, 15) == 12);
+  CHECK(nb::replay_start(t, 99) == 12); // a mark past the end
+  CHECK(nb::replay_start(pairs(2), 3) == 0);
+}
+
+TEST_CASE("the archive boundary is a user message past the excess") {
+  auto t = pairs(6, 400); // each pair ~ 110 tokens
+  auto cut = nb::archive_boundary(t, 0, 200);
+  REQUIRE(cut);
+  CHECK(t[*cut]["role"] == "user");
+  CHECK(*cut >= 2);
+  auto cut2 = nb::archive_boundary(t, 0, 1000000);
+  REQUIRE(cut2);
+  CHECK(*cut2 == 10); // the last user message: never the whole tail
+  CHECK_FALSE(nb::archive_boundary({msg("user", "only")}, 0, 10));
+}
+
+TEST_CASE("archive text names roles and tools and leaves commands out") {
+  std::vector<json> t{msg("user", "list files"),
+                      {{"role", "assistant"}, {"content", nullptr},
+                       {"tool_calls", json::array({{{"id", "c1"},
+                         {"function", {{"name", "exec"}, {"arguments", "{}"}}}}})}},
+                      msg("tool", "a.txt"), msg("assistant", "one file"),
+                      msg("user", "/help")};
+  t.back()["_command"] = true;
+  auto text = nb::format_for_archive(t, 0, t.size());
+  CHECK(text == "[2026-03-04 05:06] USER: list files\n"
+                "ASSISTANT [tools: exec]\n"
+                "[2026-03-04 05:06] TOOL: a.txt\n"
+                "[2026-03-04 05:06] ASSISTANT: one file\n");
+  auto raw = nb::raw_archive(std::string(20000, 'x'), 4);
+  CHECK(raw.rfind("[RAW] 4 messages\n", 0) == 0);
+  CHECK(raw.size() < 16100);
+  CHECK(nb::archive_prompt(text).find("<conversation>\n" + text
+                                      + "</conversation>")
+        != std::string::npos);
+}
+
+TEST_CASE("summaries lose think blocks and are capped on a character") {
+  CHECK(nb::clean_summary("<think>hmm</think>\n- a fact\n") == "- a fact");
+  CHECK(nb::clean_summary("  \n<think>only thoughts") == "");
+  CHECK(nb::clean_summary("   ") == "");
+  // A two-byte character across the cap is left out whole.
+  std::string long_text = "- " + std::string(7997, 'x') + "\xC3\xA9 tail";
+  CHECK(nb::clean_summary(long_text).size() == 7999);
+  CHECK(nb::permanent_facts("- a\n  - [permanent] likes tea\n- [permanent]\n"
+                            "- [permanent]   owns a boat  ")
+        == std::vector<std::string>{"likes tea", "owns a boat  "});
+}
