@@ -12,6 +12,36 @@ void add_usage(token_usage& into, const token_usage& x) {
   into.estimated = into.estimated || x.estimated;
 }
 
+void sum_usage(token_usage& sum, const token_usage& x) {
+  sum.prompt_tokens += x.prompt_tokens;
+  sum.completion_tokens += x.completion_tokens;
+  sum.total_tokens += x.total_tokens;
+  sum.cached_tokens += x.cached_tokens;
+  sum.estimated = sum.estimated || x.estimated;
+}
+
+void stamp_usage(std::vector<std::string>& new_messages,
+                 const token_usage& sum, int64_t context_tokens,
+                 int32_t requests, const std::string& model) {
+  for (auto it = new_messages.rbegin(); it != new_messages.rend(); ++it) {
+    auto msg = json::parse(*it, nullptr, false);
+    if (!msg.is_object() || msg.value("role", "") != "assistant")
+      continue;
+    json u{{"prompt_tokens", sum.prompt_tokens},
+           {"completion_tokens", sum.completion_tokens},
+           {"cached_tokens", sum.cached_tokens},
+           {"total_tokens", sum.total_tokens},
+           {"context_tokens", context_tokens},
+           {"requests", requests}};
+    if (sum.estimated)
+      u["estimated"] = true;
+    msg["usage"] = std::move(u);
+    msg["model"] = model;
+    *it = msg.dump();
+    return;
+  }
+}
+
 void keep_reasoning(json& msg, const model_reply& reply) {
   if (!reply.reasoning_content.empty())
     msg["reasoning_content"] = reply.reasoning_content;

@@ -31,6 +31,10 @@ void finish(runner_pointer self, std::string final_content,
   st.outcome.final_content = std::move(final_content);
   st.outcome.stop_reason = std::move(stop_reason);
   st.outcome.iterations = st.iteration;
+  if (st.model_calls > 0)
+    stamp_usage(st.outcome.new_messages, st.usage_sum,
+                st.outcome.usage.prompt_tokens, st.model_calls,
+                st.answered_by);
   st.promise.deliver(std::move(st.outcome));
   self->quit();
 }
@@ -63,12 +67,23 @@ bool close_stream_segment(runner_pointer self) {
   return true;
 }
 
+/// Counts one model reply's usage and who answered.
+void count_reply(runner_pointer self, const model_reply& reply) {
+  auto& st = self->state;
+  add_usage(st.outcome.usage, reply.usage);
+  sum_usage(st.usage_sum, reply.usage);
+  ++st.model_calls;
+  st.answered_by = reply.fallback_model.empty() ? st.request.model
+                                                : reply.fallback_model;
+}
+
 model_request make_request(runner_pointer self, bool with_tools,
                            const char* extra_user_prompt) {
   auto& st = self->state;
   model_request rq;
   rq.request_id = st.request.turn_id + ":" + std::to_string(st.iteration);
   rq.model = st.request.model;
+  rq.provider = st.model_provider;
   // The model sees a repaired, budgeted copy; st.messages stays as recorded.
   governor_limits limits;
   limits.context_window_tokens = st.context_window_tokens;
@@ -96,7 +111,7 @@ void final_request(runner_pointer self, const char* prompt,
   self->request(self->state.provider, self->state.model_timeout, std::move(rq))
     .then(
       [=](model_reply& reply) {
-        add_usage(self->state.outcome.usage, reply.usage);
+        count_reply(self, reply);
         bool streamed = close_stream_segment(self);
         if (reply.finish_reason == "error" || reply.content.empty()) {
           add_message(self, {{"role", "assistant"}, {"content", fallback}});
@@ -117,7 +132,7 @@ void final_request(runner_pointer self, const char* prompt,
 
 void on_model_reply(runner_pointer self, model_reply& reply) {
   auto& st = self->state;
-  add_usage(st.outcome.usage, reply.usage);
+  count_reply(self, reply);
   if (reply.finish_reason == "error") {
     close_stream_segment(self);
     add_message(self, {{"role", "assistant"}, {"content", texts::reply_unavailable}});
@@ -268,8 +283,10 @@ runner_actor::behavior_type
 runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
             stats_actor stats, std::chrono::seconds model_timeout,
             std::chrono::seconds tool_timeout, int64_t context_window_tokens,
-            offload_settings offload, session_actor session) {
+            offload_settings offload, session_actor session,
+            std::string model_provider) {
   auto& st = self->state;
+  st.model_provider = std::move(model_provider);
   st.offload = std::move(offload);
   st.session = std::move(session);
   st.context_window_tokens = context_window_tokens;

@@ -44,6 +44,12 @@ struct runner_state {
   bool empty_retry_used = false;
   bool malformed_retry_used = false;
   bool streaming_segment = false; ///< deltas went out since the last call
+  std::string model_provider; ///< providers.<name> for the model, "" = auto
+
+  // Usage over the turn, put on its last assistant message at the end.
+  token_usage usage_sum;
+  int32_t model_calls = 0;
+  std::string answered_by; ///< the model of the last reply (a fallback's)
 
   // Mid-turn messages and /stop.
   bool injections_waiting = false; ///< the session has messages for us
@@ -68,11 +74,14 @@ using runner_pointer = runner_actor::stateful_pointer<runner_state>;
 /// sizes the input budget of every request (see context_governor.hpp).
 /// `offload` says where results longer than its max_chars are written.
 /// `session` (may be null) is asked for messages the user sent meanwhile,
-/// between model calls, when it said some are waiting.
+/// between model calls, when it said some are waiting. `model_provider`
+/// names the providers.<name> entry for the turn's model (a session's
+/// /model preset); "" = chosen from the model name.
 runner_actor::behavior_type
 runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
             stats_actor stats, std::chrono::seconds model_timeout,
             std::chrono::seconds tool_timeout, int64_t context_window_tokens,
-            offload_settings offload = {}, session_actor session = {});
+            offload_settings offload = {}, session_actor session = {},
+            std::string model_provider = {});
 
 } // namespace nb

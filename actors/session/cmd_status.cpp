@@ -29,15 +29,21 @@ std::string uptime(int64_t s) {
 
 command_reply cmd_status(command_context& ctx) {
   const auto& u = ctx.last_usage;
+  // The turn's requests added up; older callers only fill last_usage.
+  const auto& sum = ctx.last_turn_sum.prompt_tokens > 0 ? ctx.last_turn_sum
+                                                        : ctx.last_usage;
   std::string out = "🐈 nanobot-cpp " NB_VERSION;
   out += "\n🧠 Model: " + (ctx.model ? *ctx.model : std::string{"?"});
-  if (u.prompt_tokens + u.completion_tokens == 0) {
+  if (ctx.preset && !ctx.preset->empty())
+    out += " (preset " + *ctx.preset + ")";
+  if (sum.prompt_tokens + sum.completion_tokens == 0) {
     out += "\n📊 Tokens: no finished turn yet";
   } else {
-    auto cached = u.prompt_tokens > 0 ? u.cached_tokens * 100 / u.prompt_tokens
-                                      : 0;
-    out += "\n📊 Tokens (last turn): " + std::to_string(u.prompt_tokens)
-           + " in / " + std::to_string(u.completion_tokens) + " out ("
+    auto cached = sum.prompt_tokens > 0
+                    ? sum.cached_tokens * 100 / sum.prompt_tokens
+                    : 0;
+    out += "\n📊 Tokens (last turn): " + std::to_string(sum.prompt_tokens)
+           + " in / " + std::to_string(sum.completion_tokens) + " out ("
            + std::to_string(cached) + "% cached)";
   }
   auto budget = ctx.context_window_tokens - ctx.max_tokens - 1024;

@@ -18,6 +18,10 @@ const std::vector<command_spec>& command_table() {
      cmd_status, false},
     {"/history", "[n]", "show the last n messages (default 10, at most 50)",
      cmd_history, true},
+    {"/model", "[preset]",
+     "list the model presets, or switch this chat to one (default: "
+     "agents.defaults)",
+     cmd_model, true},
     {"/skill", "", "list the skills the agent can use", cmd_skill, false},
     {"/evaluator-prompt", "[init]",
      "the heartbeat's notification-gate prompt; init writes an editable copy",

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/session/model_choice.hpp"
 #include "messages/model.hpp"
 
 namespace nb {
@@ -30,9 +31,13 @@ struct command_context {
   int64_t max_tokens = 0;
   const std::vector<nlohmann::json>* transcript = nullptr;
   token_usage last_usage;     ///< of the last finished turn
+  token_usage last_turn_sum;  ///< that turn's requests added up
   int64_t uptime_s = 0;
   bool busy = false;          ///< a turn is running right now
   int32_t active_tasks = 0;   ///< running turn plus subagents
+  const model_catalog* models = nullptr; ///< agents.defaults + modelPresets
+  /// The session's preset ("" = agents.defaults); /model may switch it.
+  std::string* preset = nullptr;
 };
 
 struct command_reply {
@@ -80,6 +85,7 @@ command_reply cmd_status(command_context& ctx);
 command_reply cmd_history(command_context& ctx);
 command_reply cmd_evaluator_prompt(command_context& ctx);
 command_reply cmd_skill(command_context& ctx);
+command_reply cmd_model(command_context& ctx);
 
 /// The /help text.
 std::string help_text();

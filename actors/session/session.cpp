@@ -16,6 +16,7 @@ session_config make_session_config(const settings& cfg) {
   out.temperature = cfg.agent.temperature;
   out.max_iterations = cfg.agent.max_tool_iterations;
   out.workspace = cfg.workspace_path();
+  out.models = make_model_catalog(cfg);
   // One provider request may retry 4 times; streams have only an idle limit,
   // so allow the longer of the wall clock and twice the idle timeout.
   auto per_try = std::max({cfg.timeouts.llm_timeout_s,
@@ -153,6 +154,9 @@ void turn_finished(session_pointer self) {
   st.last_active_us = now_us();
   // An archive mark that arrived during the turn: the file is quiet now.
   write_memory_meta(self);
+  // A /model switch made while the turn ran: the file can be rewritten now.
+  if (st.preset_unsaved && st.loaded)
+    save_model_choice(self, nullptr);
   self->become(accepting(self));
   // What arrived during the turn runs next, in arrival order.
   if (!st.pending.empty()) {
@@ -172,7 +176,8 @@ session_actor::behavior_type session_impl(session_pointer self, std::string key,
   st.svc = std::move(svc);
   st.router = std::move(router);
   st.log = log::get("session");
-  st.model = st.cfg.model;
+  st.runtime = st.cfg.models.defaults;
+  st.model = st.runtime.model;
   st.meter.start(self, "session", st.svc.stats);
   st.last_active_us = now_us();
   return accepting(self);

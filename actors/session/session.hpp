@@ -17,6 +17,7 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/session/commands.hpp"
+#include "actors/session/model_choice.hpp"
 #include "actors/session/prompt.hpp"
 #include "actors/session/turn_machine.hpp"
 #include "config/settings.hpp"
@@ -43,6 +44,7 @@ struct session_config {
   std::chrono::milliseconds idle_compact_check{std::chrono::seconds(60)};
   size_t max_tool_result_chars = 16000; ///< longer results go to a file
   int64_t started_at_us = 0;      ///< process start, for /status uptime
+  model_catalog models; ///< agents.defaults and modelPresets, for /model
 };
 
 session_config make_session_config(const settings& cfg);
@@ -64,7 +66,10 @@ struct session_state {
   int64_t received = 0;               ///< inbound messages seen
   int turn_number = 0;
   std::string model;                  ///< this session's model (/model)
+  model_runtime runtime;              ///< its preset and settings (/model)
+  bool preset_unsaved = false; ///< switched mid-turn: saved at the turn's end
   token_usage last_usage;             ///< of the last finished turn
+  token_usage last_turn_sum;          ///< its requests added up
 
   // Archiving (session_archive.cpp).
   size_t archived = 0;       ///< messages before this index are archived
@@ -165,6 +170,27 @@ void idle_compact_tick(session_pointer self);
 /// Whether archiving work would be lost if the actor quit now (a summary
 /// running, the mark not written yet, or an idle compaction still due).
 bool archive_work_pending(session_pointer self);
+
+// -- model choice and usage (session_model.cpp) ----------------------------
+
+/// Reads the chosen preset from the session file's metadata at RESTORE, and
+/// the last turn's usage from its assistant record.
+void load_model_choice(session_pointer self, const std::string& metadata_json);
+
+/// After a command: applies a preset /model switched to. True if it did.
+bool adopt_model_choice(session_pointer self, const std::string& before);
+
+/// Writes the chosen preset into the session file's metadata (the whole
+/// file is rewritten, so only between turns or in the COMMAND state);
+/// `then` runs once it is durable (a failure fails the state if `then` is
+/// set, else it is logged and retried after the next turn).
+void save_model_choice(session_pointer self, std::function<void()> then);
+
+/// The usage on the last assistant record of `msgs` that has one: the
+/// turn's requests summed, and the context size (prompt_tokens) with the
+/// completion and cached figures. False when none has usage.
+bool last_recorded_usage(const std::vector<nlohmann::json>& msgs,
+                         token_usage& sum, token_usage& context);
 
 /// Handles a message that arrived while a turn runs (session_busy.cpp).
 void while_busy(session_pointer self, inbound_msg in);

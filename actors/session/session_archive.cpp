@@ -181,6 +181,7 @@ void clear_session(session_pointer self, std::function<void()> then,
         st.file_meta = meta;
         st.transcript.clear();
         st.last_usage = token_usage{};
+        st.last_turn_sum = token_usage{};
         st.archived = 0;
         st.summary.clear();
         st.summary_at.clear();

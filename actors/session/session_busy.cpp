@@ -37,8 +37,11 @@ command_context command_context_for(session_pointer self) {
   ctx.session_key = st.key;
   ctx.workspace = st.cfg.workspace;
   ctx.model = &st.model;
-  ctx.context_window_tokens = st.cfg.context_window_tokens;
-  ctx.max_tokens = st.cfg.max_tokens;
+  ctx.context_window_tokens = st.runtime.context_window_tokens;
+  ctx.max_tokens = st.runtime.max_tokens;
+  ctx.models = &st.cfg.models;
+  ctx.preset = &st.runtime.preset;
+  ctx.last_turn_sum = st.last_turn_sum;
   ctx.transcript = &st.transcript;
   ctx.last_usage = st.last_usage;
   ctx.uptime_s = (now_us() - st.cfg.started_at_us) / 1000000;
@@ -89,7 +92,11 @@ void while_busy(session_pointer self, inbound_msg in) {
     return;
   }
   auto ctx = command_context_for(self);
+  auto preset_before = st.runtime.preset;
   auto reply = run_command(cmd, ctx);
+  // The running turn keeps its model; the file is rewritten at its end.
+  if (adopt_model_choice(self, preset_before))
+    st.preset_unsaved = true;
   switch (reply.action) {
     case command_action::new_session:
       // The fresh start waits for the stopped turn to end, in order.

@@ -54,7 +54,16 @@ void do_command(session_pointer self) {
   auto ctx = command_context_for(self);
   ctx.busy = false;
   ctx.active_tasks = 0;
+  auto preset_before = st.runtime.preset;
   auto reply = run_command(cmd, ctx);
+  if (adopt_model_choice(self, preset_before)
+      && reply.action == command_action::reply) {
+    // Durable before the user reads that it changed.
+    save_model_choice(self, [=, text = reply.text] {
+      answer_command(self, text, true);
+    });
+    return;
+  }
   switch (reply.action) {
     case command_action::new_session:
       start_new_session(self, std::move(reply.text));

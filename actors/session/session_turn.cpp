@@ -63,6 +63,7 @@ void do_restore(session_pointer self) {
           auto& st = self->state;
           st.transcript = parse_messages(snap.messages);
           load_memory_meta(self, snap.metadata_json);
+          load_model_choice(self, snap.metadata_json);
           if (snap.skipped_lines > 0)
             self->state.log->warn("[{}] skipped {} corrupt line(s) in the "
                                       "session file", st.key, snap.skipped_lines);
@@ -175,9 +176,10 @@ void do_run(session_pointer self) {
   auto runner = self->spawn(runner_impl, st.svc.provider, st.svc.tools,
                             st.svc.stats, st.cfg.model_timeout,
                             st.cfg.tool_timeout,
-                            int64_t{st.cfg.context_window_tokens},
+                            int64_t{st.runtime.context_window_tokens},
                             offload_settings{st.cfg.workspace, st.cfg.max_tool_result_chars},
-                            caf::actor_cast<session_actor>(self));
+                            caf::actor_cast<session_actor>(self),
+                            st.runtime.provider);
   st.runner = runner;
   if (!st.pending.empty())
     self->send(runner, injections_ready_atom::value);
@@ -186,11 +188,11 @@ void do_run(session_pointer self) {
   rq.channel = st.current.channel;
   rq.chat_id = st.current.chat_id;
   rq.turn_id = st.key + ":" + std::to_string(st.turn_number);
-  rq.model = st.model;
+  rq.model = st.runtime.model;
   rq.messages_json = model_messages(self).dump();
   rq.max_iterations = st.cfg.max_iterations;
-  rq.max_tokens = st.cfg.max_tokens;
-  rq.temperature = st.cfg.temperature;
+  rq.max_tokens = st.runtime.max_tokens;
+  rq.temperature = st.runtime.temperature;
   rq.stream = st.current.wants_stream;
   rq.stream_to = st.current.reply_to;
   rq.outbox = st.svc.outbox;
@@ -203,6 +205,10 @@ void do_run(session_pointer self) {
         guarded(self, [&] {
           auto& st = self->state;
           st.to_save = parse_messages(out.new_messages);
+          // The runner put the turn's usage on its last assistant message.
+          token_usage context;
+          st.last_turn_sum = token_usage{};
+          last_recorded_usage(st.to_save, st.last_turn_sum, context);
           st.reply = std::move(out.final_content);
           st.stop_reason = std::move(out.stop_reason);
           st.streamed = out.streamed;

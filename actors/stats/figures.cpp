@@ -63,7 +63,14 @@ void add_sample(stats_figures& f, const provider_sample& s) {
   p.prompt_tokens += s.usage.prompt_tokens;
   p.completion_tokens += s.usage.completion_tokens;
   p.total_tokens += s.usage.total_tokens;
+  p.cached_tokens += s.usage.cached_tokens;
   p.latency.add(s.latency_us);
+  auto& m = p.by_model[s.model.empty() ? "unknown" : s.model];
+  ++m.calls;
+  m.prompt_tokens += s.usage.prompt_tokens;
+  m.completion_tokens += s.usage.completion_tokens;
+  m.cached_tokens += s.usage.cached_tokens;
+  m.total_tokens += s.usage.total_tokens;
 }
 
 void add_sample(stats_figures& f, const tool_sample& s) {

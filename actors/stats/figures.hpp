@@ -49,6 +49,15 @@ struct turn_figures {
   latency_histogram total;
 };
 
+/// Token use of one model (the one that answered, fallbacks included).
+struct model_usage_figures {
+  int64_t calls = 0;
+  int64_t prompt_tokens = 0;
+  int64_t completion_tokens = 0;
+  int64_t cached_tokens = 0;
+  int64_t total_tokens = 0;
+};
+
 struct provider_figures {
   int64_t calls_ok = 0;
   int64_t calls_failed = 0;
@@ -56,7 +65,9 @@ struct provider_figures {
   int64_t prompt_tokens = 0;
   int64_t completion_tokens = 0;
   int64_t total_tokens = 0;
+  int64_t cached_tokens = 0;
   latency_histogram latency;
+  std::map<std::string, model_usage_figures> by_model;
 };
 
 struct tool_figures {

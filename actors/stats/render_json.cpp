@@ -48,8 +48,16 @@ std::string render_json(const stats_figures& f, const process_figures& p) {
                    {"attempts", pr.attempts},
                    {"prompt_tokens", pr.prompt_tokens},
                    {"completion_tokens", pr.completion_tokens},
-                   {"total_tokens", pr.total_tokens}};
+                   {"total_tokens", pr.total_tokens},
+                   {"cached_tokens", pr.cached_tokens}};
   provider.update(percentiles(pr.latency));
+  auto& by_model = provider["by_model"] = json::object();
+  for (const auto& [model, m] : pr.by_model)
+    by_model[model] = {{"calls", m.calls},
+                       {"prompt_tokens", m.prompt_tokens},
+                       {"completion_tokens", m.completion_tokens},
+                       {"cached_tokens", m.cached_tokens},
+                       {"total_tokens", m.total_tokens}};
   doc["provider"] = std::move(provider);
   auto& tools = doc["tools"] = json::object();
   for (const auto& [name, t] : f.tools) {

@@ -166,6 +166,18 @@ void render_provider(prom_writer& w, const provider_figures& p) {
   w.sample({{"type", "prompt"}}, p.prompt_tokens);
   w.sample({{"type", "completion"}}, p.completion_tokens);
   w.sample({{"type", "total"}}, p.total_tokens);
+  w.sample({{"type", "cached"}}, p.cached_tokens);
+  w.family("provider_model_tokens_total", "counter",
+           "Tokens, by the model that answered and type.");
+  for (const auto& [model, m] : p.by_model) {
+    w.sample({{"model", model}, {"type", "prompt"}}, m.prompt_tokens);
+    w.sample({{"model", model}, {"type", "completion"}}, m.completion_tokens);
+    w.sample({{"model", model}, {"type", "cached"}}, m.cached_tokens);
+  }
+  w.family("provider_model_calls_total", "counter",
+           "Model calls, by the model that answered.");
+  for (const auto& [model, m] : p.by_model)
+    w.sample({{"model", model}}, m.calls);
 }
 
 void render_tools(prom_writer& w, const stats_figures& f) {

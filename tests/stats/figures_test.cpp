@@ -210,3 +210,38 @@ TEST_CASE("process figures come from proc") {
   CHECK(p.uptime_s >= 0);
   CHECK(p.uptime_s < 3600);
 }
+
+TEST_CASE("provider tokens are kept per answering model and add up") {
+  stats_figures f;
+  auto call = [&](std::string model, int64_t p, int64_t c, int64_t cached) {
+    provider_sample s;
+    s.provider = "custom";
+    s.model = std::move(model);
+    s.ok = true;
+    s.attempts = 1;
+    s.usage.prompt_tokens = p;
+    s.usage.completion_tokens = c;
+    s.usage.total_tokens = p + c;
+    s.usage.cached_tokens = cached;
+    add_sample(f, s);
+  };
+  call("big", 100, 20, 40);
+  call("big", 150, 30, 100);
+  call("small", 70, 7, 0);
+  auto doc = json::parse(render_json(f, {}));
+  auto& p = doc["provider"];
+  CHECK(p["prompt_tokens"] == 320);
+  CHECK(p["cached_tokens"] == 140);
+  CHECK(p["by_model"]["big"]["calls"] == 2);
+  CHECK(p["by_model"]["big"]["prompt_tokens"] == 250);
+  CHECK(p["by_model"]["big"]["completion_tokens"] == 50);
+  CHECK(p["by_model"]["big"]["cached_tokens"] == 140);
+  CHECK(p["by_model"]["big"]["total_tokens"] == 300);
+  CHECK(p["by_model"]["small"]["calls"] == 1);
+  CHECK(p["by_model"]["small"]["total_tokens"] == 77);
+  auto text = render_prometheus(f, {1, 1, 1});
+  CHECK(has_line(text, "nanobot_provider_tokens_total{type=\"cached\"} 140"));
+  CHECK(has_line(text, "nanobot_provider_model_tokens_total{model=\"big\","
+                       "type=\"prompt\"} 250"));
+  CHECK(has_line(text, "nanobot_provider_model_calls_total{model=\"small\"} 1"));
+}
