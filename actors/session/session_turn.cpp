@@ -274,11 +274,24 @@ void do_respond(session_pointer self) {
   } else {
     out = reply_msg(self, st.reply, st.stop_reason == "error");
     // The message tool already put the answer in this chat (through the
-    // outbox) and nobody waits for a reply: sending it again would repeat.
-    if (st.delivered_by_tool && !st.current.reply_to
-        && st.stop_reason != "error" && st.injected_sinks.empty()) {
-      fire(self, turn_event::ok);
-      return;
+    // outbox): sending it again would repeat. Nobody waiting: nothing goes
+    // out; the channel manager waiting: only the turn's end marker (no
+    // text, as after a streamed answer), so the chat knows the turn ended.
+    if (st.delivered_by_tool && st.stop_reason != "error"
+        && st.injected_sinks.empty()) {
+      if (!st.current.reply_to) {
+        fire(self, turn_event::ok);
+        return;
+      }
+      if (st.current.reply_to == st.svc.outbox) {
+        out.content.clear();
+        auto meta = json::parse(out.metadata_json, nullptr, false);
+        if (!meta.is_object())
+          meta = json::object();
+        meta["streamed"] = true;
+        meta["delivered_by_tool"] = true;
+        out.metadata_json = meta.dump();
+      }
     }
   }
   // Callers whose messages were injected into this turn wait for it too.
