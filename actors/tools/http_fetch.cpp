@@ -70,7 +70,7 @@ http_response http_send(const http_request& req, const ssrf_policy& policy) {
       cli.set_hostname_addr_map({{u.host, verdict.ip}});
       cli.set_connection_timeout(std::min<long>(req.connect_timeout_s, left),
                                  0);
-      cli.set_read_timeout(std::min<long>(15, left), 0);
+      cli.set_read_timeout(std::min<long>(req.read_timeout_s, left), 0);
       cli.set_write_timeout(std::min<long>(15, left), 0);
       cli.set_follow_location(false);
       httplib::Request r;

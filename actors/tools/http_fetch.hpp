@@ -25,6 +25,7 @@ struct http_request {
   size_t max_bytes = 5u * 1024 * 1024; ///< body bytes kept (decompressed)
   int timeout_s = 30;                  ///< whole exchange
   int connect_timeout_s = 10;
+  int read_timeout_s = 15; ///< silence allowed while waiting for bytes
   /// Called with each body piece as it arrives (after capping); return
   /// false to stop reading. Optional: the body is collected otherwise.
   std::function<bool(const char*, size_t)> on_data;

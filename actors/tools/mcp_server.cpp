@@ -6,6 +6,7 @@
 #include "actors/common/log.hpp"
 #include "actors/tools/mcp_http.hpp"
 #include "actors/tools/mcp_names.hpp"
+#include "actors/tools/mcp_sse.hpp"
 #include "actors/tools/registry.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/tool_worker.hpp"
@@ -34,15 +35,18 @@ std::string ensure_connected(server_ptr self) {
   auto& st = self->state;
   if (st.ready && st.conn && st.conn->alive())
     return {};
-  if (st.cfg.type == "sse")
-    return "the legacy SSE transport is not available in this build (use "
-           "streamableHttp or stdio)";
   disconnect(self);
   if (st.cfg.type == "stdio") {
     auto child = std::make_unique<mcp_stdio>();
     if (auto err = child->start(st.cfg); !err.empty())
       return "could not start: " + err;
     st.conn = std::move(child);
+  } else if (st.cfg.type == "sse") {
+    auto sse = std::make_unique<mcp_sse>(st.cfg,
+                                         make_ssrf_policy(st.ssrf_whitelist));
+    if (auto err = sse->start(steady::now() + connect_budget); !err.empty())
+      return "could not open the event stream: " + err;
+    st.conn = std::move(sse);
   } else {
     st.conn = std::make_unique<mcp_http>(st.cfg,
                                          make_ssrf_policy(st.ssrf_whitelist));
