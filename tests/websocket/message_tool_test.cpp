@@ -51,6 +51,10 @@ TEST_CASE("message tool: the chat gets the tool's message once and no repeat") {
   auto evs = events_of_turn(c);
   REQUIRE_FALSE(evs.empty());
   CHECK(is(evs.back(), "turn_end"));
+  int ends = 0;
+  for (auto& e : evs)
+    ends += is(e, "turn_end") ? 1 : 0;
+  CHECK(ends == 1); // the tool's message did not end the turn early
   CHECK(texts(evs) == std::vector<std::string>{"sent by the tool"});
   for (auto& e : evs)
     CHECK(e["chat_id"] == chat_id);

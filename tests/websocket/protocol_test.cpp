@@ -43,6 +43,13 @@ TEST_CASE("outbound kinds become the protocol's events") {
     out(outbound_kind::final_reply, "done", R"({"streamed":true})"));
   REQUIRE(streamed.size() == 1);
   CHECK(json::parse(streamed[0])["event"] == "turn_end");
+  // A message outside the turn's reply (the message tool, a pairing note)
+  // does not end the turn.
+  auto side = out(outbound_kind::final_reply, "a note");
+  side.stream_id.clear();
+  auto note = ws::events_for(side);
+  REQUIRE(note.size() == 1);
+  CHECK(json::parse(note[0])["event"] == "message");
 }
 
 TEST_CASE("client frames parse into commands or a clear error") {

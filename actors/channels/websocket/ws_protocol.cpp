@@ -79,10 +79,14 @@ std::vector<std::string> events_for(const outbound_msg& msg) {
           m["error"] = true;
         out.push_back(m.dump());
       }
-      json end{{"event", "turn_end"}, {"chat_id", msg.chat_id}};
-      if (!msg.stream_id.empty())
-        end["turn_id"] = msg.stream_id;
-      out.push_back(end.dump());
+      // Only a turn's own reply (it carries the turn's id) ends the turn;
+      // the message tool's messages, pairing notes and answers to commands
+      // sent during a turn arrive while it still runs.
+      if (msg.stream_id.empty())
+        break;
+      out.push_back(json{{"event", "turn_end"}, {"chat_id", msg.chat_id},
+                         {"turn_id", msg.stream_id}}
+                      .dump());
       break;
     }
   }
