@@ -22,6 +22,8 @@ const std::vector<command_spec>& command_table() {
      "list the model presets, or switch this chat to one (default: "
      "agents.defaults)",
      cmd_model, true},
+    {"/stats", "", "this conversation's token use per model and in total",
+     cmd_stats, false},
     {"/skill", "", "list the skills the agent can use", cmd_skill, false},
     {"/evaluator-prompt", "[init]",
      "the heartbeat's notification-gate prompt; init writes an editable copy",

@@ -86,6 +86,7 @@ command_reply cmd_history(command_context& ctx);
 command_reply cmd_evaluator_prompt(command_context& ctx);
 command_reply cmd_skill(command_context& ctx);
 command_reply cmd_model(command_context& ctx);
+command_reply cmd_stats(command_context& ctx);
 
 /// The /help text.
 std::string help_text();

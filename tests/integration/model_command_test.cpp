@@ -1,6 +1,7 @@
 // /model through the real actor tree: listing, switching (the next model
 // request carries the preset's settings), surviving a restart, and the
-// usage figures per turn, in /status and in /stats adding up.
+// usage figures per turn, in /status, /stats (the chat's) and GET /stats
+// (the gateway's) adding up.
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -100,6 +101,8 @@ fake_response list_dir_call(json u) {
 
 TEST_CASE("model: the list shows every preset and marks the current one") {
   gateway gw;
+  CHECK(gw.say("/stats").content
+        == "📊 No token use recorded in this conversation yet.");
   auto r = gw.say("/model");
   REQUIRE_FALSE(r.timed_out);
   CHECK(r.content.find("🧠 Model: test-model — preset default")
@@ -256,6 +259,17 @@ TEST_CASE("usage: per turn in the session file and status and per model in stats
   for (auto& r : records)
     recorded += r["usage"]["prompt_tokens"].get<int64_t>();
   CHECK(recorded == prompt);
+  // /stats adds this conversation's records up per model and in total.
+  auto chat_stats = gw.say("/stats").content;
+  CHECK(chat_stats.find("• fast-model: 1 turn(s), 1 request(s), 70 in / 7 "
+                        "out (0% cached)")
+        != std::string::npos);
+  CHECK(chat_stats.find("• test-model: 1 turn(s), 2 request(s), 250 in / 50 "
+                        "out (56% cached)")
+        != std::string::npos);
+  CHECK(chat_stats.find("• total: 2 turn(s), 3 request(s), 320 in / 57 out "
+                        "(43% cached)")
+        != std::string::npos);
   // After a restart /status still knows the last turn.
   gw.rt.reset();
   gw.rt = std::make_unique<runtime>(gw.cfg);
