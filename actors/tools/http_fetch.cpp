@@ -56,10 +56,13 @@ http_response http_send(const http_request& req, const ssrf_policy& policy) {
       return out;
     }
     out.final_url = u.str();
-    auto left = std::chrono::duration_cast<std::chrono::seconds>(
-                  deadline - steady::now())
-                  .count();
-    if (left <= 0) {
+    // Whole seconds for httplib, rounded up: 1.9 s left is 2, not 1, and
+    // a 1 s budget is not rounded down to nothing.
+    auto left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                     deadline - steady::now())
+                     .count();
+    auto left = (left_ms + 999) / 1000;
+    if (left_ms <= 0) {
       out.error = "timed out after " + std::to_string(req.timeout_s) + " s";
       return out;
     }

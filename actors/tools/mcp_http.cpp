@@ -48,11 +48,14 @@ mcp_http::mcp_http(const mcp_server_settings& cfg, ssrf_policy policy)
 
 std::string mcp_http::post(const json& msg, const json& id,
                            steady::time_point deadline, json& reply) {
-  auto left = std::chrono::duration_cast<std::chrono::seconds>(
-                deadline - steady::now())
-                .count();
-  if (left <= 0)
+  // Rounded up to whole seconds (http_send's unit): a toolTimeout of 1 s
+  // must not round down to nothing.
+  auto left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                   deadline - steady::now())
+                   .count();
+  if (left_ms <= 0)
     return "timed out waiting for the MCP server";
+  auto left = (left_ms + 999) / 1000;
   http_request req;
   req.method = "POST";
   req.url = url_;

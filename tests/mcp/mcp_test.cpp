@@ -134,3 +134,21 @@ TEST_CASE_FIXTURE(mcp_fixture, "mcp streamable http goes through the SSRF guard"
   for (auto& spec : list(closed))
     CHECK(spec.name.rfind("mcp_web_", 0) != 0);
 }
+
+TEST_CASE_FIXTURE(mcp_fixture, "mcp a one-second toolTimeout still lets a quick call finish") {
+  http_server_process srv;
+  mcp_server_settings s;
+  s.type = "streamableHttp";
+  s.url = "http://127.0.0.1:" + std::to_string(srv.port) + "/mcp";
+  s.tool_timeout_s = 1;
+  auto f = front({{"web", s}}, {"127.0.0.1/32"});
+  REQUIRE(find(list(f), "mcp_web_echo"));
+  auto echo = call(f, "mcp_web_echo", {{"message", "quick"}});
+  INFO(echo.content);
+  CHECK_FALSE(echo.is_error);
+  CHECK(has(echo.content, "Echo: quick"));
+  auto slow = call(f, "mcp_web_trigger-long-running-operation",
+                   {{"duration", 10}, {"steps", 2}});
+  CHECK(slow.is_error);
+  CHECK(has(slow.content, "timed out after 1 s"));
+}
