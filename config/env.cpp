@@ -149,7 +149,8 @@ void apply_env_overrides(json& root, const env_lookup& env,
   for (const auto& spec : key_table()) {
     if (spec.kind == key_kind::section || spec.kind == key_kind::ignored
         || spec.kind == key_kind::named_sections
-        || spec.kind == key_kind::raw_object)
+        || spec.kind == key_kind::raw_object
+        || spec.kind == key_kind::external)
       continue;
     if (spec.path.find('*') == spec.path.npos) {
       apply_one(root, spec, steps_of(spec.path, ""), env, diag);

@@ -288,6 +288,11 @@ std::vector<key_spec> make_table() {
        s.channels[n] = channel_settings{v.flag, v.text};
      }},
     ignored("transcription"),
+
+    // Read by config/cluster_config.cpp (nanobot node, the session store).
+    {"cluster", k::external},
+    {"sessionStore", k::external},
+    {"sessionStoreDsn", k::external},
   };
 }
 

@@ -28,6 +28,7 @@ enum class key_kind : uint8_t {
   ignored,        ///< known to nanobot, not used here: any value accepted
   raw_object,     ///< "x.*": any other key of x is a user-chosen name whose
                   ///< object is kept verbatim (text = JSON, flag = enabled)
+  external,       ///< read and checked by another loader (cluster_config)
 };
 
 /// A validated leaf value, in the shape its kind implies.

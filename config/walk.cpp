@@ -180,6 +180,8 @@ private:
         return section(value, spec.path, shown, name);
       case key_kind::named_sections:
         return named_sections(spec, value, shown);
+      case key_kind::external:
+        return std::nullopt; // checked by its own loader (cluster_config)
       case key_kind::ignored:
         // Read by read_mcp_servers after the walk; used, not ignored.
         if (spec.path == "tools.mcpServers")

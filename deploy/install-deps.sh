@@ -7,6 +7,7 @@ packages=(
   libcaf-dev nlohmann-json3-dev libcpp-httplib-dev libspdlog-dev doctest-dev
   libssl-dev libboost-dev libcurl4-openssl-dev
   chromium      # the WebUI test drives it headless (tests/webui)
+  libpq-dev postgresql  # the PostgreSQL session store and its tests
 )
 # node/npm run the WebUI test's playwright-core; any install will do (a
 # nodesource nodejs already brings npm, and Debian's npm would conflict).

@@ -5,6 +5,7 @@
 #include <caf/type_id.hpp>
 
 #include "messages/channel.hpp"
+#include "messages/cluster.hpp"
 #include "messages/errc.hpp"
 #include "messages/interfaces.hpp"
 #include "messages/turn.hpp"
@@ -92,6 +93,18 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
 
   // -- heartbeat
   CAF_ADD_TYPE_ID(nb, (nb::heartbeat_actor))
+
+  // -- cluster
+  CAF_ADD_TYPE_ID(nb, (nb::session_release))
+  CAF_ADD_TYPE_ID(nb, (nb::node_welcome))
+  CAF_ADD_TYPE_ID(nb, (nb::node_status))
+  CAF_ADD_TYPE_ID(nb, (std::vector<nb::node_status>))
+  CAF_ADD_TYPE_ID(nb, (nb::node_join))
+  CAF_ADD_TYPE_ID(nb, (nb::node_ready))
+  CAF_ADD_TYPE_ID(nb, (nb::relay_done))
+  CAF_ADD_TYPE_ID(nb, (nb::member_router_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::node_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::cluster_front_actor))
 
 CAF_END_TYPE_ID_BLOCK(nb)
 

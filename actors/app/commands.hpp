@@ -15,5 +15,6 @@ int cmd_gateway(const options& opts);
 /// `nanobot cron ...`: `args` are the words after "cron".
 int cmd_cron(const std::vector<std::string>& args);
 int cmd_channels(const options& opts);
+int cmd_node(const options& opts);
 
 } // namespace nb

@@ -34,7 +34,9 @@ int main(int argc, char** argv) {
     return nb::cmd_gateway(opts);
   if (opts.command == "channels")
     return nb::cmd_channels(opts);
+  if (opts.command == "node")
+    return nb::cmd_node(opts);
   std::cerr << "nanobot: unknown command '" << opts.command
-            << "' (commands: onboard, status, agent, gateway, cron, channels)\n";
+            << "' (commands: onboard, status, agent, gateway, cron, channels, node)\n";
   return 2;
 }

@@ -39,6 +39,14 @@ options parse_options(const std::vector<std::string>& args) {
           out.error = "option " + a + " needs a port number (0-65535), got '" + *v + "'";
         }
       }
+    } else if (a == "--role") {
+      if (auto v = value(i, a)) {
+        if (*v != "gateway" && *v != "agent" && *v != "tools")
+          out.error = "option --role needs gateway, agent or tools, got '"
+                      + *v + "'";
+        else
+          out.role = *v;
+      }
     } else if (a == "--no-stream") {
       out.stream = false;
     } else if (a == "-v" || a == "--verbose") {
@@ -66,7 +74,8 @@ std::string usage_text() {
          "  agent     chat in the terminal (-m MESSAGE for one message)\n"
          "  gateway   run the service: OpenAI-compatible API, /health, /stats, /metrics\n"
          "  cron      list, add or remove scheduled jobs (nanobot cron --help)\n"
-         "  channels status   the chat channels and their state\n\n"
+         "  channels status   the chat channels and their state\n"
+         "  node      run one part of a cluster (--role gateway|agent|tools; see cluster.*)\n\n"
          "Options:\n"
          "  -c, --config FILE     config file (default ~/.nanobot/config.json)\n"
          "  -w, --workspace DIR   workspace (onboard)\n"
@@ -75,6 +84,7 @@ std::string usage_text() {
          "      --no-stream       agent: wait for the whole answer\n"
          "      --logs            agent: show the gateway's logs\n"
          "  -p, --port PORT       gateway, channels: health/stats port (default gateway.port)\n"
+         "      --role ROLE       node: gateway, agent or tools\n"
          "  -v, --verbose         debug logging\n"
          "  -V, --version         print the version\n";
 }

@@ -18,6 +18,7 @@ struct options {
   bool stream = true;
   bool verbose = false;
   bool logs = false; ///< agent --logs: show info logs on stderr
+  std::string role;  ///< node --role: gateway | agent | tools
   std::string error; ///< non-empty: the command line was not understood
 };
 

@@ -1,6 +1,7 @@
 #include "actors/router/router.hpp"
 
 #include <memory>
+#include <tuple>
 
 #include <caf/event_based_actor.hpp>
 
@@ -10,20 +11,22 @@ namespace nb {
 
 namespace {
 
-void report_live(router_pointer self) {
+template <class Self>
+void report_live(Self self) {
   if (self->state.svc.stats)
     self->send(self->state.svc.stats,
                gauge_sample{"sessions_live",
                             static_cast<int64_t>(self->state.sessions.size())});
 }
 
-router_state::entry& session_for(router_pointer self, const std::string& key) {
+template <class Self>
+router_state::entry& session_for(Self self, const std::string& key) {
   auto& st = self->state;
   auto i = st.sessions.find(key);
   if (i != st.sessions.end())
     return i->second;
   auto s = self->spawn(session_impl, key, st.cfg, st.svc,
-                       router_actor{self});
+                       caf::actor_cast<router_actor>(self));
   // Linked, so that the router's exit ends every session; monitored, so
   // that a session that dies is forgotten and re-created from disk.
   self->link_to(s);
@@ -34,10 +37,9 @@ router_state::entry& session_for(router_pointer self, const std::string& key) {
   return e;
 }
 
-} // namespace
-
-router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
-                                        session_services svc) {
+/// Sets the router up and returns its handlers, for either interface.
+template <class Self>
+auto router_handlers(Self self, session_config cfg, session_services svc) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
   st.svc = std::move(svc);
@@ -61,7 +63,7 @@ router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
         return; // a session died: the down handler forgets it
     self->quit(em.reason); // the supervisor is stopping us
   });
-  return {
+  return std::make_tuple(
     [=](inbound_msg& in) {
       auto t = self->state.meter.measure();
       auto key = session_key(in);
@@ -97,15 +99,49 @@ router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
       auto count = static_cast<int32_t>(sessions.size());
       if (count == 0)
         return int32_t{0};
-      auto rp = self->make_response_promise<int32_t>();
+      auto rp = self->template make_response_promise<int32_t>();
       auto pending = std::make_shared<int32_t>(count);
       for (auto& [key, e] : sessions)
         self->request(e.session, std::chrono::seconds(60), flush_atom::value)
           .then([=](bool) mutable { if (--*pending == 0) rp.deliver(count); },
                 [=](caf::error&) mutable { if (--*pending == 0) rp.deliver(count); });
       return rp;
-    },
+    });
+}
+
+} // namespace
+
+router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
+                                        session_services svc) {
+  return std::apply(
+    [](auto... hs) { return router_actor::behavior_type{std::move(hs)...}; },
+    router_handlers(self, std::move(cfg), std::move(svc)));
+}
+
+member_router_actor::behavior_type
+member_router_impl(member_router_pointer self, session_config cfg,
+                   session_services svc) {
+  auto release = [=](session_release& rel) {
+    // The cluster moved this key elsewhere; the gateway sends this only
+    // once the key's turns here have ended, so nothing is cut short.
+    auto t = self->state.meter.measure();
+    auto& sessions = self->state.sessions;
+    auto i = sessions.find(rel.key);
+    if (i == sessions.end())
+      return;
+    auto s = i->second.session;
+    sessions.erase(i);
+    self->demonitor(s.address());
+    self->unlink_from(s);
+    self->send_exit(s, caf::exit_reason::user_shutdown);
+    report_live(self);
   };
+  return std::apply(
+    [&](auto... hs) {
+      return member_router_actor::behavior_type{std::move(hs)...,
+                                                std::move(release)};
+    },
+    router_handlers(self, std::move(cfg), std::move(svc)));
 }
 
 } // namespace nb

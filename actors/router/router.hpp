@@ -11,6 +11,7 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/session/session.hpp"
+#include "messages/cluster.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -34,5 +35,14 @@ using router_pointer = router_actor::stateful_pointer<router_state>;
 
 router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
                                         session_services svc);
+
+using member_router_pointer
+  = member_router_actor::stateful_pointer<router_state>;
+
+/// The same router, plus session_release: used where the cluster may move
+/// keys away (agent nodes, and a gateway node's own router).
+member_router_actor::behavior_type
+member_router_impl(member_router_pointer self, session_config cfg,
+                   session_services svc);
 
 } // namespace nb

@@ -9,6 +9,7 @@
 #include "actors/session/session.hpp"
 #include "actors/store/session_files.hpp"
 #include "actors/supervisor/supervisor.hpp"
+#include "config/cluster_config.hpp"
 #include "messages/type_ids.hpp"
 
 namespace nb {
@@ -18,7 +19,12 @@ int64_t process_start_us() {
   return at;
 }
 
-runtime::runtime(const settings& cfg, bool background) {
+runtime::runtime(const settings& cfg, bool background)
+    : runtime(cfg, background, {}) {}
+
+runtime::runtime(
+  const settings& cfg, bool background,
+  const std::function<std::string(caf::actor_system_config&)>& prepare) {
   auto started = process_start_us();
   auto dir = resolve_sessions_dir(cfg);
   if (!dir)
@@ -32,8 +38,20 @@ runtime::runtime(const settings& cfg, bool background) {
   cfg_.set("scheduler.max-threads", threads);
   cfg_.set("logger.verbosity", caf::atom("quiet"));
   register_messages(cfg_);
+  if (prepare)
+    if (auto problem = prepare(cfg_); !problem.empty())
+      throw std::runtime_error(problem);
   sys_ = std::make_unique<caf::actor_system>(cfg_);
-  supervisor_ = sys_->spawn(supervisor_impl, cfg, *dir, started, background);
+  // sessionStore: files (default) or PostgreSQL, from the same config file.
+  auto cc = load_cluster_config(cfg.config_path);
+  if (auto* err = std::get_if<config_error>(&cc))
+    throw std::runtime_error(err->message());
+  auto& store = std::get<cluster_config>(cc);
+  auto dsn = store.session_store == "postgres" ? store.session_store_dsn
+                                               : std::string{};
+  supervisor_ = sys_->spawn(supervisor_impl, cfg, *dir, started, background,
+                            dsn);
+  leases_ = spawn_lease_keeper(*sys_, *dir, dsn);
   caf::scoped_actor self{*sys_};
   self->request(supervisor_, std::chrono::seconds(30), caf::get_atom::value)
     .receive(
@@ -75,7 +93,8 @@ void runtime::shutdown(std::chrono::seconds drain) {
                  caf::actor_cast<caf::actor>(svc_.tools),
                  caf::actor_cast<caf::actor>(svc_.provider),
                  caf::actor_cast<caf::actor>(svc_.store),
-                 caf::actor_cast<caf::actor>(svc_.stats)})
+                 caf::actor_cast<caf::actor>(svc_.stats),
+                 caf::actor_cast<caf::actor>(leases_)})
     if (a)
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
   for (int i = 0; i < 50 && sys_->registry().running() > 0; ++i)
@@ -83,6 +102,7 @@ void runtime::shutdown(std::chrono::seconds drain) {
   if (auto n = sys_->registry().running(); n > 0)
     log::get("gateway")->warn("{} actor(s) still running at shutdown", n);
   router_ = nullptr;
+  leases_ = nullptr;
   svc_ = session_services{};
   supervisor_ = nullptr;
   sys_.reset(); // waits for every actor to finish

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 
+#include "actors/store/lease.hpp"
 #include "config/settings.hpp"
 #include "messages/channel.hpp"
 #include "messages/interfaces.hpp"
@@ -22,6 +24,11 @@ public:
   /// (the gateway) also runs cron, the heartbeat, the evaluator and the
   /// chat channels.
   explicit runtime(const settings& cfg, bool background = false);
+  /// The same, letting `prepare` adjust the actor system's configuration
+  /// first (the cluster loads the io middleman); a non-empty answer is an
+  /// error and is thrown as std::runtime_error.
+  runtime(const settings& cfg, bool background,
+          const std::function<std::string(caf::actor_system_config&)>& prepare);
   ~runtime();
 
   caf::actor_system& system() { return *sys_; }
@@ -31,6 +38,11 @@ public:
   channel_manager_actor channels() const {
     return caf::actor_cast<channel_manager_actor>(svc_.outbox);
   }
+  session_services services() const { return svc_; }
+  /// Leases in the session store (files or PostgreSQL, like the sessions):
+  /// cron and heartbeat take the "schedules" lease before running, so a
+  /// second gateway on the same store stays quiet.
+  lease_actor leases() const { return leases_; }
 
   /// Waits (at most `drain`) until no turn is running, then stops every
   /// actor. Every finished turn is already fsync'd by the store.
@@ -42,6 +54,7 @@ private:
   supervisor_actor supervisor_;
   router_actor router_;
   session_services svc_;
+  lease_actor leases_;
   bool stopped_ = false;
 };
 

@@ -10,6 +10,7 @@
 #include "actors/provider/provider.hpp"
 #include "actors/router/router.hpp"
 #include "actors/stats/stats.hpp"
+#include "actors/store/pg_store.hpp"
 #include "actors/store/session_store.hpp"
 #include "actors/tools/tools_front.hpp"
 
@@ -30,7 +31,11 @@ void spawn_services(supervisor_pointer self) {
     self->link_to(st.svc.stats);
   }
   if (!st.svc.store) {
-    st.svc.store = spawn_store(sys, st.sessions_dir, store_workers, st.svc.stats);
+    st.svc.store = st.store_dsn.empty()
+                     ? spawn_store(sys, st.sessions_dir, store_workers,
+                                   st.svc.stats)
+                     : spawn_pg_store(sys, st.store_dsn, store_workers,
+                                      st.svc.stats);
     self->link_to(st.svc.store);
   }
   if (!st.svc.provider) {
@@ -103,16 +108,19 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 settings cfg,
                                                 std::string sessions_dir,
                                                 int64_t started_at_us,
-                                                bool background) {
+                                                bool background,
+                                                std::string store_dsn) {
   auto& st = self->state;
   st.background = background;
   st.with_channels = background;
   st.cfg = std::move(cfg);
   st.sessions_dir = std::move(sessions_dir);
+  st.store_dsn = std::move(store_dsn);
   spawn_services(self);
   auto scfg = make_session_config(st.cfg);
   scfg.started_at_us = started_at_us;
-  st.router = self->spawn(router_impl, scfg, st.svc);
+  // The release-capable router: a cluster front may move its keys away.
+  st.router = self->spawn(member_router_impl, scfg, st.svc);
   self->link_to(st.router);
   // Channels first: the heartbeat delivers through their outbox.
   spawn_channels(self);

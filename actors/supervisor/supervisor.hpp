@@ -22,6 +22,7 @@ struct supervisor_state {
 
   settings cfg;
   std::string sessions_dir;
+  std::string store_dsn; ///< "" = session files; else PostgreSQL
   session_services svc;
   router_actor router;
   bool with_channels = false;      ///< the gateway runs the chat channels
@@ -39,11 +40,13 @@ using supervisor_pointer = supervisor_actor::stateful_pointer<supervisor_state>;
 /// `sessions_dir` must exist (see resolve_sessions_dir). `started_at_us` is
 /// the process start (steady clock), for uptime in /status. `background`
 /// (the gateway) also runs cron, the heartbeat, the evaluator and the chat
-/// channels (the channel manager becomes the sessions' outbox).
+/// channels (the channel manager becomes the sessions' outbox). A non-empty
+/// `store_dsn` keeps sessions in PostgreSQL instead of `sessions_dir`.
 supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 settings cfg,
                                                 std::string sessions_dir,
                                                 int64_t started_at_us,
-                                                bool background = false);
+                                                bool background,
+                                                std::string store_dsn);
 
 } // namespace nb

@@ -182,6 +182,28 @@ template <> channel_manager_actor sample(caf::actor_system& sys) {
   return any_handle<channel_manager_actor>(sys);
 }
 
+// -- cluster
+template <> node_actor sample(caf::actor_system& sys) { return any_handle<node_actor>(sys); }
+template <> cluster_front_actor sample(caf::actor_system& sys) { return any_handle<cluster_front_actor>(sys); }
+template <> member_router_actor sample(caf::actor_system& sys) { return any_handle<member_router_actor>(sys); }
+template <> session_release sample(caf::actor_system&) { return {"api:chat-7"}; }
+template <> node_welcome sample(caf::actor_system& sys) {
+  return {"gateway@127.0.0.1:7000", sample<store_actor>(sys),
+          sample<tools_actor>(sys), sink_actor(sys)};
+}
+template <> node_status sample(caf::actor_system&) {
+  return {"agent-1", "agent", "127.0.0.1:7001", false, 1 << 20, 42, 7, 3, 99};
+}
+template <> std::vector<node_status> sample(caf::actor_system& sys) {
+  return {sample<node_status>(sys), {"tools-1", "tools", "127.0.0.1:7002"}};
+}
+template <> node_join sample(caf::actor_system& sys) {
+  return {"agent-1", "agent", "127.0.0.1:7001", sample<node_actor>(sys),
+          sample<member_router_actor>(sys), sample<tools_actor>(sys)};
+}
+template <> node_ready sample(caf::actor_system&) { return {"agent-1"}; }
+template <> relay_done sample(caf::actor_system&) { return {"api:chat-7", 12}; }
+
 template <class T>
 void check_round_trip(caf::actor_system& sys) {
   T original = sample<T>(sys);

@@ -1,0 +1,207 @@
+#include "actors/store/lease.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <caf/actor_system.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "actors/store/pg_conn.hpp"
+#include "messages/errc.hpp"
+
+namespace nb {
+
+namespace {
+
+int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+           std::chrono::system_clock::now().time_since_epoch())
+    .count();
+}
+
+caf::error lease_error(std::string text) {
+  return caf::make_error(errc::store_failed, std::move(text));
+}
+
+/// Holds an exclusive flock on `<dir>/.lease-<name>.lock` while alive.
+struct lease_lock {
+  int fd = -1;
+  explicit lease_lock(const std::string& path) {
+    fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0 && ::flock(fd, LOCK_EX) != 0) {
+      ::close(fd);
+      fd = -1;
+    }
+  }
+  ~lease_lock() {
+    if (fd >= 0)
+      ::close(fd); // releases the flock
+  }
+};
+
+bool valid_name(const std::string& name) {
+  return !name.empty() && name.size() <= 64
+         && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_")
+              == std::string::npos;
+}
+
+} // namespace
+
+caf::expected<lease_state> file_lease(const std::string& dir,
+                                      const std::string& name,
+                                      const std::string& owner,
+                                      int64_t ttl_ms) {
+  if (!valid_name(name) || owner.empty())
+    return lease_error("lease: a name of a-z, 0-9, '-', '_' and an owner are "
+                       "required");
+  auto base = dir + "/.lease-" + name;
+  lease_lock lock{base + ".lock"};
+  if (lock.fd < 0)
+    return lease_error("lease: cannot lock " + base + ".lock");
+  auto now = unix_ms();
+  std::string holder;
+  int64_t expires = 0;
+  {
+    std::ifstream in{base + ".json"};
+    std::stringstream buf;
+    buf << in.rdbuf();
+    auto j = nlohmann::json::parse(buf.str(), nullptr, false);
+    if (j.is_object()) {
+      holder = j.value("owner", "");
+      expires = j.value("expires_at_ms", int64_t{0});
+    }
+  }
+  if (!holder.empty() && holder != owner && expires > now)
+    return lease_state{false, holder, expires - now};
+  nlohmann::json j{{"owner", owner}, {"expires_at_ms", now + ttl_ms}};
+  auto tmp = base + ".json.tmp";
+  {
+    std::ofstream out{tmp, std::ios::trunc};
+    out << j.dump();
+    if (!out.flush())
+      return lease_error("lease: cannot write " + tmp);
+  }
+  if (::rename(tmp.c_str(), (base + ".json").c_str()) != 0)
+    return lease_error("lease: cannot rename " + tmp);
+  return lease_state{true, owner, ttl_ms};
+}
+
+caf::error file_lease_release(const std::string& dir, const std::string& name,
+                              const std::string& owner) {
+  if (!valid_name(name))
+    return lease_error("lease: bad name");
+  auto base = dir + "/.lease-" + name;
+  lease_lock lock{base + ".lock"};
+  std::ifstream in{base + ".json"};
+  std::stringstream buf;
+  buf << in.rdbuf();
+  auto j = nlohmann::json::parse(buf.str(), nullptr, false);
+  if (j.is_object() && j.value("owner", "") == owner)
+    ::unlink((base + ".json").c_str());
+  return {};
+}
+
+caf::expected<lease_state> pg_lease(pg_connection& db, const std::string& name,
+                                    const std::string& owner, int64_t ttl_ms) {
+  if (!valid_name(name) || owner.empty())
+    return lease_error("lease: a name of a-z, 0-9, '-', '_' and an owner are "
+                       "required");
+  pg_rows rows;
+  // One statement: take it when free, expired or ours; the database's
+  // clock decides, so gateways on machines with skewed clocks agree.
+  if (auto err = db.exec(
+        "INSERT INTO nb_leases (name, owner, expires_at) VALUES ($1, $2, "
+        "now() + $3::bigint * interval '1 millisecond') "
+        "ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, "
+        "expires_at = EXCLUDED.expires_at WHERE nb_leases.owner = "
+        "EXCLUDED.owner OR nb_leases.expires_at < now() RETURNING owner",
+        {name, owner, std::to_string(ttl_ms)}, &rows))
+    return err;
+  if (!rows.empty())
+    return lease_state{true, owner, ttl_ms};
+  if (auto err = db.exec("SELECT owner, (extract(epoch FROM expires_at - "
+                         "now()) * 1000)::bigint FROM nb_leases WHERE name = $1",
+                         {name}, &rows))
+    return err;
+  if (rows.empty()) // released between the two statements: try again later
+    return lease_state{false, "", 0};
+  return lease_state{false, rows[0][0].value_or(""),
+                     std::stoll(rows[0][1].value_or("0"))};
+}
+
+caf::error pg_lease_release(pg_connection& db, const std::string& name,
+                            const std::string& owner) {
+  return db.exec("DELETE FROM nb_leases WHERE name = $1 AND owner = $2",
+                 {name, owner});
+}
+
+namespace {
+
+struct lease_keeper_state {
+  lease_keeper_state() = default;
+  std::string dir;
+  std::unique_ptr<pg_connection> db;
+  bool schema = false;
+  static inline const char* name = "lease_keeper";
+};
+
+} // namespace
+
+lease_actor spawn_lease_keeper(caf::actor_system& sys,
+                               const std::string& sessions_dir,
+                               const std::string& dsn) {
+  using state = lease_keeper_state;
+  auto impl = [](lease_actor::stateful_pointer<state> self, std::string dir,
+                 std::string dsn) -> lease_actor::behavior_type {
+    self->state.dir = std::move(dir);
+    if (!dsn.empty())
+      self->state.db = std::make_unique<pg_connection>(std::move(dsn));
+    auto attempt = [self](const std::string& name, const std::string& owner,
+                          int64_t ttl) -> caf::expected<lease_state> {
+      try {
+        auto& st = self->state;
+        if (!st.db)
+          return file_lease(st.dir, name, owner, ttl);
+        if (!st.schema) {
+          if (auto err = st.db->exec("CREATE TABLE IF NOT EXISTS nb_leases ("
+                                     " name text PRIMARY KEY, owner text NOT "
+                                     "NULL, expires_at timestamptz NOT NULL)"))
+            return err;
+          st.schema = true;
+        }
+        return pg_lease(*st.db, name, owner, ttl);
+      } catch (const std::exception& ex) {
+        return lease_error(std::string{"lease failed: "} + ex.what());
+      }
+    };
+    return {
+      [=](lease_atom, const std::string& name, const std::string& owner,
+          int64_t ttl) -> caf::result<bool, std::string, int64_t> {
+        auto r = attempt(name, owner, ttl);
+        if (!r)
+          return std::move(r.error());
+        return {r->held, r->holder, r->expires_in_ms};
+      },
+      [=](unlease_atom, const std::string& name,
+          const std::string& owner) -> caf::result<caf::ok_atom> {
+        auto& st = self->state;
+        auto err = st.db ? pg_lease_release(*st.db, name, owner)
+                         : file_lease_release(st.dir, name, owner);
+        if (err)
+          return err;
+        return caf::ok_atom::value;
+      },
+    };
+  };
+  return sys.spawn<caf::detached>(impl, sessions_dir, dsn);
+}
+
+} // namespace nb

@@ -1,0 +1,63 @@
+// Named leases in the session store: one live holder at a time. The gateway
+// takes the "schedules" lease before running cron and heartbeat, and renews
+// it; a second gateway started by mistake sees it held and stays quiet, so
+// nothing fires twice. Files: a JSON file per lease next to the sessions,
+// changed under flock. PostgreSQL: a row in nb_leases.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <caf/atom.hpp>
+#include <caf/expected.hpp>
+#include <caf/fwd.hpp>
+#include <caf/replies_to.hpp>
+#include <caf/typed_actor.hpp>
+
+namespace nb {
+
+class pg_connection;
+
+/// The outcome of one acquire-or-renew attempt.
+struct lease_state {
+  bool held = false;     ///< true: `owner` (the caller) holds it now
+  std::string holder;    ///< who holds it ("" = nobody)
+  int64_t expires_in_ms = 0;
+};
+
+/// Takes or renews lease `name` for `owner` for `ttl_ms` when it is free,
+/// expired, or already `owner`'s. Blocking file I/O (run it off the
+/// scheduler). `dir` is the sessions directory.
+caf::expected<lease_state> file_lease(const std::string& dir,
+                                      const std::string& name,
+                                      const std::string& owner, int64_t ttl_ms);
+
+/// The same in PostgreSQL (nb_leases); the database's clock decides.
+caf::expected<lease_state> pg_lease(pg_connection& db, const std::string& name,
+                                    const std::string& owner, int64_t ttl_ms);
+
+/// Gives lease `name` up if `owner` holds it (an orderly shutdown), so a
+/// successor need not wait for it to expire.
+caf::error file_lease_release(const std::string& dir, const std::string& name,
+                              const std::string& owner);
+caf::error pg_lease_release(pg_connection& db, const std::string& name,
+                            const std::string& owner);
+
+using lease_atom = caf::atom_constant<caf::atom("nblease")>;
+using unlease_atom = caf::atom_constant<caf::atom("nbunlease")>;
+
+/// The lease keeper (a detached actor: its calls block):
+///   (lease_atom, name, owner, ttl_ms)   -> (held, holder, expires_in_ms)
+///   (unlease_atom, name, owner)         -> ok
+/// Call lease_atom again before ttl_ms runs out to keep the lease.
+using lease_actor = caf::typed_actor<
+  caf::replies_to<lease_atom, std::string, std::string, int64_t>::with<
+    bool, std::string, int64_t>,
+  caf::replies_to<unlease_atom, std::string, std::string>::with<caf::ok_atom>>;
+
+/// `dsn` empty: leases live in `sessions_dir`; else in PostgreSQL.
+lease_actor spawn_lease_keeper(caf::actor_system& sys,
+                               const std::string& sessions_dir,
+                               const std::string& dsn);
+
+} // namespace nb

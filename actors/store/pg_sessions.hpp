@@ -1,0 +1,36 @@
+// Sessions in PostgreSQL: the same operations and promises as the session
+// files (session_files.hpp), for a store many machines share. Every write is
+// one committed transaction, so with PostgreSQL's default synchronous_commit
+// a message is durable when the call returns, as an fsync'd append is.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <caf/error.hpp>
+#include <caf/expected.hpp>
+
+#include "actors/store/pg_conn.hpp"
+#include "messages/store.hpp"
+
+namespace nb {
+
+/// Creates the tables when missing (nb_sessions, nb_messages, nb_leases).
+caf::error pg_ensure_schema(pg_connection& db);
+
+/// A session as stored; `existed` false when there is none.
+caf::expected<session_snapshot> pg_load_session(pg_connection& db,
+                                                const std::string& key);
+
+/// Appends messages (JSON object texts) after the existing ones, creating
+/// the session when missing. Nothing is written when one is not an object.
+caf::error pg_append_session(pg_connection& db, const std::string& key,
+                             const std::vector<std::string>& messages);
+
+/// Replaces a session's metadata and messages in one transaction; keeps
+/// its created_at.
+caf::error pg_replace_session(pg_connection& db, const std::string& key,
+                              const std::string& metadata_json,
+                              const std::vector<std::string>& messages);
+
+} // namespace nb

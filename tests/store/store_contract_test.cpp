@@ -1,0 +1,236 @@
+// The session store's promises, checked the same way against both stores:
+// the session files (sessionStore "file") and a real PostgreSQL server
+// (sessionStore "postgres").
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <unistd.h>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/store/pg_store.hpp"
+#include "actors/store/session_files.hpp"
+#include "actors/store/session_store.hpp"
+#include "tests/store/pg_server.hpp"
+#include "tests/store/temp_dir.hpp"
+#include "tests/support/system_fixture.hpp"
+
+using namespace nb;
+using namespace nb::test;
+using nlohmann::json;
+
+namespace {
+
+constexpr auto wait = std::chrono::seconds(30);
+
+/// One store implementation under test.
+struct backend {
+  std::string name;
+  std::function<store_actor(caf::actor_system&)> make;
+  std::function<void()> crash; ///< the host dies and comes back
+};
+
+/// The two stores; every PostgreSQL test uses fresh keys, since the server
+/// is shared by the whole binary.
+std::vector<backend> backends(const temp_dir& dir) {
+  auto path = dir.path;
+  return {
+    {"file",
+     [path](caf::actor_system& sys) { return spawn_store(sys, path, 4, {}); },
+     [] {}},
+    {"postgres",
+     [](caf::actor_system& sys) {
+       return spawn_pg_store(sys, shared_pg_server().dsn(), 4, {});
+     },
+     [] { shared_pg_server().crash_and_restart(); }},
+  };
+}
+
+/// Keys unique per test run, so the shared database starts empty for them.
+std::string fresh(const std::string& key) {
+  static const auto run = std::to_string(::getpid()) + "-"
+                          + std::to_string(std::chrono::steady_clock::now()
+                                             .time_since_epoch().count());
+  return key + ":" + run;
+}
+
+session_snapshot load(caf::scoped_actor& self, const store_actor& s,
+                      const std::string& key) {
+  session_snapshot out;
+  self->request(s, wait, session_load{key})
+    .receive([&](session_snapshot& snap) { out = std::move(snap); },
+             [&](caf::error& err) { FAIL("load failed: " << caf::to_string(err)); });
+  return out;
+}
+
+caf::error append(caf::scoped_actor& self, const store_actor& s,
+                  const std::string& key, std::vector<std::string> msgs) {
+  caf::error out;
+  self->request(s, wait, session_append{key, std::move(msgs)})
+    .receive([](caf::ok_atom) {}, [&](caf::error& err) { out = err; });
+  return out;
+}
+
+caf::error replace(caf::scoped_actor& self, const store_actor& s,
+                   const std::string& key, std::string meta,
+                   std::vector<std::string> msgs) {
+  caf::error out;
+  self->request(s, wait, session_replace{key, std::move(meta), std::move(msgs)})
+    .receive([](caf::ok_atom) {}, [&](caf::error& err) { out = err; });
+  return out;
+}
+
+void stop(const store_actor& s) {
+  caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
+}
+
+} // namespace
+
+TEST_CASE_FIXTURE(system_fixture, "a missing session loads as not existing on every store") {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    auto snap = load(self, s, fresh("api:none"));
+    CHECK_FALSE(snap.existed);
+    CHECK(snap.messages.empty());
+    CHECK(snap.metadata_json == "{}");
+    stop(s);
+  }
+}
+
+TEST_CASE_FIXTURE(system_fixture, "appends load back in order with their fields on every store") {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    auto key = fresh("api:order");
+    REQUIRE_FALSE(append(self, s, key, {R"({"role":"user","content":"one"})"}));
+    REQUIRE_FALSE(append(self, s, key,
+                         {R"({"role":"assistant","content":"two","extra":{"x":1}})",
+                          "{\n \"role\": \"user\",\n \"content\": \"three\"\n}"}));
+    auto snap = load(self, s, key);
+    CHECK(snap.existed);
+    REQUIRE(snap.messages.size() == 3);
+    CHECK(json::parse(snap.messages[0])["content"] == "one");
+    CHECK(json::parse(snap.messages[1])["extra"]["x"] == 1);
+    // A text spanning lines is kept as the same object, on one line.
+    CHECK(snap.messages[2].find('\n') == std::string::npos);
+    CHECK(json::parse(snap.messages[2])["content"] == "three");
+    CHECK(snap.skipped_lines == 0);
+    stop(s);
+  }
+}
+
+TEST_CASE_FIXTURE(system_fixture, "concurrent appends on many keys land in order per key on every store") {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    constexpr int keys = 24, per_key = 15;
+    // All requests in flight at once; each key's must still land in order.
+    for (int m = 0; m < per_key; ++m)
+      for (int k = 0; k < keys; ++k)
+        self->send(s, session_append{fresh("k" + std::to_string(k)),
+                                     {json{{"role", "user"}, {"n", m}}.dump()}});
+    int oks = 0;
+    bool timed_out = false;
+    while (oks < keys * per_key && !timed_out)
+      self->receive([&](caf::ok_atom) { ++oks; },
+                    caf::after(wait) >> [&] { timed_out = true; });
+    REQUIRE_FALSE(timed_out);
+    for (int k = 0; k < keys; ++k) {
+      auto snap = load(self, s, fresh("k" + std::to_string(k)));
+      REQUIRE(snap.messages.size() == per_key);
+      for (int m = 0; m < per_key; ++m)
+        CHECK(json::parse(snap.messages[m])["n"] == m);
+    }
+    stop(s);
+  }
+}
+
+TEST_CASE_FIXTURE(system_fixture, "replace swaps the whole session and later appends follow it on every store") {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    auto key = fresh("api:replace");
+    REQUIRE_FALSE(append(self, s, key, {R"({"role":"user","content":"old"})",
+                                        R"({"role":"assistant","content":"old"})"}));
+    REQUIRE_FALSE(replace(self, s, key, R"({"last_consolidated":2})",
+                          {R"({"role":"user","content":"new"})"}));
+    REQUIRE_FALSE(append(self, s, key, {R"({"role":"assistant","content":"after"})"}));
+    auto snap = load(self, s, key);
+    REQUIRE(snap.messages.size() == 2);
+    CHECK(json::parse(snap.messages[0])["content"] == "new");
+    CHECK(json::parse(snap.messages[1])["content"] == "after");
+    CHECK(json::parse(snap.metadata_json)["last_consolidated"] == 2);
+    stop(s);
+  }
+}
+
+TEST_CASE_FIXTURE(system_fixture, "bad input is refused with store_failed and nothing written on every store") {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    auto key = fresh("api:bad");
+    auto err = append(self, s, key, {R"({"role":"user"})", "[1,2]"});
+    REQUIRE(err);
+    CHECK(err.code() == static_cast<uint8_t>(errc::store_failed));
+    CHECK(store_error_text(err).find("message 1 is not a JSON object")
+          != std::string::npos);
+    CHECK_FALSE(load(self, s, key).existed);
+    CHECK(replace(self, s, key, "[]", {}).code()
+          == static_cast<uint8_t>(errc::store_failed));
+    CHECK(append(self, s, "", {R"({"role":"user"})"}).code()
+          == static_cast<uint8_t>(errc::store_failed));
+    stop(s);
+  }
+}
+
+TEST_CASE_FIXTURE(system_fixture, "an acknowledged append survives its host crashing on every store") {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto key = fresh("api:durable");
+    {
+      auto s = b.make(sys);
+      caf::scoped_actor self{sys};
+      REQUIRE_FALSE(append(self, s, key, {R"({"role":"user","content":"kept"})"}));
+      stop(s);
+    }
+    b.crash(); // PostgreSQL: killed without a checkpoint, then restarted
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    auto snap = load(self, s, key);
+    REQUIRE(snap.messages.size() == 1);
+    CHECK(json::parse(snap.messages[0])["content"] == "kept");
+    stop(s);
+  }
+}
+
+TEST_CASE_FIXTURE(system_fixture, "a PostgreSQL store that cannot connect answers store_failed naming the cause") {
+  // A closed port: the error says so, and never shows the connection string.
+  auto s = spawn_pg_store(sys, "host=127.0.0.1 port=1 user=nb password=hunter2 "
+                               "connect_timeout=3", 1, {});
+  caf::scoped_actor self{sys};
+  caf::error err;
+  self->request(s, wait, session_load{"api:x"})
+    .receive([](session_snapshot&) {}, [&](caf::error& e) { err = e; });
+  REQUIRE(err);
+  CHECK(err.code() == static_cast<uint8_t>(errc::store_failed));
+  auto text = store_error_text(err);
+  CHECK(text.find("cannot connect") != std::string::npos);
+  CHECK(text.find("hunter2") == std::string::npos);
+  stop(s);
+}
