@@ -28,7 +28,13 @@ void apply_welcome(node_pointer self, node_welcome& w) {
   auto& st = self->state;
   st.svc.store = std::move(w.store);
   st.svc.outbox = std::move(w.outbox);
-  st.svc.tools = w.tools ? std::move(w.tools) : st.local_tools;
+  auto tools = w.tools ? std::move(w.tools) : st.local_tools;
+  if (st.role == "agent" && tools.address() != st.svc.tools.address())
+    log::get("cluster")->info("node {} runs tool calls {}", st.id,
+                              tools.address() != st.local_tools.address()
+                                ? "on a tools node"
+                                : "locally");
+  st.svc.tools = std::move(tools);
   if (st.router)
     self->send(st.router, st.svc);
 }

@@ -57,6 +57,11 @@ TEST_CASE("chats are served by two agent nodes and tools run on the tools node")
   c.start_tools();
   REQUIRE(c.gateway().wait_for_log("node tools-1 joined as tools",
                                    std::chrono::seconds(10)));
+  // Both agents switched their sessions' tool calls to the tools node.
+  REQUIRE(c.agent(1).wait_for_log("runs tool calls on a tools node",
+                                  std::chrono::seconds(10)));
+  REQUIRE(c.agent(2).wait_for_log("runs tool calls on a tools node",
+                                  std::chrono::seconds(10)));
   // A file only the tools node's workspace has.
   std::ofstream{c.tools_workspace() + "/where.txt"} << "on the tools node\n";
   llm.push(tool_calls({call("c1", "read_file", json{{"path", "where.txt"}})}));

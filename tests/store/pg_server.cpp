@@ -15,7 +15,7 @@ namespace {
 std::vector<std::string> as_pg_user(std::vector<std::string> argv) {
   if (::geteuid() != 0)
     return argv;
-  argv.insert(argv.begin(), {"runuser", "-u", "postgres", "--"});
+  argv.insert(argv.begin(), {"/usr/sbin/runuser", "-u", "postgres", "--"});
   return argv;
 }
 
@@ -33,7 +33,7 @@ pg_server::pg_server() {
     throw std::runtime_error("mkdtemp failed");
   dir_ = tmpl;
   if (::geteuid() == 0)
-    must(run({"chown", "postgres:postgres", dir_}, dir_), "chown");
+    must(run({"/bin/chown", "postgres:postgres", dir_}, dir_), "chown");
   port_ = free_port();
   must(run(as_pg_user({bin_ + "/initdb", "-D", dir_ + "/data", "-U", "nb",
                        "--auth=trust", "-E", "UTF8", "--no-sync"}),
