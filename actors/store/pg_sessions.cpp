@@ -158,4 +158,19 @@ caf::error pg_replace_session(pg_connection& db, const std::string& key,
   });
 }
 
+caf::expected<session_listing> pg_list_sessions(pg_connection& db,
+                                                int32_t limit) {
+  pg_rows rows;
+  std::string sql = "SELECT key, (extract(epoch FROM updated_at) * 1000)"
+                    "::bigint FROM nb_sessions ORDER BY updated_at DESC, key";
+  if (limit > 0)
+    sql += " LIMIT " + std::to_string(limit);
+  if (auto err = db.exec(sql, {}, &rows))
+    return err;
+  session_listing out;
+  for (auto& r : rows)
+    out.sessions.push_back({r[0].value_or(""), std::stoll(r[1].value_or("0"))});
+  return out;
+}
+
 } // namespace nb

@@ -33,4 +33,9 @@ caf::error pg_replace_session(pg_connection& db, const std::string& key,
                               const std::string& metadata_json,
                               const std::vector<std::string>& messages);
 
+/// Sessions by last write, newest first (`limit` 0 = all), as the session
+/// files' list_sessions gives them.
+caf::expected<session_listing> pg_list_sessions(pg_connection& db,
+                                                int32_t limit);
+
 } // namespace nb

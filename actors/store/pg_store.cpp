@@ -81,6 +81,16 @@ store_actor::behavior_type pg_worker_impl(worker_ptr self, std::string dsn,
                                        m.messages));
       });
     },
+    [=](session_list& m) {
+      auto t = self->state.meter.measure();
+      return run<session_listing>(self, "*", "list", [&](pg_connection& db)
+                                    -> caf::result<session_listing> {
+        auto r = pg_list_sessions(db, m.limit);
+        if (!r)
+          return report(self, "*", "list", std::move(r.error()));
+        return std::move(*r);
+      });
+    },
   };
 }
 
@@ -111,6 +121,10 @@ store_actor::behavior_type pg_front_impl(front_ptr self, std::string dsn,
     [=](session_replace& m) {
       auto t = self->state.meter.measure();
       return self->delegate(route(self, m.key), std::move(m));
+    },
+    [=](session_list& m) {
+      auto t = self->state.meter.measure();
+      return self->delegate(self->state.workers.front(), std::move(m));
     },
   };
 }

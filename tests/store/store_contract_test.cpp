@@ -3,7 +3,9 @@
 // (sessionStore "postgres").
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <functional>
+#include <thread>
 #include <unistd.h>
 #include <string>
 #include <vector>
@@ -173,6 +175,45 @@ TEST_CASE_FIXTURE(system_fixture, "replace swaps the whole session and later app
     CHECK(json::parse(snap.messages[0])["content"] == "new");
     CHECK(json::parse(snap.messages[1])["content"] == "after");
     CHECK(json::parse(snap.metadata_json)["last_consolidated"] == 2);
+    stop(s);
+  }
+}
+
+TEST_CASE_FIXTURE(system_fixture, "sessions are listed newest first with their last write on every store") {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    auto older = fresh("telegram:older"), newer = fresh("telegram:newer");
+    REQUIRE_FALSE(append(self, s, older, {R"({"role":"user","content":"a"})"}));
+    // Past the clock's granularity (file mtimes, timestamptz).
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    REQUIRE_FALSE(append(self, s, newer, {R"({"role":"user","content":"b"})"}));
+    session_listing got;
+    self->request(s, wait, session_list{0})
+      .receive([&](session_listing& l) { got = std::move(l); },
+               [&](caf::error& err) { FAIL("list failed: " << caf::to_string(err)); });
+    auto pos = [&](const std::string& k) {
+      for (size_t i = 0; i < got.sessions.size(); ++i)
+        if (got.sessions[i].key == k)
+          return static_cast<int>(i);
+      return -1;
+    };
+    REQUIRE(pos(older) >= 0);
+    REQUIRE(pos(newer) >= 0);
+    CHECK(pos(newer) < pos(older));
+    auto& n = got.sessions[static_cast<size_t>(pos(newer))];
+    auto& o = got.sessions[static_cast<size_t>(pos(older))];
+    CHECK(n.updated_ms >= o.updated_ms);
+    auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::system_clock::now().time_since_epoch()).count();
+    CHECK(std::llabs(now_ms - n.updated_ms) < 60000);
+    // A limit keeps the newest.
+    self->request(s, wait, session_list{1})
+      .receive([&](session_listing& l) { got = std::move(l); },
+               [&](caf::error& err) { FAIL("list failed: " << caf::to_string(err)); });
+    CHECK(got.sessions.size() == 1);
     stop(s);
   }
 }
