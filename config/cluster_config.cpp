@@ -125,6 +125,9 @@ cluster_load_result from_root(const json& root, const env_lookup& env) {
     c.request_timeout_s = static_cast<int32_t>(*v);
   if (auto v = r.integer(cl, "virtualNodes", "cluster.virtualNodes", 1, 4096))
     c.virtual_nodes = static_cast<int32_t>(*v);
+  if (auto v = r.integer(cl, "schedulesLeaseMs", "cluster.schedulesLeaseMs",
+                         1000, 3600000))
+    c.schedules_lease_ms = *v;
   if (auto* p = field(cl, "peers"); p != nullptr && !p->is_null()) {
     if (!p->is_array())
       r.fail("cluster.peers", "expected a list of host:port strings, found "

@@ -30,6 +30,9 @@ struct cluster_settings {
   int32_t connection_timeout_ms = 2000; ///< a silent peer is down after this
   int32_t request_timeout_s = 10;       ///< cluster control requests
   int32_t virtual_nodes = 64;           ///< ring points per agent node
+  /// The schedules lease: a gateway on standby takes cron and the heartbeat
+  /// over this long after their owner stopped renewing it.
+  int64_t schedules_lease_ms = 30000;
 };
 
 struct cluster_config {

@@ -47,15 +47,23 @@ int run_gateway_node(const settings& cfg, const cluster_settings& cluster,
     return 2;
   }
   try {
-    runtime rt{cfg, false, [&](caf::actor_system_config& c) {
-                 return prepare_network(c, cluster);
-               }};
-    auto& sys = rt.system();
     auto id = cluster.node_id.empty() ? "gateway@" + listen->text()
                                           : cluster.node_id;
-    // The runtime's router can let sessions go (member_router_impl).
-    auto front = sys.spawn(front_impl, id, cluster, rt.services(),
-                           caf::actor_cast<member_router_actor>(rt.router()));
+    // The front is the tree's entry: the API, the channels, cron and the
+    // heartbeat all send into it; the local router can let sessions go
+    // (member_router_impl) and serves every key while no agent is up.
+    runtime_hooks hooks;
+    hooks.prepare = [cluster](caf::actor_system_config& c) {
+      return prepare_network(c, cluster);
+    };
+    hooks.entry = [id, cluster](caf::actor_system& sys, router_actor local,
+                      const session_services& svc) -> router_actor {
+      return sys.spawn(front_impl, id, cluster, svc,
+                       caf::actor_cast<member_router_actor>(local));
+    };
+    runtime rt{cfg, /*background=*/true, std::move(hooks)};
+    auto& sys = rt.system();
+    auto front = caf::actor_cast<cluster_front_actor>(rt.router());
     auto port = publish_on(sys, front, *listen, uses_tls(cluster));
     if (!port) {
       lg->error("cluster.listen: cannot listen on {}: {}", listen->text(),
@@ -67,7 +75,8 @@ int run_gateway_node(const settings& cfg, const cluster_settings& cluster,
     // /stats and /metrics list every node next to the gateway's figures.
     auto stats = spawn_cluster_stats(sys, rt.stats(), front);
     gateway_http_server health{sys, stats, cfg};
-    api_server api{sys, front, cfg};
+    health.serve_channels(rt.channels());
+    api_server api{sys, rt.router(), cfg};
     lg->info("gateway node {} ready: cluster on {}{}, API on http://{}:{}/v1, "
              "health on http://{}:{}", id, bound.text(),
              uses_tls(cluster) ? " (TLS)" : "", cfg.api.host, api.port(),
@@ -83,7 +92,6 @@ int run_gateway_node(const settings& cfg, const cluster_settings& cluster,
         .receive([](int32_t) {}, [](caf::error&) {});
     }
     sys.middleman().close(*port);
-    caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(stats, caf::exit_reason::user_shutdown);
     rt.shutdown(std::chrono::seconds(5));
     lg->info("stopped cleanly");

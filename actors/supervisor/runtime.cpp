@@ -20,11 +20,9 @@ int64_t process_start_us() {
 }
 
 runtime::runtime(const settings& cfg, bool background)
-    : runtime(cfg, background, {}) {}
+    : runtime(cfg, background, runtime_hooks{}) {}
 
-runtime::runtime(
-  const settings& cfg, bool background,
-  const std::function<std::string(caf::actor_system_config&)>& prepare) {
+runtime::runtime(const settings& cfg, bool background, runtime_hooks hooks) {
   auto started = process_start_us();
   auto dir = resolve_sessions_dir(cfg);
   if (!dir)
@@ -38,20 +36,31 @@ runtime::runtime(
   cfg_.set("scheduler.max-threads", threads);
   cfg_.set("logger.verbosity", caf::atom("quiet"));
   register_messages(cfg_);
-  if (prepare)
-    if (auto problem = prepare(cfg_); !problem.empty())
+  if (hooks.prepare)
+    if (auto problem = hooks.prepare(cfg_); !problem.empty())
       throw std::runtime_error(problem);
   sys_ = std::make_unique<caf::actor_system>(cfg_);
   // sessionStore: files (default) or PostgreSQL, from the same config file.
   auto cc = load_cluster_config(cfg.config_path);
   if (auto* err = std::get_if<config_error>(&cc))
     throw std::runtime_error(err->message());
-  auto& store = std::get<cluster_config>(cc);
-  auto dsn = store.session_store == "postgres" ? store.session_store_dsn
-                                               : std::string{};
-  supervisor_ = sys_->spawn(supervisor_impl, cfg, *dir, started, background,
-                            dsn);
-  leases_ = spawn_lease_keeper(*sys_, *dir, dsn);
+  auto& cluster = std::get<cluster_config>(cc);
+  supervisor_options opts;
+  opts.background = background;
+  opts.store_dsn = cluster.session_store == "postgres"
+                     ? cluster.session_store_dsn
+                     : std::string{};
+  leases_ = spawn_lease_keeper(*sys_, *dir, opts.store_dsn);
+  opts.leases = leases_;
+  opts.schedules.owner = cluster.cluster.node_id.empty()
+                           ? default_lease_owner()
+                           : cluster.cluster.node_id;
+  opts.schedules.ttl_ms = cluster.cluster.schedules_lease_ms;
+  if (background)
+    lease_owner_ = opts.schedules.owner;
+  opts.entry = std::move(hooks.entry);
+  supervisor_ = sys_->spawn(supervisor_impl, cfg, *dir, started,
+                            std::move(opts));
   caf::scoped_actor self{*sys_};
   self->request(supervisor_, std::chrono::seconds(30), caf::get_atom::value)
     .receive(
@@ -93,10 +102,20 @@ void runtime::shutdown(std::chrono::seconds drain) {
                  caf::actor_cast<caf::actor>(svc_.tools),
                  caf::actor_cast<caf::actor>(svc_.provider),
                  caf::actor_cast<caf::actor>(svc_.store),
-                 caf::actor_cast<caf::actor>(svc_.stats),
-                 caf::actor_cast<caf::actor>(leases_)})
+                 caf::actor_cast<caf::actor>(svc_.stats)})
     if (a)
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+  if (leases_) {
+    // Cron and the heartbeat are stopping: a gateway on standby may take
+    // the schedules over now rather than after the lease's TTL.
+    if (!lease_owner_.empty()) {
+      caf::scoped_actor self{*sys_};
+      self->request(leases_, std::chrono::seconds(2), unlease_atom::value,
+                    std::string{schedules_lease}, lease_owner_)
+        .receive([](caf::ok_atom) {}, [](caf::error&) {});
+    }
+    caf::anon_send_exit(leases_, caf::exit_reason::user_shutdown);
+  }
   for (int i = 0; i < 50 && sys_->registry().running() > 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   if (auto n = sys_->registry().running(); n > 0)

@@ -11,11 +11,18 @@
 #include <caf/actor_system_config.hpp>
 
 #include "actors/store/lease.hpp"
+#include "actors/supervisor/supervisor.hpp"
 #include "config/settings.hpp"
 #include "messages/channel.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
+
+/// What a cluster node adds to the plain runtime.
+struct runtime_hooks {
+  std::function<std::string(caf::actor_system_config&)> prepare;
+  entry_factory entry;
+};
 
 class runtime {
 public:
@@ -24,14 +31,15 @@ public:
   /// (the gateway) also runs cron, the heartbeat, the evaluator and the
   /// chat channels.
   explicit runtime(const settings& cfg, bool background = false);
-  /// The same, letting `prepare` adjust the actor system's configuration
-  /// first (the cluster loads the io middleman); a non-empty answer is an
-  /// error and is thrown as std::runtime_error.
-  runtime(const settings& cfg, bool background,
-          const std::function<std::string(caf::actor_system_config&)>& prepare);
+  /// The same for a cluster node: `hooks.prepare` adjusts the actor
+  /// system's configuration first (the io middleman; a non-empty answer is
+  /// thrown as std::runtime_error), `hooks.entry` makes the router inbound
+  /// enters through (the gateway node's front; then router() is that front).
+  runtime(const settings& cfg, bool background, runtime_hooks hooks);
   ~runtime();
 
   caf::actor_system& system() { return *sys_; }
+  /// Where inbound messages go: the router, or a cluster gateway's front.
   router_actor router() const { return router_; }
   stats_actor stats() const { return svc_.stats; }
   /// The channel manager (null without channels).
@@ -55,6 +63,7 @@ private:
   router_actor router_;
   session_services svc_;
   lease_actor leases_;
+  std::string lease_owner_; ///< "" unless this process runs schedules
   bool stopped_ = false;
 };
 

@@ -4,9 +4,7 @@
 
 #include "actors/channels/manager/manager.hpp"
 #include "actors/common/log.hpp"
-#include "actors/cron/cron.hpp"
 #include "actors/evaluator/evaluator.hpp"
-#include "actors/heartbeat/heartbeat.hpp"
 #include "actors/provider/provider.hpp"
 #include "actors/router/router.hpp"
 #include "actors/stats/stats.hpp"
@@ -48,48 +46,50 @@ void spawn_services(supervisor_pointer self) {
   }
 }
 
-/// Gateway only: the scheduler and the notification gate. Each gets the
-/// current router and services; a restarted one starts from its files.
+/// Gateway only: the notification gate, and the schedules (cron and the
+/// heartbeat) that run only while this gateway holds their lease.
 void spawn_background(supervisor_pointer self) {
   auto& st = self->state;
-  if (!st.background || !st.router)
+  if (!st.background || !st.entry)
     return;
   auto& sys = self->system();
   if (!st.evaluator) {
     st.evaluator = spawn_evaluator(sys, st.cfg, st.svc);
     self->link_to(st.evaluator);
   }
-  if (!st.cron) {
-    cron_config cc;
-    cc.workspace = st.cfg.workspace_path();
-    st.cron = spawn_cron(sys, std::move(cc), st.svc.stats);
-    self->link_to(st.cron);
-    self->send(st.cron, st.router);
+  if (!st.schedules) {
+    schedules_links links{st.entry, st.svc, st.evaluator, st.leases};
+    st.schedules = self->spawn(schedules_impl, st.cfg, st.schedules_cfg,
+                               std::move(links));
+    self->link_to(st.schedules);
   }
-  auto lg = log::get("heartbeat");
-  if (!st.heartbeat && st.cfg.gateway.heartbeat.enabled) {
-    auto hc = make_heartbeat_config(st.cfg);
-    lg->info("Heartbeat: every {}s", hc.interval.count());
-    heartbeat_links links{st.router, st.svc.store, st.evaluator,
-                          st.svc.outbox, st.svc.stats};
-    st.heartbeat = spawn_heartbeat(sys, std::move(hc), std::move(links));
-    self->link_to(st.heartbeat);
-  } else if (!st.cfg.gateway.heartbeat.enabled && st.restarts == 0) {
-    lg->info("Heartbeat: disabled");
-  }
+}
+
+/// Everyone who holds the services learns the restarted ones.
+void hand_out_services(supervisor_pointer self) {
+  auto& s = self->state;
+  self->send(s.router, s.svc);
+  if (s.entry && s.entry != s.router)
+    self->send(s.entry, s.svc);
+  if (s.evaluator)
+    self->send(s.evaluator, s.svc);
+  if (s.schedules)
+    self->send(s.schedules, s.svc);
 }
 
 /// The channel manager takes the router's inbound and the sessions'
 /// outbound traffic; the router learns the new outbox.
 void spawn_channels(supervisor_pointer self) {
   auto& st = self->state;
-  if (!st.with_channels || st.channels || !st.router)
+  if (!st.with_channels || st.channels || !st.entry)
     return;
-  st.channels = spawn_channel_manager(self->system(), st.cfg, st.router,
+  st.channels = spawn_channel_manager(self->system(), st.cfg, st.entry,
                                       st.svc.stats);
   self->link_to(st.channels);
   st.svc.outbox = caf::actor_cast<outbound_sink>(st.channels);
   self->send(st.router, st.svc);
+  if (st.entry != st.router)
+    self->send(st.entry, st.svc);
 }
 
 /// Clears the handle of the service that went down; returns its name.
@@ -108,27 +108,34 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 settings cfg,
                                                 std::string sessions_dir,
                                                 int64_t started_at_us,
-                                                bool background,
-                                                std::string store_dsn) {
+                                                supervisor_options opts) {
   auto& st = self->state;
-  st.background = background;
-  st.with_channels = background;
+  st.background = opts.background;
+  st.with_channels = opts.background;
   st.cfg = std::move(cfg);
   st.sessions_dir = std::move(sessions_dir);
-  st.store_dsn = std::move(store_dsn);
+  st.store_dsn = std::move(opts.store_dsn);
+  st.leases = std::move(opts.leases);
+  st.schedules_cfg = std::move(opts.schedules);
   spawn_services(self);
   auto scfg = make_session_config(st.cfg);
   scfg.started_at_us = started_at_us;
   // The release-capable router: a cluster front may move its keys away.
   st.router = self->spawn(member_router_impl, scfg, st.svc);
   self->link_to(st.router);
+  st.entry = st.router;
+  if (opts.entry) {
+    // A cluster gateway's front: like the router, the process ends with it.
+    st.entry = opts.entry(self->system(), st.router, st.svc);
+    self->link_to(st.entry);
+  }
   // Channels first: the heartbeat delivers through their outbox.
   spawn_channels(self);
   spawn_background(self);
   self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;
     auto lg = log::get("supervisor");
-    if (drop_if(s.router, em.source)) {
+    if (drop_if(s.router, em.source) || drop_if(s.entry, em.source)) {
       lg->critical("the router died ({}); stopping",
                    self->system().render(em.reason));
       self->quit(em.reason);
@@ -142,17 +149,16 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
       lg->error("the channel manager died ({}); restarting it (restart #{})",
                 self->system().render(em.reason), s.restarts);
       spawn_channels(self);
-      if (s.heartbeat)
-        self->send(s.heartbeat, s.svc);
+      if (s.schedules)
+        self->send(s.schedules, s.svc);
       return;
     }
     bool service = drop_if(s.svc.stats, em.source)
                    || drop_if(s.svc.store, em.source)
                    || drop_if(s.svc.provider, em.source)
                    || drop_if(s.svc.tools, em.source)
-                   || drop_if(s.cron, em.source)
                    || drop_if(s.evaluator, em.source)
-                   || drop_if(s.heartbeat, em.source);
+                   || drop_if(s.schedules, em.source);
     if (!service) {
       // Not a child: an orderly shutdown request. Linked children follow.
       self->quit(em.reason);
@@ -162,16 +168,12 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
     lg->error("a service actor died ({}); restarting it (restart #{})",
               self->system().render(em.reason), s.restarts);
     spawn_services(self);
-    self->send(s.router, s.svc);
+    hand_out_services(self);
     spawn_background(self);
-    if (s.evaluator)
-      self->send(s.evaluator, s.svc);
-    if (s.heartbeat)
-      self->send(s.heartbeat, s.svc);
   });
   return {
     [=](caf::get_atom) -> caf::result<router_actor, session_services> {
-      return {self->state.router, self->state.svc};
+      return {self->state.entry, self->state.svc};
     },
   };
 }

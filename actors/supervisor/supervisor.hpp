@@ -3,6 +3,7 @@
 // crashes and hands the router the fresh handles.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <caf/stateful_actor.hpp>
@@ -10,11 +11,30 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/session/session.hpp"
+#include "actors/store/lease.hpp"
+#include "actors/supervisor/schedules.hpp"
 #include "config/settings.hpp"
 #include "messages/channel.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
+
+/// Makes the router that channels, cron and the heartbeat send into when it
+/// is not the local one (a cluster gateway's front), from the local router
+/// and the services. Called once, while the supervisor starts.
+using entry_factory = std::function<router_actor(
+  caf::actor_system&, router_actor local, const session_services&)>;
+
+/// How much of the tree a process runs.
+struct supervisor_options {
+  /// The gateway: also the chat channels, the evaluator, and cron and the
+  /// heartbeat while it holds the schedules lease.
+  bool background = false;
+  std::string store_dsn; ///< "" = session files; else PostgreSQL
+  lease_actor leases;    ///< the schedules lease (background)
+  schedules_config schedules;
+  entry_factory entry;   ///< null: inbound goes to the local router
+};
 
 struct supervisor_state {
   supervisor_state() = default;
@@ -25,28 +45,27 @@ struct supervisor_state {
   std::string store_dsn; ///< "" = session files; else PostgreSQL
   session_services svc;
   router_actor router;
+  router_actor entry; ///< where inbound enters (the router, or a front)
   bool with_channels = false;      ///< the gateway runs the chat channels
   channel_manager_actor channels; ///< also svc.outbox while it runs
   int restarts = 0;
-  /// Gateway only: the scheduler and the heartbeat with its gate.
+  /// Gateway only: the gate, and cron and the heartbeat under the lease.
   bool background = false;
-  cron_actor cron;
+  lease_actor leases;
+  schedules_config schedules_cfg;
   evaluator_actor evaluator;
-  heartbeat_actor heartbeat;
+  schedules_actor schedules;
 };
 
 using supervisor_pointer = supervisor_actor::stateful_pointer<supervisor_state>;
 
 /// `sessions_dir` must exist (see resolve_sessions_dir). `started_at_us` is
-/// the process start (steady clock), for uptime in /status. `background`
-/// (the gateway) also runs cron, the heartbeat, the evaluator and the chat
-/// channels (the channel manager becomes the sessions' outbox). A non-empty
-/// `store_dsn` keeps sessions in PostgreSQL instead of `sessions_dir`.
+/// the process start (steady clock), for uptime in /status. The get_atom
+/// answer names the entry router (the front when `opts.entry` made one).
 supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 settings cfg,
                                                 std::string sessions_dir,
                                                 int64_t started_at_us,
-                                                bool background,
-                                                std::string store_dsn);
+                                                supervisor_options opts);
 
 } // namespace nb

@@ -28,10 +28,12 @@ TEST_CASE("cluster keys load with defaults and both spellings") {
   CHECK(d.cluster.listen == "127.0.0.1:0");
   CHECK(d.cluster.heartbeat_ms == 500);
   CHECK(d.session_store == "file");
+  CHECK(d.cluster.schedules_lease_ms == 30000);
   auto c = ok_cluster(parse_cluster_config(R"({
     "cluster": {"nodeId": "agent-1", "listen": "127.0.0.1:7100",
                 "peers": ["10.0.0.1:7100", "${GW}"],
                 "heartbeat_ms": 200, "connectionTimeoutMs": 1000,
+                "schedules_lease_ms": 5000,
                 "tls": {"cert": "c.pem", "key": "k.pem", "ca": "ca.pem"}},
     "sessionStore": "postgres", "session_store_dsn": "host=${PGHOST}"})",
                                            env_of({{"GW", "10.0.0.2:7100"},
@@ -40,6 +42,7 @@ TEST_CASE("cluster keys load with defaults and both spellings") {
   CHECK(c.cluster.peers == std::vector<std::string>{"10.0.0.1:7100", "10.0.0.2:7100"});
   CHECK(c.cluster.heartbeat_ms == 200);
   CHECK(c.cluster.connection_timeout_ms == 1000);
+  CHECK(c.cluster.schedules_lease_ms == 5000);
   CHECK(c.cluster.tls.ca == "ca.pem");
   CHECK(c.session_store == "postgres");
   CHECK(c.session_store_dsn == "host=db");
@@ -67,6 +70,8 @@ TEST_CASE("bad cluster values are errors naming the key") {
     {R"({"cluster": {"peers": "a:1"}})", "cluster.peers", "list"},
     {R"({"cluster": {"peers": ["a:1", 3]}})", "cluster.peers[1]", "host:port"},
     {R"({"cluster": {"heartbeatMs": 0}})", "cluster.heartbeatMs", "between"},
+    {R"({"cluster": {"schedulesLeaseMs": 10}})", "cluster.schedulesLeaseMs",
+     "between"},
     {R"({"cluster": {"tls": {"cert": "c.pem"}}})", "cluster.tls", "together"},
     {R"({"cluster": {"nodeId": "${NOPE}"}})", "cluster.nodeId", "NOPE"},
     {R"({"sessionStore": "redis"})", "sessionStore", "file"},
