@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The WebUI in a real browser: a gateway with the WebSocket channel against
 # the scripted LLM, driven by headless Chromium through playwright-core.
-# Args: <build dir> <source dir>. Exit 77 (skipped) when chromium or node
+# Args: <build dir> <source dir> [cluster]. "cluster": the same through a
+# cluster gateway node (channels, front) and one agent node. Exit 77 (skipped) when chromium or node
 # is missing; deploy/install-deps.sh installs both.
 set -euo pipefail
-build="$1"; src="$2"
+build="$1"; src="$2"; mode="${3:-single}"
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$chromium" ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   echo "SKIP: needs $chromium, node and npm (deploy/install-deps.sh installs them)"
@@ -40,18 +41,37 @@ cat > "$home/config.json" <<JSON
   "providers": {"custom": {"apiBase": "http://127.0.0.1:$llm_port/v1"}},
   "api": {"port": $api_port},
   "gateway": {"port": $gw_port},
-  "channels": {"websocket": {"enabled": true, "port": $ws_port}}
+  "channels": {"websocket": {"enabled": true, "port": $ws_port}},
+  "cluster": {"nodeId": "gateway-1", "listen": "127.0.0.1:$(free_port)"}
 }
 JSON
-"$build/actors/app/nanobot" gateway -c "$home/config.json" > "$home/gateway.log" 2>&1 &
-pids+=($!)
+if [ "$mode" = cluster ]; then
+  listen="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cluster"]["listen"])' "$home/config.json")"
+  mkdir -p "$home/agent"
+  python3 - "$home/config.json" "$home/agent/config.json" "$listen" <<'PY'
+import json, sys
+cfg = json.load(open(sys.argv[1]))
+cfg["cluster"] = {"nodeId": "agent-1", "listen": "127.0.0.1:0", "peers": [sys.argv[3]]}
+cfg["channels"] = {}
+json.dump(cfg, open(sys.argv[2], "w"))
+PY
+  "$build/actors/app/nanobot" node --role gateway -c "$home/config.json" > "$home/gateway.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 150); do grep -q 'gateway node gateway-1 ready' "$home/gateway.log" && break; sleep 0.2; done
+  "$build/actors/app/nanobot" node --role agent -c "$home/agent/config.json" > "$home/agent.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 150); do grep -q 'agent node agent-1 takes' "$home/gateway.log" && break; sleep 0.2; done
+else
+  "$build/actors/app/nanobot" gateway -c "$home/config.json" > "$home/gateway.log" 2>&1 &
+  pids+=($!)
+fi
 for _ in $(seq 150); do
   curl -sf "http://127.0.0.1:$ws_port/" >/dev/null 2>&1 && break
   sleep 0.2
 done
 status=0
 NB_NODE_MODULES="$mods/node_modules" node "$src/tests/webui/webui_test.mjs" \
-  "http://127.0.0.1:$ws_port" || status=$?
+  "http://127.0.0.1:$ws_port" "$mode" || status=$?
 # `channels status` against the running gateway, then with it stopped.
 live="$("$build/actors/app/nanobot" channels status -c "$home/config.json")" || status=$?
 echo "$live"
@@ -63,5 +83,6 @@ echo "$offline" | grep -q 'gateway not running' || { echo "FAIL: channels status
 echo "$offline" | grep -Eq '^websocket +enabled ' || { echo "FAIL: channels status: websocket not listed as enabled"; status=1; }
 if [ $status -ne 0 ]; then
   echo "--- gateway log"; tail -40 "$home/gateway.log"
+  [ -f "$home/agent.log" ] && { echo "--- agent log"; tail -20 "$home/agent.log"; }
 fi
 exit $status

@@ -1,6 +1,8 @@
 // Drives the WebUI in headless Chromium (playwright-core + Debian's
 // chromium): chat with a streamed answer, then the dashboard's figures move.
-// Usage: node webui_test.mjs http://127.0.0.1:<websocket port>
+// Usage: node webui_test.mjs http://127.0.0.1:<websocket port> [cluster]
+// "cluster": the gateway is a cluster gateway node with one agent node; the
+// turns run on the agent, and the dashboard lists both nodes.
 import { createRequire } from "module";
 
 // playwright-core lives in the build tree (NB_NODE_MODULES), not here.
@@ -8,6 +10,7 @@ const require = createRequire((process.env.NB_NODE_MODULES || ".") + "/");
 const { chromium } = require("playwright-core");
 
 const base = process.argv[2];
+const cluster = process.argv[3] === "cluster";
 const fail = (msg) => { console.error("FAIL: " + msg); process.exit(1); };
 
 const browser = await chromium.launch({
@@ -35,30 +38,54 @@ try {
   if (!sessions.some((t) => t.startsWith("hello from the browser")))
     fail("the session list does not show the chat: " + JSON.stringify(sessions));
 
-  // The dashboard shows the turn, then the count moves with another one.
-  await page.click("#tab-dashboard");
-  await page.waitForFunction(() => Number(document.getElementById("dash-turns").textContent) >= 1,
-                             null, { timeout: 15000 });
-  const before = Number(await page.textContent("#dash-turns"));
-  const rss = await page.textContent("#dash-rss");
-  if (!/MB$/.test(rss)) fail("RSS not shown: " + rss);
-  const kinds = await page.$$eval("#dash-actors tbody tr td:first-child", (t) => t.map((x) => x.textContent));
-  if (!kinds.includes("session") || !kinds.includes("channel_manager"))
-    fail("actor kinds missing: " + JSON.stringify(kinds));
-  const channels = await page.$$eval("#dash-channels tbody tr", (rows) =>
-    rows.map((r) => [...r.children].slice(0, 2).map((c) => c.textContent).join(" ")));
-  if (!channels.includes("websocket connected")) fail("channels: " + JSON.stringify(channels));
+  if (cluster) {
+    await page.click("#tab-dashboard");
+    const nodes = await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll("#dash-nodes tbody tr")]
+        .map((r) => [...r.children].map((c) => c.textContent));
+      const visible = !document.getElementById("dash-cluster").classList.contains("hidden");
+      return visible && rows.some((r) => r[1] === "agent" && r[3] === "up")
+        && rows.some((r) => r[1] === "gateway" && r[3] === "up") ? rows : null;
+    }, null, { timeout: 15000 });
+    const rows = await nodes.jsonValue();
+    for (const r of rows)
+      if (!/MB$/.test(r[7])) fail("node RSS not shown: " + JSON.stringify(r));
+    const agent = rows.find((r) => r[1] === "agent");
+    if (Number(agent[5]) < 1) fail("the agent node holds no session: " + JSON.stringify(agent));
+    const channels = await page.$$eval("#dash-channels tbody tr", (r) =>
+      r.map((x) => [...x.children].slice(0, 2).map((c) => c.textContent).join(" ")));
+    if (!channels.includes("websocket connected")) fail("channels: " + JSON.stringify(channels));
+    const sched = await page.textContent("#dash-schedules");
+    if (!sched.includes("run by this gateway")) fail("schedules line: " + sched);
+    console.log("nodes:", rows.map((r) => r.slice(0, 4).join(" ")).join("; "));
+  } else {
+    // The dashboard shows the turn, then the count moves with another one.
+    await page.click("#tab-dashboard");
+    await page.waitForFunction(() => Number(document.getElementById("dash-turns").textContent) >= 1,
+                               null, { timeout: 15000 });
+    const before = Number(await page.textContent("#dash-turns"));
+    const rss = await page.textContent("#dash-rss");
+    if (!/MB$/.test(rss)) fail("RSS not shown: " + rss);
+    const kinds = await page.$$eval("#dash-actors tbody tr td:first-child", (t) => t.map((x) => x.textContent));
+    if (!kinds.includes("session") || !kinds.includes("channel_manager"))
+      fail("actor kinds missing: " + JSON.stringify(kinds));
+    const channels = await page.$$eval("#dash-channels tbody tr", (rows) =>
+      rows.map((r) => [...r.children].slice(0, 2).map((c) => c.textContent).join(" ")));
+    if (!channels.includes("websocket connected")) fail("channels: " + JSON.stringify(channels));
+    if (!(await page.$eval("#dash-cluster", (e) => e.classList.contains("hidden"))))
+      fail("a single gateway shows a cluster panel");
 
-  await page.click("#tab-chat");
-  await page.fill("#input", "second message");
-  await page.click("#send");
-  await page.waitForFunction(() => [...document.querySelectorAll(".msg.assistant")]
-    .some((b) => b.textContent.startsWith("echo: second message")), null, { timeout: 30000 });
-  await page.click("#tab-dashboard");
-  await page.waitForFunction((n) => Number(document.getElementById("dash-turns").textContent) > n,
-                             before, { timeout: 15000 });
-  const after = Number(await page.textContent("#dash-turns"));
-  console.log(`dashboard turns: ${before} -> ${after}; channels: ${channels.join(", ")}`);
+    await page.click("#tab-chat");
+    await page.fill("#input", "second message");
+    await page.click("#send");
+    await page.waitForFunction(() => [...document.querySelectorAll(".msg.assistant")]
+      .some((b) => b.textContent.startsWith("echo: second message")), null, { timeout: 30000 });
+    await page.click("#tab-dashboard");
+    await page.waitForFunction((n) => Number(document.getElementById("dash-turns").textContent) > n,
+                               before, { timeout: 15000 });
+    const after = Number(await page.textContent("#dash-turns"));
+    console.log(`dashboard turns: ${before} -> ${after}; channels: ${channels.join(", ")}`);
+  }
   console.log("PASS");
 } catch (e) {
   fail(e.message);

@@ -64,6 +64,21 @@ const dashboard = {
                 actors.map(([kind, a]) => [kind, a.mailbox_high]), "#f59e0b");
     fillTable("dash-tools", Object.entries(s.tools || {}).map(([name, x]) =>
       [name, x.calls, x.errors, fmtUs(x.p50_us), fmtUs(x.p99_us)]));
+    this.renderNodes(s.nodes || [], (s.gauges || {}).schedules_owner);
+  },
+
+  // Only a cluster gateway (nanobot node --role gateway) lists nodes.
+  renderNodes(nodes, schedulesOwner) {
+    document.getElementById("dash-cluster").classList.toggle("hidden", nodes.length === 0);
+    if (nodes.length === 0) return;
+    fillTable("dash-nodes", nodes.map((n) =>
+      [n.node_id, n.role, n.address,
+       { text: n.up ? "up" : "down", cls: n.up ? "state-connected" : "state-error" },
+       n.actors, n.sessions, n.mailbox, fmtBytes(n.rss_bytes), fmtDuration(n.uptime_s)]));
+    document.getElementById("dash-schedules").textContent =
+      schedulesOwner === undefined ? ""
+        : schedulesOwner ? "Schedules (cron, heartbeat): run by this gateway"
+          : "Schedules (cron, heartbeat): on standby, another gateway holds the lease";
   },
 
   renderChannels(list) {
