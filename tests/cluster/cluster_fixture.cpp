@@ -33,11 +33,12 @@ bool wait_for_count(const child_process& p, const std::string& needle,
 }
 
 loopback_cluster::loopback_cluster(fake_llm& llm, int agents, bool tools_node,
-                                   bool verbose)
+                                   bool verbose, json extra)
   : llm_(llm), agents_count_(agents), tools_node_(tools_node),
     verbose_(verbose) {
   auto gw = "127.0.0.1:" + std::to_string(cluster_port_);
   json timing{{"heartbeatMs", 200}, {"connectionTimeoutMs", 1000}};
+  timing.update(extra);
   auto gcl = timing;
   gcl["nodeId"] = "gateway-1";
   gcl["listen"] = gw;
@@ -75,6 +76,16 @@ loopback_cluster::~loopback_cluster() {
     gateway_->signal(SIGTERM);
     gateway_->wait(std::chrono::seconds(20));
   }
+}
+
+std::string loopback_cluster::extra_agent_config(const std::string& id,
+                                                 json cluster) {
+  json c{{"heartbeatMs", 200}, {"connectionTimeoutMs", 1000}};
+  c.update(cluster);
+  c["nodeId"] = id;
+  c["listen"] = "127.0.0.1:0";
+  c["peers"] = {"127.0.0.1:" + std::to_string(cluster_port_)};
+  return write_config(id, c, (home_.dir / "ws").string());
 }
 
 std::string loopback_cluster::tools_workspace() const {

@@ -33,8 +33,10 @@ public:
   /// `agents` agent nodes named agent-1..N; a tools node "tools-1" when
   /// `tools_node`. Heartbeats of 200 ms, a peer silent for 1 s is down.
   /// `verbose`: nodes log at debug level (tests read "placed on" lines).
+  /// `extra` is merged into every node's `cluster` object (e.g. tls).
   loopback_cluster(fake_llm& llm, int agents, bool tools_node,
-                   bool verbose = true);
+                   bool verbose = true,
+                   nlohmann::json extra = nlohmann::json::object());
   ~loopback_cluster();
 
   /// Starts (or restarts) a node; waits until it has joined.
@@ -55,6 +57,9 @@ public:
   /// The gateway's settings (its session store is the cluster's).
   settings gateway_settings() const;
   std::string tools_workspace() const;
+  /// Writes a config for one more agent node `id` joining this gateway with
+  /// `cluster` merged in (the fixture's timing, not its `extra`).
+  std::string extra_agent_config(const std::string& id, nlohmann::json cluster);
 
 private:
   std::string write_config(const std::string& name, nlohmann::json cluster,

@@ -9,6 +9,7 @@
 #include <future>
 #include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include <caf/scoped_actor.hpp>
@@ -118,6 +119,24 @@ TEST_CASE("per-chat order holds across the cluster with hundreds of concurrent c
         got[out.session_key].push_back(out.content.substr(0, 8));
       },
       caf::after(std::chrono::seconds(60)) >> [&] { timed_out = true; });
+  if (timed_out) {
+    // Say which chats are short and what the nodes logged about it.
+    std::string missing;
+    for (int i = 0; i < chats; ++i) {
+      auto key = "api:o" + std::to_string(i);
+      if (got[key].size() < per_chat)
+        missing += key + "(" + std::to_string(got[key].size()) + ") ";
+    }
+    MESSAGE("finals " << finals << "; short chats: " << missing);
+    for (auto* p : {&c.gateway(), &c.agent(1), &c.agent(2)}) {
+      std::istringstream lines{p->err()};
+      std::string line;
+      while (std::getline(lines, line))
+        if (line.find("warn") != std::string::npos
+            || line.find("error") != std::string::npos)
+          MESSAGE(line);
+    }
+  }
   REQUIRE_FALSE(timed_out);
   REQUIRE(got.size() == chats);
   // Each message answered exactly once (replies travel through different
