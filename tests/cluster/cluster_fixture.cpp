@@ -173,6 +173,11 @@ settings loopback_cluster::gateway_settings() const {
 
 client_system::client_system() {
   cfg.load<caf::io::middleman>();
+  // Like a node: the gateway drops a peer it has not heard from for its
+  // connection timeout (1 s here), and a client waiting for its first
+  // reply sends nothing else.
+  cfg.set("middleman.heartbeat-interval",
+          caf::timespan{std::chrono::milliseconds(200)});
   cfg.set("scheduler.max-threads", 2);
   cfg.set("logger.verbosity", caf::atom("quiet"));
   register_messages(cfg);

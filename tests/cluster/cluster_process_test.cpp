@@ -127,9 +127,12 @@ TEST_CASE("per-chat order holds across the cluster with hundreds of concurrent c
       if (got[key].size() < per_chat)
         missing += key + "(" + std::to_string(got[key].size()) + ") ";
     }
-    MESSAGE("finals " << finals << "; short chats: " << missing);
+    MESSAGE("finals " << finals << "; short chats: " << missing.substr(0, 400));
     for (auto* p : {&c.gateway(), &c.agent(1), &c.agent(2)}) {
-      std::istringstream lines{p->err()};
+      auto log = p->err();
+      MESSAGE("placed: " << count_of(log, "placed on") << "; log tail:\n"
+                         << log.substr(log.size() > 3000 ? log.size() - 3000 : 0));
+      std::istringstream lines{log};
       std::string line;
       while (std::getline(lines, line))
         if (line.find("warn") != std::string::npos
@@ -253,4 +256,36 @@ TEST_CASE("a frozen agent node is detected and its chats move on") {
   c.agent(2).signal(SIGCONT);
   CHECK(wait_for_count(c.gateway(), "agent node agent-2 takes", 2,
                        std::chrono::seconds(15)));
+}
+
+TEST_CASE("replies reach a front client that stays quiet longer than the connection timeout") {
+  fake_llm llm;
+  // The first answer comes after 2.5 s, beyond the nodes' 1 s connection
+  // timeout: only the client's heartbeats keep the gateway from dropping it.
+  llm.set_responder([](const json& body) {
+    auto r = fake_llm::echo(body);
+    r.delay = std::chrono::milliseconds(2500);
+    return r;
+  });
+  loopback_cluster c{llm, 1, false};
+  c.start_gateway();
+  c.start_agent(1);
+  client_system client;
+  auto front = client.connect(c.cluster_port());
+  caf::scoped_actor self{*client.sys};
+  auto sink = caf::actor_cast<outbound_sink>(self);
+  for (int i = 0; i < 3; ++i)
+    self->send(front, api_msg("quiet" + std::to_string(i), "hush", sink));
+  int finals = 0;
+  bool timed_out = false;
+  while (finals < 3 && !timed_out)
+    self->receive(
+      [&](outbound_msg& out) {
+        if (out.kind == outbound_kind::final_reply
+            && starts_with(out.content, "echo: hush"))
+          ++finals;
+      },
+      caf::after(std::chrono::seconds(30)) >> [&] { timed_out = true; });
+  CHECK_FALSE(timed_out);
+  CHECK(finals == 3);
 }
