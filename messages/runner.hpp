@@ -29,6 +29,10 @@ struct run_turn {
   /// must not deliver directly in this turn.
   bool suppress_delivery = false;
   outbound_sink outbox; ///< the message tool's destination (null: none)
+  /// Non-empty: the only tools this run may see and call (a subagent's).
+  std::vector<std::string> allowed_tools;
+  /// A failed tool call ends the run (stop reason "tool_error").
+  bool fail_on_tool_error = false;
 };
 
 template <class Inspector>
@@ -36,7 +40,8 @@ typename Inspector::result_type inspect(Inspector& f, run_turn& x) {
   return f(caf::meta::type_name("run_turn"), x.session_key, x.channel,
            x.chat_id, x.turn_id, x.model, x.messages_json, x.max_iterations,
            x.max_tokens, x.temperature, x.stream, x.stream_to,
-           x.suppress_delivery, x.outbox);
+           x.suppress_delivery, x.outbox, x.allowed_tools,
+           x.fail_on_tool_error);
 }
 
 /// How a run ended and what it added to the transcript.

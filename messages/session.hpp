@@ -13,6 +13,7 @@
 #include "messages/runner.hpp"
 #include "messages/stats.hpp"
 #include "messages/store.hpp"
+#include "messages/subagent.hpp"
 #include "messages/tool.hpp"
 #include "messages/atoms.hpp"
 
@@ -39,7 +40,8 @@ using provider_actor
 using tool_executor_actor
   = caf::typed_actor<caf::replies_to<tool_request>::with<tool_result>>;
 using tools_actor = tool_executor_actor::extend<
-  caf::replies_to<list_tools_atom>::with<std::vector<tool_spec>>>;
+  caf::replies_to<list_tools_atom>::with<std::vector<tool_spec>>,
+  caf::reacts_to<cancel_tools>>;
 using store_actor
   = caf::typed_actor<caf::replies_to<session_load>::with<session_snapshot>,
                      caf::replies_to<session_append>::with<caf::ok_atom>,
@@ -51,18 +53,31 @@ using stats_actor = caf::typed_actor<
   caf::reacts_to<gauge_sample>,
   caf::replies_to<stats_atom, std::string>::with<std::string>>;
 
+/// Owns the subagents of the whole process (see actors/subagents): runs
+/// spawn calls, stops a session's subagents, counts them, and announces
+/// results to the inbound_sink it was given; the three handles replace
+/// restarted services.
+using subagents_actor = caf::typed_actor<
+  caf::replies_to<spawn_subagent>::with<tool_result>,
+  caf::replies_to<subagent_stop_atom, std::string>::with<int32_t>,
+  caf::replies_to<subagent_count_atom, std::string>::with<int32_t>,
+  caf::replies_to<subagent_list_atom>::with<std::vector<subagent_info>>,
+  caf::reacts_to<inbound_sink>,
+  caf::reacts_to<provider_actor, tools_actor, stats_actor>>;
+
 struct session_services {
   store_actor store;
   provider_actor provider;
   tools_actor tools;
   stats_actor stats;
   outbound_sink outbox; ///< replies without a reply_to (null: none yet)
+  subagents_actor subagents; ///< the spawn tool's manager (null: none)
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_services& x) {
   return f(caf::meta::type_name("session_services"), x.store, x.provider,
-           x.tools, x.stats, x.outbox);
+           x.tools, x.stats, x.outbox, x.subagents);
 }
 
 } // namespace nb

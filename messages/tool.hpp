@@ -66,4 +66,17 @@ typename Inspector::result_type inspect(Inspector& f, tool_result& x) {
            x.is_error, x.started_us, x.finished_us, x.delivered_to_origin);
 }
 
+/// Stop the named calls of a session (/stop): a running exec's process
+/// group is killed, a queued one never starts. Empty `call_ids`: every
+/// running call of the session.
+struct cancel_tools {
+  std::string session_key;
+  std::vector<std::string> call_ids;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, cancel_tools& x) {
+  return f(caf::meta::type_name("cancel_tools"), x.session_key, x.call_ids);
+}
+
 } // namespace nb

@@ -106,6 +106,16 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::node_actor))
   CAF_ADD_TYPE_ID(nb, (nb::cluster_front_actor))
 
+  // -- cancelling running tools (issue-3b)
+  CAF_ADD_TYPE_ID(nb, (nb::cancel_tools))
+
+  // -- subagents (issue-3b)
+  CAF_ADD_TYPE_ID(nb, (nb::spawn_subagent))
+  CAF_ADD_TYPE_ID(nb, (nb::subagent_info))
+  CAF_ADD_TYPE_ID(nb, (std::vector<nb::subagent_info>))
+  CAF_ADD_TYPE_ID(nb, (nb::inbound_sink))
+  CAF_ADD_TYPE_ID(nb, (nb::subagents_actor))
+
 CAF_END_TYPE_ID_BLOCK(nb)
 
 namespace caf {

@@ -8,6 +8,7 @@
 #include "actors/runner/context_governor.hpp"
 #include "actors/runner/reply_messages.hpp"
 #include "actors/runner/runner_steps.hpp"
+#include "actors/runner/spawn_tool.hpp"
 #include "actors/runner/tool_batches.hpp"
 #include "actors/runner/turn_texts.hpp"
 
@@ -25,7 +26,7 @@ std::string render(runner_pointer self, const caf::error& err) {
 
 /// Ends the turn. `streamed`: the user already saw `final_content` as deltas.
 void finish(runner_pointer self, std::string final_content,
-            std::string stop_reason, bool streamed = false) {
+            std::string stop_reason, bool streamed) {
   auto& st = self->state;
   st.outcome.streamed = streamed;
   st.outcome.final_content = std::move(final_content);
@@ -215,6 +216,15 @@ void model_step(runner_pointer self) {
 void finish_cancelled(runner_pointer self) {
   auto& st = self->state;
   close_stream_segment(self);
+  // Calls sent to the tools and not answered yet: a running exec is
+  // killed with its whole process group, which frees its lane.
+  cancel_tools stop{st.request.session_key, {}};
+  for (size_t b = 0; b < st.batch_index && b < st.batches.size(); ++b)
+    for (auto i : st.batches[b].calls)
+      if (i < st.results.size() && st.results[i].call_id.empty())
+        stop.call_ids.push_back(st.calls[i].id);
+  if (st.tools && !stop.call_ids.empty())
+    self->send(st.tools, std::move(stop));
   for (size_t i = 0; i < st.calls.size(); ++i) {
     auto r = st.results[i];
     if (r.call_id.empty())
@@ -261,6 +271,9 @@ void continue_run(runner_pointer self) {
 
 void start(runner_pointer self) {
   auto& st = self->state;
+  st.specs = scoped_specs(std::move(st.specs), st.request.allowed_tools);
+  if (st.subagents && st.request.allowed_tools.empty())
+    st.specs.push_back(spawn_tool_spec());
   json defs = json::array();
   for (auto& s : st.specs) {
     json params = json::parse(s.parameters_json, nullptr, false);
@@ -284,9 +297,10 @@ runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
             stats_actor stats, std::chrono::seconds model_timeout,
             std::chrono::seconds tool_timeout, int64_t context_window_tokens,
             offload_settings offload, session_actor session,
-            std::string model_provider) {
+            std::string model_provider, subagents_actor subagents) {
   auto& st = self->state;
   st.model_provider = std::move(model_provider);
+  st.subagents = std::move(subagents);
   st.offload = std::move(offload);
   st.session = std::move(session);
   st.context_window_tokens = context_window_tokens;

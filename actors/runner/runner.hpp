@@ -29,6 +29,7 @@ struct runner_state {
   provider_actor provider;
   tools_actor tools;
   session_actor session; ///< hands out mid-turn messages (null: none)
+  subagents_actor subagents; ///< runs spawn calls (null: no spawn tool)
   std::chrono::seconds model_timeout{1260};
   std::chrono::seconds tool_timeout{900};
   int64_t context_window_tokens = 65536; ///< for the context governor
@@ -76,12 +77,14 @@ using runner_pointer = runner_actor::stateful_pointer<runner_state>;
 /// `session` (may be null) is asked for messages the user sent meanwhile,
 /// between model calls, when it said some are waiting. `model_provider`
 /// names the providers.<name> entry for the turn's model (a session's
-/// /model preset); "" = chosen from the model name.
+/// /model preset); "" = chosen from the model name. `subagents` (may be
+/// null) offers the spawn tool and runs its calls.
 runner_actor::behavior_type
 runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
             stats_actor stats, std::chrono::seconds model_timeout,
             std::chrono::seconds tool_timeout, int64_t context_window_tokens,
             offload_settings offload = {}, session_actor session = {},
-            std::string model_provider = {});
+            std::string model_provider = {},
+            subagents_actor subagents = {});
 
 } // namespace nb

@@ -11,6 +11,9 @@
 namespace nb::runner_steps {
 
 std::string render(runner_pointer self, const caf::error& err);
+/// Ends the turn. `streamed`: the user already saw `final_content` as deltas.
+void finish(runner_pointer self, std::string final_content,
+            std::string stop_reason, bool streamed = false);
 void add_message(runner_pointer self, nlohmann::json msg);
 void tell_user(runner_pointer self, outbound_kind kind, std::string text);
 /// Between model calls: takes waiting user messages, then calls the model.

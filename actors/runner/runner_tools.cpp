@@ -1,11 +1,14 @@
 // The tool half of a turn's loop: runs the batches of calls, offloads
 // oversized results, appends the results and goes back to the model.
+#include <algorithm>
+
 #include <caf/event_based_actor.hpp>
 #include <caf/spawn_options.hpp>
 #include <caf/stateful_actor.hpp>
 
 #include "actors/common/log.hpp"
 #include "actors/runner/runner_steps.hpp"
+#include "actors/runner/spawn_tool.hpp"
 #include "actors/runner/tool_batches.hpp"
 #include "actors/runner/tool_offload.hpp"
 #include "actors/runner/turn_texts.hpp"
@@ -67,6 +70,15 @@ void append_results(runner_pointer self) {
                        {"tool_call_id", r.call_id},
                        {"name", r.name},
                        {"content", r.content}});
+  if (st.request.fail_on_tool_error) {
+    // A subagent stops at its first failed tool; its manager reports it.
+    for (auto& r : st.results)
+      if (r.is_error) {
+        ++st.iteration;
+        finish(self, r.name + ": " + r.content, "tool_error");
+        return;
+      }
+  }
   st.calls.clear();
   st.results.clear();
   st.batches.clear();
@@ -74,8 +86,47 @@ void append_results(runner_pointer self) {
   continue_run(self);
 }
 
+void call_done(runner_pointer self, size_t index, tool_result r) {
+  if (r.delivered_to_origin)
+    self->state.outcome.delivered_by_tool = true;
+  self->state.results[index] = std::move(r);
+  if (--self->state.batch_remaining == 0)
+    execute_batches(self);
+}
+
+/// A spawn call goes to the subagent manager, which answers like a tool.
+void run_spawn(runner_pointer self, size_t index) {
+  auto& st = self->state;
+  spawn_subagent rq{st.request.session_key, st.request.channel,
+                    st.request.chat_id, st.request.model, st.calls[index]};
+  self->request(st.subagents, st.tool_timeout, std::move(rq))
+    .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
+          [=](caf::error& err) {
+            auto& c = self->state.calls[index];
+            call_done(self, index,
+                      {c.id, c.name,
+                       "Error: the subagent could not run ("
+                         + render(self, err) + ")",
+                       true, 0, 0});
+          });
+}
+
 void run_call(runner_pointer self, size_t index) {
   auto& st = self->state;
+  const auto& call = st.calls[index];
+  auto& allowed = st.request.allowed_tools;
+  if (!allowed.empty()
+      && std::find(allowed.begin(), allowed.end(), call.name)
+           == allowed.end()) {
+    // Outside this run's scope (a subagent asking for message or spawn):
+    // refused here, never sent. Such a call always forms a batch alone.
+    call_done(self, index, out_of_scope(call, st.specs));
+    return;
+  }
+  if (call.name == "spawn" && st.subagents) {
+    run_spawn(self, index);
+    return;
+  }
   tool_request rq;
   rq.session_key = st.request.session_key;
   rq.call = st.calls[index];
@@ -84,22 +135,15 @@ void run_call(runner_pointer self, size_t index) {
   rq.suppress_delivery = st.request.suppress_delivery;
   rq.outbox = st.request.outbox;
   self->request(st.tools, st.tool_timeout, std::move(rq))
-    .then(
-      [=](tool_result& r) {
-        if (r.delivered_to_origin)
-          self->state.outcome.delivered_by_tool = true;
-        self->state.results[index] = std::move(r);
-        if (--self->state.batch_remaining == 0)
-          execute_batches(self);
-      },
-      [=](caf::error& err) {
-        auto& c = self->state.calls[index];
-        self->state.results[index]
-          = {c.id, c.name, "Error: the tool could not run (" + render(self, err) + ")",
-             true, 0, 0};
-        if (--self->state.batch_remaining == 0)
-          execute_batches(self);
-      });
+    .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
+          [=](caf::error& err) {
+            auto& c = self->state.calls[index];
+            call_done(self, index,
+                      {c.id, c.name,
+                       "Error: the tool could not run (" + render(self, err)
+                         + ")",
+                       true, 0, 0});
+          });
 }
 
 /// Runs the next batch; parallel batches fan out at once, others run alone.
@@ -111,9 +155,11 @@ void execute_batches(runner_pointer self) {
     tool_results_done(self);
     return;
   }
-  const auto& batch = st.batches[st.batch_index++];
-  st.batch_remaining = batch.calls.size();
-  for (auto i : batch.calls)
+  // A copy: a call answered on the spot may run the rest of the turn (and
+  // clear the batches) before this loop ends.
+  auto calls = st.batches[st.batch_index++].calls;
+  st.batch_remaining = calls.size();
+  for (auto i : calls)
     run_call(self, i);
 }
 

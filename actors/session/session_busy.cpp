@@ -2,6 +2,7 @@
 // are answered at once (/stop cancels the turn), plain messages wait to be
 // injected into the running turn or to start the next one, in order.
 #include "actors/session/session.hpp"
+#include "actors/session/session_subagents.hpp"
 
 #include "actors/common/log.hpp"
 
@@ -101,16 +102,30 @@ void while_busy(session_pointer self, inbound_msg in) {
     case command_action::new_session:
       // The fresh start waits for the stopped turn to end, in order.
       cancel_turn(self, in.reply_to);
+      stop_subagents(self, {});
       st.pending.push_back(std::move(in));
       return;
     case command_action::stop: {
+      // The turn stops now; the answer counts the subagents stopped too.
       auto n = cancel_turn(self, in.reply_to);
-      reply.text = n > 0 ? "Stopped " + std::to_string(n) + " task(s)."
-                         : "No active task to stop.";
-      break;
+      stop_subagents(self, [=](int32_t m) {
+        deliver_to(self, in, reply_to_msg(self, in, stopped_text(n + m),
+                                          false));
+      });
+      return;
     }
     case command_action::reply:
       break;
+  }
+  if (counts_subagents(cmd) && st.svc.subagents) {
+    // /status: asked again with the subagents counted (it has no effects).
+    with_subagent_count(self, [=](int32_t m) {
+      auto ctx = command_context_for(self);
+      ctx.active_tasks += m;
+      deliver_to(self, in, reply_to_msg(self, in, run_command(cmd, ctx).text,
+                                        false));
+    });
+    return;
   }
   deliver_to(self, in, reply_to_msg(self, in, std::move(reply.text), false));
 }

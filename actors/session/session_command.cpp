@@ -1,6 +1,7 @@
 // The COMMAND state: slash commands answered without the model.
 #include "actors/session/commands.hpp"
 #include "actors/session/session_steps.hpp"
+#include "actors/session/session_subagents.hpp"
 #include "actors/session/transcript.hpp"
 
 namespace nb {
@@ -54,7 +55,20 @@ void do_command(session_pointer self) {
   auto ctx = command_context_for(self);
   ctx.busy = false;
   ctx.active_tasks = 0;
-  auto preset_before = st.runtime.preset;
+  if (counts_subagents(cmd) && st.svc.subagents) {
+    // No turn runs, but subagents may: /status and /stop count them.
+    with_subagent_count(self, [=](int32_t n) mutable {
+      ctx.active_tasks = n;
+      run_parsed_command(self, cmd, ctx);
+    });
+    return;
+  }
+  run_parsed_command(self, cmd, ctx);
+}
+
+void run_parsed_command(session_pointer self, const parsed_command& cmd,
+                        command_context ctx) {
+  auto preset_before = self->state.runtime.preset;
   auto reply = run_command(cmd, ctx);
   if (adopt_model_choice(self, preset_before)
       && reply.action == command_action::reply) {
@@ -66,10 +80,13 @@ void do_command(session_pointer self) {
   }
   switch (reply.action) {
     case command_action::new_session:
+      stop_subagents(self, {});
       start_new_session(self, std::move(reply.text));
       return;
     case command_action::stop:
-      answer_command(self, "No active task to stop.", false);
+      stop_subagents(self, [=](int32_t n) {
+        answer_command(self, stopped_text(n), false);
+      });
       return;
     case command_action::reply:
       answer_command(self, std::move(reply.text), true);

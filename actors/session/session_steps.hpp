@@ -61,4 +61,8 @@ nlohmann::json user_message(const inbound_msg& in);
 /// COMMAND: answers a slash command, or passes the message on.
 void do_command(session_pointer self);
 
+/// COMMAND: runs `cmd` with `ctx` and acts on its answer.
+void run_parsed_command(session_pointer self, const parsed_command& cmd,
+                        command_context ctx);
+
 } // namespace nb

@@ -179,7 +179,7 @@ void do_run(session_pointer self) {
                             int64_t{st.runtime.context_window_tokens},
                             offload_settings{st.cfg.workspace, st.cfg.max_tool_result_chars},
                             caf::actor_cast<session_actor>(self),
-                            st.runtime.provider);
+                            st.runtime.provider, st.svc.subagents);
   st.runner = runner;
   if (!st.pending.empty())
     self->send(runner, injections_ready_atom::value);

@@ -10,6 +10,7 @@
 #include "actors/stats/stats.hpp"
 #include "actors/store/pg_store.hpp"
 #include "actors/store/session_store.hpp"
+#include "actors/subagents/subagents.hpp"
 #include "actors/tools/tools_front.hpp"
 
 namespace nb {
@@ -44,6 +45,25 @@ void spawn_services(supervisor_pointer self) {
     st.svc.tools = spawn_tools(sys, st.cfg, st.svc.stats);
     self->link_to(st.svc.tools);
   }
+}
+
+/// The subagent manager: started once the entry router exists (results
+/// are announced through it, like any inbound message); the routers learn
+/// the new services.
+void spawn_subagents(supervisor_pointer self) {
+  auto& st = self->state;
+  if (st.svc.subagents || !st.entry)
+    return;
+  auto scfg = make_session_config(st.cfg);
+  st.svc.subagents = self->spawn(
+    subagents_impl,
+    make_subagent_config(st.cfg, scfg.model_timeout, scfg.tool_timeout),
+    st.svc.provider, st.svc.tools, st.svc.stats);
+  self->link_to(st.svc.subagents);
+  self->send(st.svc.subagents, caf::actor_cast<inbound_sink>(st.entry));
+  self->send(st.router, st.svc);
+  if (st.entry != st.router)
+    self->send(st.entry, st.svc);
 }
 
 /// Gateway only: the notification gate, and the schedules (cron and the
@@ -129,6 +149,7 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
     st.entry = opts.entry(self->system(), st.router, st.svc);
     self->link_to(st.entry);
   }
+  spawn_subagents(self);
   // Channels first: the heartbeat delivers through their outbox.
   spawn_channels(self);
   spawn_background(self);
@@ -157,6 +178,7 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                    || drop_if(s.svc.store, em.source)
                    || drop_if(s.svc.provider, em.source)
                    || drop_if(s.svc.tools, em.source)
+                   || drop_if(s.svc.subagents, em.source)
                    || drop_if(s.evaluator, em.source)
                    || drop_if(s.schedules, em.source);
     if (!service) {
@@ -168,6 +190,9 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
     lg->error("a service actor died ({}); restarting it (restart #{})",
               self->system().render(em.reason), s.restarts);
     spawn_services(self);
+    if (s.svc.subagents)
+      self->send(s.svc.subagents, s.svc.provider, s.svc.tools, s.svc.stats);
+    spawn_subagents(self); // a restarted manager starts empty
     hand_out_services(self);
     spawn_background(self);
   });

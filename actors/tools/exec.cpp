@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "actors/tools/builtin_tools.hpp"
+#include "actors/tools/exec_cancel.hpp"
 #include "actors/tools/exec_guard.hpp"
 #include "actors/tools/exec_process.hpp"
 #include "actors/tools/ssrf.hpp"
@@ -210,7 +211,14 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
   opts.timeout_s = timeout;
   opts.capture_limit = static_cast<size_t>(max_chars);
   opts.limits = limits_for(ctx.exec, timeout);
+  exec_cancel stop{ctx};
+  if (stop.refused())
+    return fail("Error: Command not run: the task was stopped (/stop).");
+  opts.cancelled = [&stop] { return stop.requested(); };
   auto r = run_process(opts);
+  if (r.cancelled)
+    return fail("Error: Command stopped (/stop); its processes were "
+                "killed.");
   if (!r.error.empty())
     return fail("Error executing command: " + r.error);
   if (r.timed_out)

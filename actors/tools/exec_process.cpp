@@ -113,6 +113,10 @@ process_result run_process(const process_options& o) {
       r.timed_out = true;
       break;
     }
+    if (!exited && o.cancelled && o.cancelled()) {
+      r.cancelled = true;
+      break;
+    }
     auto until = exited ? drain_until : deadline;
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
       until - now);
@@ -141,7 +145,7 @@ process_result run_process(const process_options& o) {
       }
     }
   }
-  if (r.timed_out || held_open) {
+  if (r.timed_out || r.cancelled || held_open) {
     // The group id is the child's pid; leftovers that still hold our pipes
     // after the drain go with it.
     ::killpg(pid, SIGKILL);

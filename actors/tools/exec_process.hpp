@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct process_options {
   /// (a background grandchild) still holds the output pipes.
   std::chrono::milliseconds drain{250};
   child_limits limits;           ///< rlimits set inside the child
+  /// Polled between reads (at least every 50 ms): true kills the whole
+  /// process group at once (/stop). Null: never.
+  std::function<bool()> cancelled;
 };
 
 /// One output stream: its first and last capture_limit bytes.
@@ -41,6 +45,7 @@ struct captured_stream {
 struct process_result {
   std::string error;      ///< could not start: the reason
   bool timed_out = false;
+  bool cancelled = false; ///< stopped through process_options::cancelled
   int exit_code = 0;      ///< negative: killed by that signal
   captured_stream out;
   captured_stream err;

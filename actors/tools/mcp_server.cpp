@@ -214,6 +214,10 @@ mcp_server_impl(server_ptr self, std::string server, mcp_server_settings cfg,
       report_tool_sample(stats, r);
       return r;
     },
+    [](const cancel_tools&) {
+      // A call in progress blocks this actor until it ends; by the time
+      // a stop is read here there is nothing left to stop.
+    },
   };
 }
 

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/tools/exec_watch.hpp"
 #include "config/settings.hpp"
 #include "messages/chat.hpp"
 #include "messages/model.hpp"
@@ -39,6 +40,10 @@ struct tool_context {
   std::string chat_id;
   bool suppress_delivery = false;
   outbound_sink outbox; ///< null: the message tool cannot send
+  std::string call_id;  ///< the call being run (from the tool_request)
+  /// Where exec registers so /stop can end it (null: it cannot be stopped).
+  caf::actor_system* system = nullptr;
+  exec_watch_actor watch;
 };
 
 /// A tool's implementation: validated arguments in, output out. May throw;

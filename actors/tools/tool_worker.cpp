@@ -23,6 +23,7 @@ tool_result run_tool_request(const tool_registry& reg, tool_context base,
   base.chat_id = req.chat_id;
   base.suppress_delivery = req.suppress_delivery;
   base.outbox = req.outbox;
+  base.call_id = req.call.id;
   // execute() already turns tool exceptions into results; this catches
   // what could escape around it (allocation failures and the like).
   try {

@@ -89,6 +89,12 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
   st.base = std::move(base);
   st.stats = stats;
   st.lanes.resize(lanes < 1 ? 1 : static_cast<size_t>(lanes));
+  // Workers copy the base context: the watch must be in it before any
+  // worker exists.
+  st.watch = self->spawn(exec_watch_impl);
+  stop_with(self, st.watch);
+  st.base.system = &self->system();
+  st.base.watch = st.watch;
   st.pool = self->spawn(tool_pool_impl, st.registry, st.base, tool_workers,
                         stats);
   stop_with(self, st.pool);
@@ -121,6 +127,13 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
       if (concurrency_safe(prep.tool->spec))
         return self->delegate(st.pool, std::move(req));
       return self->delegate(lane_for(self, req.session_key), std::move(req));
+    },
+    [self](cancel_tools& c) {
+      auto t = self->state.meter.measure();
+      // Running execs are killed; MCP calls are left to finish on their
+      // own (the runner no longer waits for them) and their late answers
+      // go nowhere.
+      self->send(self->state.watch, std::move(c));
     },
   };
 }

@@ -27,6 +27,7 @@ struct tools_state {
   tool_context base;
   stats_actor stats;
   tool_executor_actor pool;
+  exec_watch_actor watch; ///< running execs, for /stop
   std::vector<tool_executor_actor> lanes; ///< spawned on first use
   /// MCP servers by name (detached actors; they connect on first use).
   std::map<std::string, tools_actor> mcp;

@@ -84,7 +84,7 @@ struct tree {
     tools = spawn_tools(fx.sys, cfg, stats);
     probe = fx.sys.spawn(outbox);
     session_services svc{store, provider, tools, stats,
-                         caf::actor_cast<outbound_sink>(probe)};
+                         caf::actor_cast<outbound_sink>(probe), {}};
     router = fx.sys.spawn(router_impl, make_session_config(cfg), svc);
     evaluator = spawn_evaluator(fx.sys, cfg, svc);
     auto hc = make_heartbeat_config(cfg);

@@ -47,6 +47,9 @@ template <> tool_request sample(caf::actor_system& sys) {
 template <> tool_result sample(caf::actor_system&) {
   return {"call_1", "read_file", "1| hello", true, 5, 9, true};
 }
+template <> cancel_tools sample(caf::actor_system&) {
+  return {"telegram:42", {"call_1", "call_2"}};
+}
 
 // Serializing a handle puts its actor into the registry (so that other nodes
 // can reach it), which keeps it alive: every sample actor is stopped at the end.
@@ -97,7 +100,7 @@ template <> model_reply sample(caf::actor_system& sys) {
 }
 template <> run_turn sample(caf::actor_system& sys) {
   return {"cli:direct", "cli", "direct", "t1", "m", "[]", 20, 100, 0.1,
-          true, sink_actor(sys), true, sink_actor(sys)};
+          true, sink_actor(sys), true, sink_actor(sys), {"read_file"}, true};
 }
 template <> turn_outcome sample(caf::actor_system& sys) {
   return {"done", {R"({"role":"assistant"})"}, "completed",
@@ -141,6 +144,9 @@ template <> tools_actor sample(caf::actor_system& sys) { return any_handle<tools
 template <> store_actor sample(caf::actor_system& sys) { return any_handle<store_actor>(sys); }
 template <> stats_actor sample(caf::actor_system& sys) { return any_handle<stats_actor>(sys); }
 template <> supervisor_actor sample(caf::actor_system& sys) { return any_handle<supervisor_actor>(sys); }
+template <> subagents_actor sample(caf::actor_system& sys) {
+  return any_handle<subagents_actor>(sys);
+}
 
 // -- evaluator (issue 4)
 template <> eval_request sample(caf::actor_system&) {
@@ -168,7 +174,22 @@ template <> session_listing sample(caf::actor_system& sys) {
 
 template <> session_services sample(caf::actor_system& sys) {
   return {sample<store_actor>(sys), sample<provider_actor>(sys),
-          sample<tools_actor>(sys), sample<stats_actor>(sys), sink_actor(sys)};
+          sample<tools_actor>(sys), sample<stats_actor>(sys), sink_actor(sys),
+          sample<subagents_actor>(sys)};
+}
+template <> spawn_subagent sample(caf::actor_system&) {
+  return {"telegram:42", "telegram", "42", "m",
+          {"call_9", "spawn", R"({"task":"count the files"})"}};
+}
+template <> subagent_info sample(caf::actor_system&) {
+  return {"0badf00d", "count files", "count the files", "telegram:42",
+          1780308000000, true};
+}
+template <> std::vector<subagent_info> sample(caf::actor_system& sys) {
+  return {sample<subagent_info>(sys), {"12345678", "b", "c", "d", 1, false}};
+}
+template <> inbound_sink sample(caf::actor_system& sys) {
+  return any_handle<inbound_sink>(sys);
 }
 
 template <> channel_status sample(caf::actor_system&) {

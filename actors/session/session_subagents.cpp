@@ -1,0 +1,58 @@
+// A session's view of its subagents: how many run (for /status and /stop)
+// and stopping them (/stop, /new). The subagent manager owns them; a
+// session without one has none.
+#include "actors/session/session.hpp"
+#include "actors/session/session_subagents.hpp"
+
+namespace nb {
+
+namespace {
+
+// The manager is a local actor that answers at once; a stuck one must not
+// hold a command's answer for long.
+constexpr auto manager_timeout = std::chrono::seconds(5);
+
+} // namespace
+
+void with_subagent_count(session_pointer self,
+                         std::function<void(int32_t)> then) {
+  auto& st = self->state;
+  if (!st.svc.subagents) {
+    then(0);
+    return;
+  }
+  self->request(st.svc.subagents, manager_timeout, subagent_count_atom::value,
+                st.key)
+    .then([then](int32_t n) { then(n); },
+          [then](caf::error&) { then(0); });
+}
+
+void stop_subagents(session_pointer self, std::function<void(int32_t)> then) {
+  auto& st = self->state;
+  if (!st.svc.subagents) {
+    if (then)
+      then(0);
+    return;
+  }
+  if (!then) {
+    self->request(st.svc.subagents, manager_timeout,
+                  subagent_stop_atom::value, st.key)
+      .then([](int32_t) {}, [](caf::error&) {});
+    return;
+  }
+  self->request(st.svc.subagents, manager_timeout, subagent_stop_atom::value,
+                st.key)
+    .then([then](int32_t n) { then(n); },
+          [then](caf::error&) { then(0); });
+}
+
+std::string stopped_text(int32_t n) {
+  return n > 0 ? "Stopped " + std::to_string(n) + " task(s)."
+               : "No active task to stop.";
+}
+
+bool counts_subagents(const parsed_command& cmd) {
+  return cmd.spec && (cmd.spec->run == cmd_status || cmd.spec->run == cmd_stop);
+}
+
+} // namespace nb

@@ -1,0 +1,262 @@
+#include "actors/subagents/subagents.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include <caf/event_based_actor.hpp>
+
+#include "actors/common/log.hpp"
+#include "actors/runner/runner.hpp"
+#include "actors/subagents/subagent_texts.hpp"
+
+namespace nb {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// Appended to error results so the model changes course (as the tools do).
+constexpr const char* tool_hint
+  = "\n\n[Analyze the error above and try a different approach.]";
+
+subagent_config with_floor(subagent_config c) {
+  c.max_concurrent = std::max(1, c.max_concurrent);
+  c.max_iterations = std::clamp(c.max_iterations, 1, 15);
+  return c;
+}
+
+std::string new_id(subagents_pointer self) {
+  char buf[9];
+  do {
+    std::snprintf(buf, sizeof buf, "%08x",
+                  static_cast<unsigned>(self->state.rng() & 0xffffffffu));
+  } while (self->state.running.count(buf));
+  return buf;
+}
+
+int64_t unix_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch())
+    .count();
+}
+
+void report(subagents_pointer self) {
+  auto& st = self->state;
+  if (!st.stats)
+    return;
+  self->send(st.stats, gauge_sample{"subagents_running",
+                                    static_cast<int64_t>(st.running.size())});
+  self->send(st.stats, gauge_sample{"subagents_started", st.started});
+  self->send(st.stats, gauge_sample{"subagents_failed", st.failed});
+}
+
+tool_result spawn_result(const tool_call& call, std::string text,
+                         bool is_error) {
+  tool_result r;
+  r.call_id = call.id;
+  r.name = call.name;
+  r.content = std::move(text);
+  r.is_error = is_error;
+  return r;
+}
+
+void announce(subagents_pointer self, const subagents_state::task& t,
+              const std::string& result, bool ok) {
+  auto& st = self->state;
+  inbound_msg in;
+  in.channel = t.channel;
+  in.chat_id = t.chat_id;
+  in.sender_id = "subagent";
+  in.content = announce_text(t.info.label, t.info.task, result, ok);
+  in.metadata_json = json{{"_subagent_result", true},
+                          {"_subagent_task_id", t.info.id},
+                          {"_subagent_label", t.info.label}}
+                       .dump();
+  in.session_key_override = t.info.session_key;
+  if (st.announce_to)
+    self->send(st.announce_to, std::move(in));
+  else
+    log::get("subagents")->warn("[{}] subagent {} finished, but there is no "
+                                "router to report it to",
+                                t.info.session_key, t.info.id);
+}
+
+/// A subagent's runner answered (or died): report to whoever waits.
+void finished(subagents_pointer self, const std::string& id,
+              turn_outcome out, const caf::error& err) {
+  auto& st = self->state;
+  auto i = st.running.find(id);
+  if (i == st.running.end())
+    return;
+  auto t = std::move(i->second);
+  st.running.erase(i);
+  bool ok = false;
+  std::string result;
+  if (err) {
+    result = "Error: the subagent stopped unexpectedly ("
+             + self->system().render(err) + ")";
+  } else {
+    result = result_text(out, ok);
+  }
+  if (!ok && !t.info.stopping)
+    ++st.failed;
+  log::get("subagents")->info("[{}] subagent {} [{}] {}", t.info.session_key,
+                              t.info.id, t.info.label,
+                              t.info.stopping ? "stopped"
+                              : ok            ? "completed"
+                                              : "failed");
+  report(self);
+  if (t.wait) {
+    t.promise.deliver(spawn_result({t.call_id, "spawn", ""}, result, !ok));
+    return;
+  }
+  // A stopped subagent is not announced: the user asked for the stop.
+  if (!t.info.stopping)
+    announce(self, t, result, ok);
+}
+
+caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
+  auto& st = self->state;
+  auto args = parse_spawn_args(rq.call.arguments_json);
+  if (!args.error.empty())
+    return spawn_result(rq.call,
+                        "Error: Invalid parameters for tool 'spawn': "
+                          + args.error + tool_hint,
+                        true);
+  if (st.running.size() >= static_cast<size_t>(st.cfg.max_concurrent))
+    return spawn_result(rq.call,
+                        limit_text(st.running.size(), st.cfg.max_concurrent),
+                        false);
+  if (!st.provider)
+    return spawn_result(rq.call, "Error: no model is available for a "
+                                 "subagent" + std::string{tool_hint},
+                        true);
+  auto id = new_id(self);
+  subagents_state::task t;
+  t.info = {id, args.label.empty() ? default_label(args.task) : args.label,
+            args.task, rq.session_key, unix_ms(), false};
+  t.channel = rq.channel;
+  t.chat_id = rq.chat_id;
+  t.wait = args.wait;
+  t.call_id = rq.call.id;
+  offload_settings offload{st.cfg.workspace};
+  offload.max_chars = st.cfg.max_tool_result_chars;
+  // Its own context: no session to inject into, no spawn tool.
+  t.runner = self->spawn(runner_impl, st.provider, st.tools, st.stats,
+                         st.cfg.model_timeout, st.cfg.tool_timeout,
+                         st.cfg.context_window_tokens, offload,
+                         session_actor{}, subagents_actor{});
+  run_turn turn;
+  turn.session_key = "subagent:" + id;
+  turn.channel = rq.channel;
+  turn.chat_id = rq.chat_id;
+  turn.turn_id = "subagent:" + id;
+  turn.model = rq.model;
+  turn.messages_json
+    = json::array({{{"role", "system"},
+                    {"content", subagent_system_prompt(st.cfg.workspace)}},
+                   {{"role", "user"}, {"content", args.task}}})
+        .dump();
+  turn.max_iterations = st.cfg.max_iterations;
+  turn.max_tokens = st.cfg.max_tokens;
+  turn.temperature = args.temperature >= 0 ? args.temperature
+                                           : st.cfg.temperature;
+  turn.suppress_delivery = true;
+  turn.allowed_tools = subagent_tools();
+  turn.fail_on_tool_error = st.cfg.fail_on_tool_error;
+  auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
+               + st.cfg.tool_timeout * st.cfg.max_iterations;
+  self->request(t.runner, limit, std::move(turn))
+    .then([self, id](turn_outcome& out) { finished(self, id, out, {}); },
+          [self, id](caf::error& err) {
+            finished(self, id, {}, err);
+          });
+  log::get("subagents")->info("[{}] subagent {} [{}] started",
+                              rq.session_key, id, t.info.label);
+  auto label = t.info.label;
+  bool wait = t.wait;
+  if (wait)
+    t.promise = self->make_response_promise<tool_result>();
+  auto promise = t.promise;
+  st.running.emplace(id, std::move(t));
+  ++st.started;
+  report(self);
+  if (wait)
+    return promise;
+  return spawn_result(rq.call, started_text(label, id), false);
+}
+
+} // namespace
+
+subagent_config make_subagent_config(const settings& cfg,
+                                     std::chrono::seconds model_timeout,
+                                     std::chrono::seconds tool_timeout) {
+  subagent_config c;
+  c.workspace = cfg.workspace_path();
+  c.max_concurrent = cfg.agent.max_concurrent_subagents;
+  c.fail_on_tool_error = cfg.agent.fail_on_tool_error;
+  c.max_iterations = std::min(15, cfg.agent.max_tool_iterations);
+  c.max_tokens = cfg.agent.max_tokens;
+  c.temperature = cfg.agent.temperature;
+  c.context_window_tokens = cfg.agent.context_window_tokens;
+  c.max_tool_result_chars
+    = static_cast<size_t>(std::max(1000, cfg.agent.max_tool_result_chars));
+  c.model_timeout = model_timeout;
+  c.tool_timeout = tool_timeout;
+  return c;
+}
+
+subagents_actor::behavior_type
+subagents_impl(subagents_pointer self, subagent_config cfg,
+               provider_actor provider, tools_actor tools, stats_actor stats) {
+  auto& st = self->state;
+  st.cfg = with_floor(std::move(cfg));
+  st.provider = std::move(provider);
+  st.tools = std::move(tools);
+  st.stats = stats;
+  st.rng.seed(std::random_device{}());
+  st.meter.start(self, "subagents", std::move(stats));
+  return {
+    [self](spawn_subagent& rq) -> caf::result<tool_result> {
+      auto t = self->state.meter.measure();
+      return start(self, rq);
+    },
+    [self](subagent_stop_atom, const std::string& key) -> int32_t {
+      auto t = self->state.meter.measure();
+      int32_t n = 0;
+      for (auto& [id, task] : self->state.running)
+        if (task.info.session_key == key && !task.info.stopping) {
+          task.info.stopping = true;
+          // Its runner kills its running tool calls and ends at once.
+          self->send(task.runner, cancel_turn_atom::value);
+          ++n;
+        }
+      return n;
+    },
+    [self](subagent_count_atom, const std::string& key) -> int32_t {
+      auto t = self->state.meter.measure();
+      return static_cast<int32_t>(std::count_if(
+        self->state.running.begin(), self->state.running.end(),
+        [&](auto& e) {
+          return e.second.info.session_key == key && !e.second.info.stopping;
+        }));
+    },
+    [self](subagent_list_atom) {
+      auto t = self->state.meter.measure();
+      std::vector<subagent_info> out;
+      for (auto& [id, task] : self->state.running)
+        out.push_back(task.info);
+      return out;
+    },
+    [self](inbound_sink& to) { self->state.announce_to = std::move(to); },
+    [self](provider_actor& p, tools_actor& t, stats_actor& s) {
+      self->state.provider = std::move(p);
+      self->state.tools = std::move(t);
+      self->state.stats = std::move(s);
+    },
+  };
+}
+
+} // namespace nb

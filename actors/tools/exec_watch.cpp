@@ -1,0 +1,83 @@
+#include "actors/tools/exec_watch.hpp"
+
+#include <algorithm>
+
+#include <caf/event_based_actor.hpp>
+
+#include "actors/common/log.hpp"
+
+namespace nb {
+
+namespace {
+
+using watch_ptr = exec_watch_actor::stateful_pointer<exec_watch_state>;
+
+// A cancelled call that has not started within this long never will (its
+// turn is long over); a cap keeps a flood of stops from growing the list.
+constexpr auto early_ttl = std::chrono::minutes(15);
+constexpr size_t early_cap = 4096;
+
+std::string early_key(const std::string& session, const std::string& call) {
+  return session + '\n' + call;
+}
+
+void prune(exec_watch_state& st) {
+  auto now = std::chrono::steady_clock::now();
+  while (!st.early.empty()
+         && (st.early.size() > early_cap
+             || now - st.early.front().second > early_ttl))
+    st.early.pop_front();
+}
+
+} // namespace
+
+exec_watch_actor::behavior_type exec_watch_impl(watch_ptr self) {
+  self->set_down_handler([self](caf::down_msg& dm) {
+    self->state.live.erase(dm.source);
+  });
+  return {
+    [self](watch_exec& w) -> bool {
+      auto& st = self->state;
+      prune(st);
+      auto key = early_key(w.session_key, w.call_id);
+      auto hit = std::find_if(st.early.begin(), st.early.end(),
+                              [&](auto& e) { return e.first == key; });
+      if (hit != st.early.end()) {
+        st.early.erase(hit);
+        return true;
+      }
+      self->monitor(w.canceller);
+      st.live[w.canceller.address()]
+        = {std::move(w.session_key), std::move(w.call_id), w.canceller};
+      return false;
+    },
+    [self](cancel_tools& c) {
+      auto& st = self->state;
+      prune(st);
+      std::vector<bool> found(c.call_ids.size(), false);
+      int killed = 0;
+      for (auto& [addr, r] : st.live) {
+        if (r.session_key != c.session_key)
+          continue;
+        auto at = std::find(c.call_ids.begin(), c.call_ids.end(), r.call_id);
+        if (!c.call_ids.empty() && at == c.call_ids.end())
+          continue;
+        if (at != c.call_ids.end())
+          found[static_cast<size_t>(at - c.call_ids.begin())] = true;
+        self->send(r.canceller, cancel_turn_atom::value);
+        ++killed;
+      }
+      // Calls not running yet (queued in a lane) are refused when they
+      // register.
+      auto now = std::chrono::steady_clock::now();
+      for (size_t i = 0; i < c.call_ids.size(); ++i)
+        if (!found[i])
+          st.early.emplace_back(early_key(c.session_key, c.call_ids[i]), now);
+      if (killed > 0)
+        log::get("tools")->info("[{}] stopping {} running command(s)",
+                                c.session_key, killed);
+    },
+  };
+}
+
+} // namespace nb

@@ -1,0 +1,84 @@
+// Test support: the processes a test started, read from /proc (Linux), so
+// tests can check that a killed command took its whole group with it.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace nb::test {
+
+/// One line of /proc/<pid>/stat, the fields tests need.
+struct proc_entry {
+  int pid = 0;
+  int ppid = 0;
+  int pgrp = 0;
+  char state = '?'; ///< 'Z': a zombie (dead, not reaped yet)
+  std::string comm;
+};
+
+/// Every process now, or the fields of one (pid 0 when it is gone).
+inline proc_entry read_proc(int pid) {
+  proc_entry e;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line))
+    return e;
+  auto open = line.find('(');
+  auto close = line.rfind(')');
+  if (open == std::string::npos || close == std::string::npos
+      || close + 4 >= line.size())
+    return e;
+  e.pid = pid;
+  e.comm = line.substr(open + 1, close - open - 1);
+  e.state = line[close + 2];
+  auto rest = line.substr(close + 4);
+  e.ppid = std::atoi(rest.c_str());
+  auto sp = rest.find(' ');
+  if (sp != std::string::npos)
+    e.pgrp = std::atoi(rest.c_str() + sp + 1);
+  return e;
+}
+
+inline std::vector<proc_entry> all_procs() {
+  std::vector<proc_entry> out;
+  std::error_code ec;
+  for (auto& d : std::filesystem::directory_iterator("/proc", ec)) {
+    auto name = d.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    auto e = read_proc(std::atoi(name.c_str()));
+    if (e.pid != 0)
+      out.push_back(e);
+  }
+  return out;
+}
+
+/// Live (not zombie) processes named `comm` in the process groups led by
+/// children of this test process: what an exec started, grandchildren
+/// included.
+inline std::vector<int> group_members_named(const std::string& comm) {
+  auto procs = all_procs();
+  std::set<int> groups;
+  for (auto& p : procs)
+    if (p.ppid == ::getpid())
+      groups.insert(p.pgrp);
+  std::vector<int> out;
+  for (auto& p : procs)
+    if (groups.count(p.pgrp) && p.comm == comm && p.state != 'Z')
+      out.push_back(p.pid);
+  return out;
+}
+
+/// Whether `pid` is gone (or a zombie: dead, waiting to be reaped).
+inline bool proc_gone(int pid) {
+  auto e = read_proc(pid);
+  return e.pid == 0 || e.state == 'Z';
+}
+
+} // namespace nb::test
