@@ -147,7 +147,7 @@ caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
   t.runner = self->spawn(runner_impl, st.provider, st.tools, st.stats,
                          st.cfg.model_timeout, st.cfg.tool_timeout,
                          st.cfg.context_window_tokens, offload,
-                         session_actor{}, subagents_actor{});
+                         session_actor{}, std::string{}, subagents_actor{});
   run_turn turn;
   turn.session_key = "subagent:" + id;
   turn.channel = rq.channel;
