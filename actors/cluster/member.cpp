@@ -2,6 +2,9 @@
 
 #include <thread>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <caf/actor_system.hpp>
@@ -31,6 +34,34 @@ std::string node_id_for(const cluster_settings& cluster,
 }
 
 namespace {
+
+/// A port the OS has free on `host` right now (bound, read, closed).
+std::optional<uint16_t> free_port_on(const std::string& host) {
+  int fd = ::socket(host.find(':') != std::string::npos ? AF_INET6 : AF_INET,
+                    SOCK_STREAM, 0);
+  if (fd < 0)
+    return std::nullopt;
+  std::optional<uint16_t> out;
+  if (host.find(':') == std::string::npos) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    socklen_t len = sizeof(a);
+    if (::inet_pton(AF_INET, host.c_str(), &a.sin_addr) == 1
+        && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0
+        && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+      out = ntohs(a.sin_port);
+  } else {
+    sockaddr_in6 a{};
+    a.sin6_family = AF_INET6;
+    socklen_t len = sizeof(a);
+    if (::inet_pton(AF_INET6, host.c_str(), &a.sin6_addr) == 1
+        && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0
+        && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+      out = ntohs(a.sin6_port);
+  }
+  ::close(fd);
+  return out;
+}
 
 struct member_plan {
   endpoint listen;
@@ -90,7 +121,13 @@ int run_member_node(const settings& cfg, const cluster_settings& cluster,
   svc.tools = spawn_tools(sys, cfg, svc.stats);
   auto connector = spawn_connector(sys, p->peers, uses_tls(cluster));
   auto id = node_id_for(cluster, role, p->listen);
-  auto node = sys.spawn(node_impl, id, role, cluster.listen, cfg, cluster,
+  // The gateway shows the address a node reports: with port 0, pick the
+  // port now so that it is the one the node is published on.
+  if (p->listen.port == 0) {
+    if (auto port = free_port_on(p->listen.host))
+      p->listen.port = *port;
+  }
+  auto node = sys.spawn(node_impl, id, role, p->listen.text(), cfg, cluster,
                         svc, connector);
   auto stop_all = [&] {
     for (auto a : {caf::actor_cast<caf::actor>(node),

@@ -52,6 +52,7 @@ try {
       if (!/MB$/.test(r[7])) fail("node RSS not shown: " + JSON.stringify(r));
     const agent = rows.find((r) => r[1] === "agent");
     if (Number(agent[5]) < 1) fail("the agent node holds no session: " + JSON.stringify(agent));
+    if (/:0$/.test(agent[2])) fail("the agent shows no port: " + JSON.stringify(agent));
     const channels = await page.$$eval("#dash-channels tbody tr", (r) =>
       r.map((x) => [...x.children].slice(0, 2).map((c) => c.textContent).join(" ")));
     if (!channels.includes("websocket connected")) fail("channels: " + JSON.stringify(channels));
