@@ -7,80 +7,26 @@
 #include <utility>
 #include <vector>
 
+#include "actors/runner/governor_steps.hpp"
 #include "actors/runner/turn_texts.hpp"
 
-namespace nb {
+namespace nb::governor {
 
 namespace {
 
 using json = nlohmann::json;
 
-constexpr int64_t safety_buffer = 1024;
 constexpr size_t compact_min_chars = 500;
 constexpr const char* backfill_text
   = "Error: this tool call was interrupted or its result was lost.";
 constexpr const char* truncated_suffix = "\n... (truncated)";
 
-enum class kind { system, user, assistant, tool, other };
-
-/// One message on its way through the pipeline: the caller's element until
-/// a step changes it, so the input is copied once, at the very end.
-struct entry {
-  const json* orig = nullptr;
-  json own;
-  bool owned = false;
-  kind k = kind::other;
-  int64_t tokens = 0;
-
-  const json& get() const { return owned ? own : *orig; }
-  json& make_owned() {
-    if (!owned) {
-      own = *orig;
-      owned = true;
-    }
-    return own;
-  }
-};
-
-using entries = std::vector<entry>;
-
-kind kind_of(const json& m) {
-  auto it = m.find("role");
-  if (it == m.end() || !it->is_string())
-    return kind::other;
-  const auto& r = it->get_ref<const std::string&>();
+kind kind_of(const std::string& r) {
   if (r == "system") return kind::system;
   if (r == "user") return kind::user;
   if (r == "assistant") return kind::assistant;
   if (r == "tool") return kind::tool;
   return kind::other;
-}
-
-size_t json_size(const json& j) {
-  switch (j.type()) {
-    case json::value_t::string:
-      return j.get_ref<const std::string&>().size() + 2;
-    case json::value_t::object: {
-      size_t n = 2 + (j.empty() ? 0 : j.size() - 1);
-      for (auto it = j.begin(); it != j.end(); ++it)
-        n += it.key().size() + 3 + json_size(it.value());
-      return n;
-    }
-    case json::value_t::array: {
-      size_t n = 2 + (j.empty() ? 0 : j.size() - 1);
-      for (auto& x : j)
-        n += json_size(x);
-      return n;
-    }
-    case json::value_t::boolean: return j.get<bool>() ? 4 : 5;
-    case json::value_t::null: return 4;
-    case json::value_t::number_float: return 12;
-    default: return 8; // integers
-  }
-}
-
-int64_t message_tokens(const json& m) {
-  return static_cast<int64_t>((json_size(m) + 3) / 4) + 4;
 }
 
 std::string_view str_or_empty(const json& obj, const char* key) {
@@ -108,31 +54,53 @@ bool is_placeholder(const json& m) {
   return it == m.end() || it->is_null() || (it->is_array() && it->empty());
 }
 
+/// A call of an assistant message that survived step 2.
+struct call_ref {
+  std::string_view id;
+  std::string_view name;
+};
+
+/// What one run of the pipeline shares across its steps.
+struct pass {
+  std::vector<call_ref> calls;     ///< every entry's usable calls
+  std::vector<uint32_t> scratch;   ///< reused by clean_calls
+  std::unordered_set<std::string_view> declared;
+};
+
 /// Step 2 for one assistant message; false when the message must go.
-bool clean_calls(entry& e, std::unordered_set<std::string_view>& declared) {
+/// Records the usable calls in the pass; copies the message only when a
+/// call has to go.
+bool clean_calls(entry& e, pass& p) {
   const json& m = *e.orig;
+  e.calls_from = e.calls_to = static_cast<uint32_t>(p.calls.size());
   auto it = m.find("tool_calls");
   if (it == m.end())
     return true;
-  json kept = json::array();
   bool changed = !it->is_array();
+  p.scratch.clear();
   if (it->is_array()) {
-    for (auto& c : *it) {
+    const auto& arr = it->get_ref<const json::array_t&>();
+    for (uint32_t i = 0; i < arr.size(); ++i) {
+      const auto& c = arr[i];
       auto id = str_or_empty(c, "id");
       auto fn = c.is_object() ? c.find("function") : c.end();
-      bool ok = !id.empty() && fn != c.end()
-                && !str_or_empty(*fn, "name").empty()
-                && declared.insert(id).second;
-      if (ok)
-        kept.push_back(c);
-      else
+      auto name = fn != c.end() ? str_or_empty(*fn, "name") : "";
+      if (!id.empty() && !name.empty() && p.declared.insert(id).second) {
+        p.calls.push_back({id, name});
+        p.scratch.push_back(i);
+      } else {
         changed = true;
+      }
     }
   }
+  e.calls_to = static_cast<uint32_t>(p.calls.size());
   if (!changed)
     return true;
-  if (kept.empty() && !has_content(m))
+  if (p.scratch.empty() && !has_content(m))
     return false;
+  json kept = json::array();
+  for (auto i : p.scratch)
+    kept.push_back((*it)[i]);
   auto& own = e.make_owned();
   if (kept.empty())
     own.erase("tool_calls");
@@ -141,56 +109,46 @@ bool clean_calls(entry& e, std::unordered_set<std::string_view>& declared) {
   return true;
 }
 
-struct pending_call {
-  std::string id;
-  std::string name;
-  bool answered = false;
-};
-
-entry synthetic_result(const pending_call& c) {
+entry synthetic_result(const call_ref& c) {
   entry e;
   e.own = {{"role", "tool"}, {"tool_call_id", c.id}, {"name", c.name},
            {"content", backfill_text}};
   e.owned = true;
   e.k = kind::tool;
   e.tokens = message_tokens(e.own);
+  e.call_id = c.id;
   return e;
 }
 
 /// Steps 3 and 4: every group of tool messages answers exactly the calls of
 /// the assistant message right before it.
-entries repair_pairs(entries in) {
+entries repair_pairs(entries in, const pass& p) {
   entries out;
   out.reserve(in.size() + 8);
-  std::vector<pending_call> group;
+  uint32_t from = 0, to = 0; // the open group's calls
+  std::vector<bool> answered;
   auto close_group = [&] {
-    for (auto& c : group)
-      if (!c.answered)
-        out.push_back(synthetic_result(c));
-    group.clear();
+    for (auto i = from; i < to; ++i)
+      if (!answered[i - from])
+        out.push_back(synthetic_result(p.calls[i]));
+    from = to = 0;
   };
   for (auto& e : in) {
     if (e.k == kind::tool) {
-      auto id = str_or_empty(e.get(), "tool_call_id");
-      auto hit = std::find_if(group.begin(), group.end(), [&](auto& c) {
-        return !c.answered && c.id == id;
-      });
-      if (hit == group.end())
+      uint32_t i = from;
+      while (i < to && (answered[i - from] || p.calls[i].id != e.call_id))
+        ++i;
+      if (i == to)
         continue; // orphan or duplicate
-      hit->answered = true;
+      answered[i - from] = true;
       out.push_back(std::move(e));
       continue;
     }
     close_group();
-    if (e.k == kind::assistant) {
-      auto it = e.get().find("tool_calls");
-      if (it != e.get().end() && it->is_array())
-        for (auto& c : *it) {
-          auto fn = c.is_object() ? c.find("function") : c.end();
-          auto name = fn != c.end() ? str_or_empty(*fn, "name") : "";
-          group.push_back({std::string(str_or_empty(c, "id")),
-                           std::string(name)});
-        }
+    if (e.k == kind::assistant && e.calls_to > e.calls_from) {
+      from = e.calls_from;
+      to = e.calls_to;
+      answered.assign(to - from, false);
     }
     out.push_back(std::move(e));
   }
@@ -320,24 +278,32 @@ void align_start(entries& es) {
            first_user);
 }
 
-json govern(const json& messages, const governor_limits& limits) {
-  if (!messages.is_array())
-    return json::array();
+} // namespace
+
+entries govern_entries(const json& messages,
+                       const governor_limits& limits) {
   entries es;
+  if (!messages.is_array())
+    return es;
   es.reserve(messages.size());
-  std::unordered_set<std::string_view> declared;
-  for (auto& m : messages) {
-    if (!m.is_object() || !m.contains("role") || !m["role"].is_string())
+  pass p;
+  const auto& arr = messages.get_ref<const json::array_t&>();
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const auto& m = arr[i];
+    auto role = m.is_object() ? m.find("role") : m.end();
+    if (role == m.end() || !role->is_string())
       continue; // providers reject such messages outright
     entry e;
     e.orig = &m;
-    e.k = kind_of(m);
-    if (e.k == kind::assistant
-        && (is_placeholder(m) || !clean_calls(e, declared)))
+    e.index = i;
+    e.k = kind_of(role->get_ref<const std::string&>());
+    if (e.k == kind::assistant && (is_placeholder(m) || !clean_calls(e, p)))
       continue;
+    if (e.k == kind::tool)
+      e.call_id = str_or_empty(m, "tool_call_id");
     es.push_back(std::move(e));
   }
-  es = repair_pairs(std::move(es));
+  es = repair_pairs(std::move(es), p);
   for (auto& e : es) {
     if (e.k == kind::tool)
       normalise_result(e, limits.max_tool_result_chars);
@@ -350,40 +316,8 @@ json govern(const json& messages, const governor_limits& limits) {
     compact_current_run(es, budget, total);
   if (total > budget)
     es = snip_history(std::move(es), budget);
-  es = repair_pairs(std::move(es));
-  json out = json::array();
-  auto& arr = out.get_ref<json::array_t&>();
-  arr.reserve(es.size());
-  for (auto& e : es)
-    arr.push_back(e.owned ? std::move(e.own) : *e.orig);
-  return out;
+  return repair_pairs(std::move(es), p);
 }
 
-} // namespace
 
-int64_t input_budget(const governor_limits& limits) {
-  auto b = limits.context_window_tokens - limits.max_output_tokens
-           - safety_buffer;
-  return b > 0 ? b : std::max<int64_t>(128, limits.context_window_tokens / 2);
-}
-
-int64_t estimate_tokens(const json& messages) {
-  if (!messages.is_array())
-    return 0;
-  int64_t t = 0;
-  for (auto& m : messages)
-    t += message_tokens(m);
-  return t;
-}
-
-json govern_messages(const json& messages, const governor_limits& limits) {
-  try {
-    return govern(messages, limits);
-  } catch (...) {
-    // Only allocation failure can get here; an empty request is better
-    // than an exception escaping into the runner actor.
-    return json::array();
-  }
-}
-
-} // namespace nb
+} // namespace nb::governor

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,5 +52,15 @@ int64_t estimate_tokens(const nlohmann::json& messages);
 ///  8. repeat 3 and 4.
 nlohmann::json govern_messages(const nlohmann::json& messages,
                                const governor_limits& limits);
+
+/// The same list as compact JSON text (what govern_messages(...).dump()
+/// gives), written without copying the input: the request body's
+/// "messages". `texts`, when it has one entry per element of `messages`,
+/// holds each element's compact JSON text; unchanged messages are then
+/// copied from it instead of serialised again. Never throws ("[]").
+std::string govern_messages_text(const nlohmann::json& messages,
+                                 const governor_limits& limits,
+                                 const std::vector<std::string>* texts
+                                 = nullptr);
 
 } // namespace nb

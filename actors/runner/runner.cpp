@@ -41,8 +41,11 @@ void finish(runner_pointer self, std::string final_content,
 }
 
 void add_message(runner_pointer self, json msg) {
-  self->state.outcome.new_messages.push_back(msg.dump());
-  self->state.messages.push_back(std::move(msg));
+  auto& st = self->state;
+  auto text = msg.dump();
+  st.outcome.new_messages.push_back(text);
+  st.message_texts.push_back(std::move(text));
+  st.messages.push_back(std::move(msg));
 }
 
 void tell_user(runner_pointer self, outbound_kind kind, std::string text) {
@@ -91,10 +94,16 @@ model_request make_request(runner_pointer self, bool with_tools,
   limits.max_output_tokens = st.request.max_tokens > 0 ? st.request.max_tokens
                                                        : 8192;
   limits.max_tool_result_chars = st.offload.max_chars;
-  auto msgs = govern_messages(st.messages, limits);
-  if (extra_user_prompt)
-    msgs.push_back({{"role", "user"}, {"content", extra_user_prompt}});
-  rq.messages_json = msgs.dump();
+  rq.messages_json = govern_messages_text(st.messages, limits,
+                                          &st.message_texts);
+  if (extra_user_prompt) {
+    auto& body = rq.messages_json; // "[...]": the prompt goes last
+    body.pop_back();
+    if (body.size() > 1)
+      body += ',';
+    body += json{{"role", "user"}, {"content", extra_user_prompt}}.dump();
+    body += ']';
+  }
   if (with_tools)
     rq.tools_json = st.tools_json;
   rq.max_tokens = st.request.max_tokens;
@@ -151,7 +160,9 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
       // Every call was malformed: say so once, then insist on an answer.
       if (!st.malformed_retry_used) {
         st.malformed_retry_used = true;
-        st.messages.push_back({{"role", "user"}, {"content", texts::malformed_calls_note}});
+        json note{{"role", "user"}, {"content", texts::malformed_calls_note}};
+        st.message_texts.push_back(note.dump());
+        st.messages.push_back(std::move(note));
         ++st.iteration;
         model_step(self);
       } else {
@@ -315,7 +326,11 @@ runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
       auto& st = self->state;
       st.promise = self->make_response_promise<turn_outcome>();
       st.messages = json::parse(rq.messages_json, nullptr, false);
-      if (!st.messages.is_array()) {
+      if (st.messages.is_array()) {
+        st.message_texts.reserve(st.messages.size() + 16);
+        for (auto& m : st.messages)
+          st.message_texts.push_back(m.dump());
+      } else {
         st.promise.deliver(caf::make_error(errc::turn_failed,
                                            "run_turn: messages are not a JSON array"));
         self->quit();

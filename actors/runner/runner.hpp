@@ -38,6 +38,9 @@ struct runner_state {
   run_turn request;
   caf::typed_response_promise<turn_outcome> promise;
   nlohmann::json messages;     ///< the working copy sent to the model
+  /// Compact JSON text of each element of `messages`, made once, so each
+  /// request body is assembled from text instead of serialised again.
+  std::vector<std::string> message_texts;
   std::vector<tool_spec> specs;
   std::string tools_json;
   turn_outcome outcome;

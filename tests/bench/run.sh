@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds and runs the kernel benchmark; prints the figures.
-# Usage: tests/bench/run.sh [turns per measurement, default 2000]
+# Builds and runs the benchmarks; prints the figures: the context figures
+# (governor on 10 000 messages, prompt assembly), then the kernel's.
+# Usage: tests/bench/run.sh [turns per kernel measurement, default 2000]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-"$root/deploy/build.sh" kernel_bench
+"$root/deploy/build.sh" kernel_bench context_bench
+"$root/build/tests/bench/context_bench"
 exec "$root/build/tests/bench/kernel_bench" "$@"

@@ -274,6 +274,13 @@ TEST_CASE("governor property over random transcripts") {
     auto before = in.dump();
     auto out = govern_messages(in, lim);
     REQUIRE(in.dump() == before);
+    // The request text is the same list, from cached texts or not.
+    std::vector<std::string> texts;
+    for (auto& m : in)
+      texts.push_back(m.dump());
+    REQUIRE(nb::govern_messages_text(in, lim, &texts) == out.dump());
+    REQUIRE(nb::govern_messages_text(in, lim) == out.dump());
+    REQUIRE(in.dump() == before);
     INFO("round " << round);
     REQUIRE(out.is_array());
     CHECK(pairing_problem(out) == "");
@@ -307,7 +314,8 @@ TEST_CASE("governor property over random transcripts") {
   CHECK(snipped > 0);
 }
 
-TEST_CASE("governor time on a 10000-message transcript") {
+TEST_CASE("a 10000-message transcript governed as request text") {
+  // Timings are in tests/bench/context_bench.cpp; this checks the result.
   json in = json::array({sys(std::string(2000, 's'))});
   for (int i = 0; (int)in.size() < 10000; ++i) {
     auto id = "call_" + std::to_string(i);
@@ -316,27 +324,22 @@ TEST_CASE("governor time on a 10000-message transcript") {
     in.push_back(result(id, std::string(400, 'r')));
     in.push_back(asst("answer " + std::string(150, 'a')));
   }
+  std::vector<std::string> texts;
+  for (auto& m : in)
+    texts.push_back(m.dump());
+  auto before = in.dump();
   governor_limits fits{100000000, 8192, 16000};
   governor_limits tight{200000, 8192, 16000};
-  {
-    auto t0 = std::chrono::steady_clock::now();
-    json copy = in; // the floor: the result is a fresh array
-    auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                std::chrono::steady_clock::now() - t0).count();
-    MESSAGE("plain deep copy of the same transcript: " << us << " us");
-    CHECK(copy.size() == in.size());
-  }
-  for (auto* lim : {&fits, &tight}) {
-    auto out = govern_messages(in, *lim); // warm-up
-    const int reps = 5;
-    auto t0 = std::chrono::steady_clock::now();
-    for (int r = 0; r < reps; ++r)
-      out = govern_messages(in, *lim);
-    auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                std::chrono::steady_clock::now() - t0).count() / reps;
-    std::string what = lim == &fits ? "fits" : "snipped";
-    MESSAGE("govern_messages on " << in.size() << " messages (" << what
-            << "): " << us << " us, kept " << out.size());
-    CHECK(out.size() > 0);
-  }
+  CHECK(nb::govern_messages_text(in, fits, &texts) == before);
+  auto snipped = nb::govern_messages_text(in, tight, &texts);
+  auto parsed = json::parse(snipped);
+  CHECK(parsed == govern_messages(in, tight));
+  CHECK(parsed.size() < in.size());
+  CHECK(parsed[0]["role"] == "system");
+  CHECK(parsed[1]["role"] == "user");
+  CHECK(nb::estimate_tokens(parsed) <= nb::input_budget(tight));
+  // Texts that do not match the list are not trusted.
+  texts.pop_back();
+  CHECK(nb::govern_messages_text(in, fits, &texts) == before);
+  CHECK(in.dump() == before);
 }

@@ -1,0 +1,54 @@
+// Internals of the context governor shared by its pipeline
+// (context_governor.cpp) and its outputs (governor_output.cpp): the view of
+// one message on its way through the steps. Internal to nb_runner.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/runner/context_governor.hpp"
+
+namespace nb::governor {
+
+enum class kind { system, user, assistant, tool, other };
+
+/// One message: a view of the caller's element until a step changes it
+/// (then a private copy), so untouched messages are never copied.
+struct entry {
+  const nlohmann::json* orig = nullptr;
+  nlohmann::json own;
+  bool owned = false;
+  kind k = kind::other;
+  int64_t tokens = 0;
+  size_t index = static_cast<size_t>(-1); ///< in the input; -1: synthetic
+  /// Read once, so the repair passes look nothing up again: a tool
+  /// result's tool_call_id, and an assistant message's usable calls as a
+  /// range of the pass's call table. Views into the caller's input.
+  std::string_view call_id;
+  uint32_t calls_from = 0;
+  uint32_t calls_to = 0;
+
+  const nlohmann::json& get() const { return owned ? own : *orig; }
+  nlohmann::json& make_owned() {
+    if (!owned) {
+      own = *orig;
+      owned = true;
+    }
+    return own;
+  }
+};
+
+using entries = std::vector<entry>;
+
+/// The token estimate of one message (see estimate_tokens()).
+int64_t message_tokens(const nlohmann::json& m);
+
+/// Steps 1-8 over `messages` (an array; anything else gives no entries).
+entries govern_entries(const nlohmann::json& messages,
+                       const governor_limits& limits);
+
+} // namespace nb::governor
