@@ -50,6 +50,7 @@ caf::behavior archive_worker(caf::event_based_actor* self, archive_job job) {
       model_request rq;
       rq.request_id = job.session_key + ":archive";
       rq.model = job.model;
+      rq.provider = job.provider_name;
       rq.messages_json
         = json::array({{{"role", "user"},
                         {"content", archive_prompt(job.formatted)}}})

@@ -18,6 +18,7 @@ namespace nb {
 struct archive_job {
   provider_actor provider;
   std::string model;
+  std::string provider_name; ///< the chat's preset provider ("" = by model)
   std::chrono::seconds timeout{300}; ///< the summary call, retries included
   std::string workspace;
   std::string session_key;

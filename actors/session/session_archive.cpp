@@ -84,9 +84,15 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
       write_memory_meta(self);
     return;
   }
-  archive_job job{st.svc.provider, st.model,    st.cfg.model_timeout,
-                  st.cfg.workspace, st.key,     std::move(formatted),
-                  upto - from};
+  archive_job job;
+  job.provider = st.svc.provider;
+  job.model = st.model; // the chat's preset (/model) summarises too
+  job.provider_name = st.runtime.provider;
+  job.timeout = st.cfg.model_timeout;
+  job.workspace = st.cfg.workspace;
+  job.session_key = st.key;
+  job.formatted = std::move(formatted);
+  job.count = upto - from;
   st.archiving = true;
   st.archiving_upto = upto;
   auto generation = st.generation;
@@ -143,8 +149,10 @@ void do_compact(session_pointer self) {
   }
   // The replay no longer fits: archive the oldest turns down to half.
   governor_limits lim;
-  lim.context_window_tokens = st.cfg.context_window_tokens;
-  lim.max_output_tokens = st.cfg.max_tokens > 0 ? st.cfg.max_tokens : 8192;
+  // The chat's preset (/model) sets the window the replay must fit.
+  lim.context_window_tokens = st.runtime.context_window_tokens;
+  lim.max_output_tokens = st.runtime.max_tokens > 0 ? st.runtime.max_tokens
+                                                    : 8192;
   auto budget = input_budget(lim);
   auto start = replay_start(st.transcript, st.archived);
   auto replay = json::array();
