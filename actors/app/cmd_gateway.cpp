@@ -1,10 +1,10 @@
+// `nanobot gateway`: every actor in one process, until SIGINT/SIGTERM.
 #include <csignal>
 #include <iostream>
 
-#include <pthread.h>
-
 #include "actors/app/commands.hpp"
 #include "actors/app/load_config.hpp"
+#include "actors/app/shutdown_signals.hpp"
 #include "actors/channels/api/api_server.hpp"
 #include "actors/channels/gateway_http/gateway_http_server.hpp"
 #include "actors/common/log.hpp"
@@ -12,27 +12,6 @@
 #include "actors/supervisor/runtime.hpp"
 
 namespace nb {
-
-namespace {
-
-/// Blocks SIGINT/SIGTERM in this thread and every thread started after, so
-/// that sigwait below is the only place they are seen.
-sigset_t block_shutdown_signals() {
-  // A shell starting us in the background may have set SIGINT to "ignore",
-  // which would keep sigwait from ever seeing it.
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  // A client closing its socket mid-write must not kill the process.
-  std::signal(SIGPIPE, SIG_IGN);
-  return set;
-}
-
-} // namespace
 
 int cmd_gateway(const options& opts) {
   log::set_level(opts.verbose ? "debug" : "info");

@@ -2,12 +2,11 @@
 #include <csignal>
 #include <iostream>
 
-#include <pthread.h>
-
 #include <caf/scoped_actor.hpp>
 
 #include "actors/app/commands.hpp"
 #include "actors/app/load_config.hpp"
+#include "actors/app/shutdown_signals.hpp"
 #include "actors/channels/api/api_server.hpp"
 #include "actors/channels/gateway_http/gateway_http_server.hpp"
 #include "actors/cluster/cluster_stats.hpp"
@@ -21,19 +20,6 @@
 namespace nb {
 
 namespace {
-
-/// SIGINT/SIGTERM are waited for with sigwait on the main thread only.
-sigset_t block_node_signals() {
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
-  return set;
-}
 
 /// The gateway node: channels, the API, /health and /stats, the session
 /// store, and the cluster front that shards sessions over agent nodes.
@@ -123,7 +109,7 @@ int cmd_node(const options& opts) {
   auto& cluster = std::get<cluster_config>(cc);
   for (auto& w : cluster.warnings)
     log::get("cluster")->warn("{}", w);
-  auto signals = block_node_signals();
+  auto signals = block_shutdown_signals();
   if (opts.role == "gateway")
     return run_gateway_node(*cfg, cluster.cluster, signals);
   return run_member_node(*cfg, cluster.cluster, opts.role, signals);
