@@ -37,6 +37,17 @@ router_state::entry& session_for(Self self, const std::string& key) {
   return e;
 }
 
+/// Stops the session at `i` and forgets it (it saved everything it got).
+template <class Self, class Iterator>
+void retire_session(Self self, Iterator i) {
+  auto s = i->second.session;
+  self->state.sessions.erase(i);
+  self->demonitor(s.address());
+  self->unlink_from(s);
+  self->send_exit(s, caf::exit_reason::user_shutdown);
+  report_live(self);
+}
+
 /// Sets the router up and returns its handlers, for either interface.
 template <class Self>
 auto router_handlers(Self self, session_config cfg, session_services svc) {
@@ -79,12 +90,7 @@ auto router_handlers(Self self, session_config cfg, session_services svc) {
       if (i == sessions.end() || i->second.forwarded != idle.received
           || i->second.session.address() != self->current_sender())
         return;
-      auto s = i->second.session;
-      sessions.erase(i);
-      self->demonitor(s.address());
-      self->unlink_from(s);
-      self->send_exit(s, caf::exit_reason::user_shutdown);
-      report_live(self);
+      retire_session(self, i);
     },
     [=](session_services& svc) {
       auto t = self->state.meter.measure();
@@ -127,14 +133,8 @@ member_router_impl(member_router_pointer self, session_config cfg,
     auto t = self->state.meter.measure();
     auto& sessions = self->state.sessions;
     auto i = sessions.find(rel.key);
-    if (i == sessions.end())
-      return;
-    auto s = i->second.session;
-    sessions.erase(i);
-    self->demonitor(s.address());
-    self->unlink_from(s);
-    self->send_exit(s, caf::exit_reason::user_shutdown);
-    report_live(self);
+    if (i != sessions.end())
+      retire_session(self, i);
   };
   return std::apply(
     [&](auto... hs) {
