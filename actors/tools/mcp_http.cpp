@@ -118,12 +118,7 @@ std::string mcp_http::call(const std::string& method, const json& params,
   if (auto err = post(msg, id, deadline, reply); !err.empty())
     return err;
   if (reply.contains("error")) {
-    auto& e = reply["error"];
-    return "MCP error "
-           + (e.contains("code") ? e["code"].dump() : std::string{"?"}) + ": "
-           + (e.contains("message") && e["message"].is_string()
-                ? e["message"].get<std::string>()
-                : e.dump());
+    return mcp_error_text(reply["error"]);
   }
   result = reply.value("result", json::object());
   if (method == "initialize" && result.contains("protocolVersion")

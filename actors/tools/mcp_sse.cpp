@@ -248,12 +248,7 @@ std::string mcp_sse::call(const std::string& method, const json& params,
     s.replies.erase(it);
   }
   if (reply.contains("error")) {
-    auto& e = reply["error"];
-    return "MCP error "
-           + (e.contains("code") ? e["code"].dump() : std::string{"?"}) + ": "
-           + (e.contains("message") && e["message"].is_string()
-                ? e["message"].get<std::string>()
-                : e.dump());
+    return mcp_error_text(reply["error"]);
   }
   result = reply.value("result", json::object());
   return {};

@@ -197,13 +197,7 @@ std::string mcp_stdio::call(const std::string& method, const json& params,
     if (has_method || !msg.contains("id") || msg["id"] != id)
       continue; // notifications, replies to calls we gave up on
     if (msg.contains("error")) {
-      auto& e = msg["error"];
-      return "MCP error "
-             + (e.contains("code") ? e["code"].dump() : std::string{"?"})
-             + ": "
-             + (e.contains("message") && e["message"].is_string()
-                  ? e["message"].get<std::string>()
-                  : e.dump());
+      return mcp_error_text(msg["error"]);
     }
     result = msg.value("result", json::object());
     return {};

@@ -1,5 +1,5 @@
 // Tools: what an MCP connection offers the server actor, whatever carries
-// it (a child's stdin/stdout, streamable HTTP). Blocking calls: used from
+// it (a child's stdin/stdout, streamable HTTP, legacy SSE). Blocking calls: used from
 // a detached actor only.
 #pragma once
 
@@ -32,5 +32,14 @@ public:
   /// Closes the connection (kills a child process).
   virtual void stop() = 0;
 };
+
+/// A JSON-RPC error object as the tool's error text: "MCP error <code>: <message>".
+inline std::string mcp_error_text(const nlohmann::json& e) {
+  return "MCP error "
+         + (e.contains("code") ? e["code"].dump() : std::string{"?"}) + ": "
+         + (e.contains("message") && e["message"].is_string()
+              ? e["message"].get<std::string>()
+              : e.dump());
+}
 
 } // namespace nb
