@@ -7,25 +7,9 @@
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "actors/stats/render.hpp"
+
 namespace nb {
-
-namespace {
-
-std::string label_value(const std::string& v) {
-  std::string out;
-  for (char c : v) {
-    if (c == '\\' || c == '"')
-      out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
-} // namespace
 
 std::string merge_nodes_json(const std::string& json_text,
                              const std::vector<node_status>& nodes) {
@@ -72,8 +56,8 @@ std::string append_nodes_prometheus(std::string text,
     text += std::string{"# TYPE nanobot_"} + f.name + " gauge\n";
     for (auto& n : nodes)
       text += std::string{"nanobot_"} + f.name + "{node=\""
-              + label_value(n.node_id) + "\",role=\"" + label_value(n.role)
-              + "\",address=\"" + label_value(n.address) + "\"} "
+              + prometheus_label_value(n.node_id) + "\",role=\"" + prometheus_label_value(n.role)
+              + "\",address=\"" + prometheus_label_value(n.address) + "\"} "
               + std::to_string(f.value(n)) + "\n";
   }
   return text;

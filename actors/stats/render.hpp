@@ -32,4 +32,8 @@ std::string render_json(const stats_figures& f, const process_figures& p);
 std::string render_prometheus(const stats_figures& f,
                               const process_figures& p);
 
+/// A Prometheus label value with backslash, double quote and newline
+/// escaped (format 0.0.4), for anyone adding labelled samples.
+std::string prometheus_label_value(const std::string& v);
+
 } // namespace nb

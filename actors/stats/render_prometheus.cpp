@@ -22,22 +22,6 @@ std::string seconds(int64_t micros) {
   return number(static_cast<double>(micros) / 1e6);
 }
 
-// Label values escape backslash, double quote and newline (format 0.0.4).
-std::string escape(const std::string& v) {
-  std::string out;
-  out.reserve(v.size());
-  for (char c : v) {
-    if (c == '\\' || c == '"')
-      out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
 std::string metric_name(const std::string& raw) {
   std::string out;
   for (char c : raw) {
@@ -65,7 +49,8 @@ public:
       for (size_t i = 0; i < ls.size(); ++i) {
         if (i > 0)
           out_ += ',';
-        out_ += ls[i].first + "=\"" + escape(ls[i].second) + '"';
+        out_ += ls[i].first + "=\""
+                + prometheus_label_value(ls[i].second) + '"';
       }
       out_ += '}';
     }
@@ -199,6 +184,21 @@ void render_tools(prom_writer& w, const stats_figures& f) {
 }
 
 } // namespace
+
+std::string prometheus_label_value(const std::string& v) {
+  std::string out;
+  out.reserve(v.size());
+  for (char c : v) {
+    if (c == '\\' || c == '"')
+      out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
 
 std::string render_prometheus(const stats_figures& f,
                               const process_figures& p) {
