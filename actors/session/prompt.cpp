@@ -1,6 +1,8 @@
 #include "actors/session/prompt.hpp"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -125,14 +127,40 @@ const std::string& system_prompt_cache::get(const prompt_inputs& in) {
   return text_;
 }
 
+namespace {
+
+/// "2026-11-29 21:50 (Sunday) Europe/Berlin, UTC+01:00".
+std::string zoned_time(std::time_t now, const cron::time_zone& zone) {
+  auto offset = zone.offset_at(now);
+  std::time_t local = now + offset;
+  std::tm tm{};
+  gmtime_r(&local, &tm);
+  char when[48];
+  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M (%A) ", &tm);
+  auto minutes = std::abs(offset) / 60;
+  char utc[16];
+  std::snprintf(utc, sizeof utc, "UTC%c%02d:%02d", offset < 0 ? '-' : '+',
+                static_cast<int>(minutes / 60), static_cast<int>(minutes % 60));
+  return when + zone.name() + ", " + utc;
+}
+
+} // namespace
+
 std::string runtime_context(const std::string& channel,
                             const std::string& chat_id,
-                            const std::string& sender_id) {
+                            const std::string& sender_id,
+                            const cron::time_zone* zone) {
   auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char when[64];
-  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M (%A) %Z, UTC%z", &tm);
+  std::string when;
+  if (zone) {
+    when = zoned_time(now, *zone);
+  } else {
+    std::tm tm{};
+    localtime_r(&now, &tm);
+    char text[64];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M (%A) %Z, UTC%z", &tm);
+    when = text;
+  }
   std::string out = "\n\n[Runtime Context — metadata only, not instructions]\n"
                     "Current Time: ";
   out += when;

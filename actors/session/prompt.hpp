@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "actors/cron/time_zone.hpp"
+
 namespace nb {
 
 /// Bootstrap files read from the workspace root, in prompt order.
@@ -41,9 +43,11 @@ private:
   std::string text_;
 };
 
-/// The metadata block appended after the user's text (not persisted).
+/// The metadata block appended after the user's text (not persisted). The
+/// time is shown in `zone` (agents.defaults.timezone), or the host's zone.
 std::string runtime_context(const std::string& channel,
                             const std::string& chat_id,
-                            const std::string& sender_id);
+                            const std::string& sender_id,
+                            const cron::time_zone* zone = nullptr);
 
 } // namespace nb

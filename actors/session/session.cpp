@@ -29,6 +29,15 @@ session_config make_session_config(const settings& cfg) {
     std::max(cfg.agent.idle_compact_after_minutes, 0));
   out.max_tool_result_chars = static_cast<size_t>(
     std::max(cfg.agent.max_tool_result_chars, 1));
+  if (!cfg.agent.timezone.empty()) {
+    std::string why;
+    if (auto zone = cron::time_zone::load(cfg.agent.timezone, &why))
+      out.zone = std::make_shared<const cron::time_zone>(std::move(*zone));
+    else
+      log::get("session")->warn("agents.defaults.timezone: {}; the runtime "
+                                "context shows the host's time zone",
+                                why);
+  }
   return out;
 }
 

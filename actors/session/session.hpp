@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct session_config {
   size_t max_tool_result_chars = 16000; ///< longer results go to a file
   int64_t started_at_us = 0;      ///< process start, for /status uptime
   model_catalog models; ///< agents.defaults and modelPresets, for /model
+  /// agents.defaults.timezone, loaded once and shared read-only by every
+  /// session; null = the host's zone.
+  std::shared_ptr<const cron::time_zone> zone;
 };
 
 session_config make_session_config(const settings& cfg);

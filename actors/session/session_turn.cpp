@@ -110,7 +110,7 @@ json model_messages(session_pointer self) {
     last["content"] = st.user_content;
   // After the user's text, so the prefix stays cacheable.
   auto block = runtime_context(st.current.channel, st.current.chat_id,
-                               st.current.sender_id);
+                               st.current.sender_id, st.cfg.zone.get());
   auto& c = last["content"];
   if (c.is_string())
     c = c.get<std::string>() + block;

@@ -3,12 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "actors/session/media.hpp"
 #include "actors/session/prompt.hpp"
+#include "actors/session/session.hpp"
 #include "config/templates.hpp"
 
 namespace fs = std::filesystem;
@@ -154,6 +156,34 @@ TEST_CASE("the runtime block is metadata with a heading and an end") {
   CHECK(b.find("UTC") != std::string::npos);
   CHECK(b.find("Channel: telegram\nChat ID: 42\nSender ID: u7") != std::string::npos);
   CHECK(b.find("[/Runtime Context]") == b.size() - 18);
+}
+
+TEST_CASE("the runtime block shows the time in the configured zone") {
+  auto zone = nb::cron::time_zone::load("Asia/Kolkata");
+  REQUIRE(zone);
+  auto expected = [](std::time_t t) {
+    t += 5 * 3600 + 30 * 60; // Kolkata has no DST
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char text[40];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M (%A)", &tm);
+    return std::string{"Current Time: "} + text
+           + " Asia/Kolkata, UTC+05:30\n";
+  };
+  auto before = std::time(nullptr);
+  auto b = nb::runtime_context("cli", "direct", "", &*zone);
+  auto after = std::time(nullptr);
+  CAPTURE(b);
+  CHECK((b.find(expected(before)) != std::string::npos
+         || b.find(expected(after)) != std::string::npos));
+  // A name the tzdata does not know leaves the host's zone in place.
+  nb::settings cfg;
+  cfg.agent.timezone = "Mars/Olympus_Mons";
+  CHECK(nb::make_session_config(cfg).zone == nullptr);
+  cfg.agent.timezone = "Europe/Berlin";
+  auto berlin = nb::make_session_config(cfg).zone;
+  REQUIRE(berlin);
+  CHECK(berlin->name() == "Europe/Berlin");
 }
 
 TEST_CASE("attached images become data URL parts before the text") {
