@@ -87,7 +87,7 @@ session_actor::behavior_type busy(session_pointer self) {
       while_busy(self, std::move(in));
     },
     [](flush_atom) -> caf::result<bool> { return caf::skip; },
-    [=](take_injections_atom) { return take_injections(self); },
+    [=](take_injections_atom) { return hand_out_injections(self); },
   };
 }
 
@@ -107,6 +107,7 @@ void start_turn(session_pointer self, inbound_msg in) {
   st.cancel_requested = false;
   st.stopped_by = nullptr;
   st.injected_sinks.clear();
+  st.injected_on_disk.clear();
   st.machine.start(now_us());
   self->become(busy(self));
   enter_state(self);
@@ -158,6 +159,7 @@ void turn_finished(session_pointer self) {
   st.current.reply_to = nullptr;
   st.stopped_by = nullptr;
   st.injected_sinks.clear();
+  st.injected_on_disk.clear();
   st.runner = nullptr;
   st.to_save.clear();
   st.last_active_us = now_us();

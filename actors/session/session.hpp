@@ -110,6 +110,9 @@ struct session_state {
   outbound_sink stopped_by;      ///< who asked for the stop (told apart)
   /// Reply sinks of messages injected into this turn, told the answer too.
   std::vector<outbound_sink> injected_sinks;
+  /// User messages injected into this turn and already appended to the
+  /// file (not yet in `transcript`): SAVE rewrites the file in turn order.
+  std::vector<nlohmann::json> injected_on_disk;
 };
 
 using session_pointer = session_actor::stateful_pointer<session_state>;
@@ -205,6 +208,18 @@ outbound_msg reply_to_msg(session_pointer self, const inbound_msg& in,
 
 /// Hands out up to three plain messages waiting for injection.
 std::vector<inbound_msg> take_injections(session_pointer self);
+// -- durable injections (session_injected.cpp) -----------------------------
+/// The runner's take_injections request: hands out waiting messages once
+/// they are appended to the session file (a crash mid-turn keeps them).
+caf::result<std::vector<inbound_msg>> hand_out_injections(session_pointer self);
+/// SAVE with injections already on disk: puts the turn's messages in turn
+/// order (each injected one once) and rewrites the whole file; `then` runs
+/// once it is durable.
+void save_rewritten(session_pointer self, std::vector<nlohmann::json> msgs,
+                    std::function<void()> then);
+/// Puts the early-persisted injections into `msgs` (the runner's copies
+/// replaced by them, any the runner lost appended). True if some were lost.
+bool merge_injected(session_pointer self, std::vector<nlohmann::json>& msgs);
 
 /// Steady-clock microseconds.
 int64_t now_us();

@@ -230,7 +230,9 @@ void do_save(session_pointer self) {
   auto& st = self->state;
   auto msgs = std::move(st.to_save);
   st.to_save.clear();
-  if (st.machine.failed() || st.stop_reason == "cancelled") {
+  bool rewrite = !st.injected_on_disk.empty();
+  bool lost = rewrite && merge_injected(self, msgs);
+  if (st.machine.failed() || st.stop_reason == "cancelled" || lost) {
     // Keep the user's words even when the turn failed before BUILD saved
     // them, and close the turn so the transcript stays valid for replay
     // (a stopped turn keeps its partial work the same way).
@@ -249,6 +251,11 @@ void do_save(session_pointer self) {
   for (auto& m : msgs)
     if (!m.contains("timestamp"))
       m["timestamp"] = iso_now();
+  if (rewrite) {
+    // Injected messages are on disk already, before this turn's answers.
+    save_rewritten(self, std::move(msgs), [=] { fire(self, turn_event::ok); });
+    return;
+  }
   persist(self, std::move(msgs), "this turn", [=] { fire(self, turn_event::ok); });
 }
 

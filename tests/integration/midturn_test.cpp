@@ -10,6 +10,7 @@
 
 #include <caf/scoped_actor.hpp>
 
+#include "actors/store/session_files.hpp"
 #include "actors/supervisor/runtime.hpp"
 #include "tests/integration/harness.hpp"
 
@@ -170,4 +171,52 @@ TEST_CASE("new during a turn stops it and starts fresh afterwards") {
   CHECK(next_final(other) == "New session started.");
   CHECK(next_final(user) == "Stopped before finishing.");
   CHECK(session_messages(gw.cfg, "test:mid").empty());
+}
+
+TEST_CASE("an injected message is on disk before the turn ends and saved once in order") {
+  gateway gw;
+  // A metadata key someone else owns must survive the rewrite at SAVE.
+  auto dir = *resolve_sessions_dir(gw.cfg);
+  REQUIRE(!replace_session(dir, "test:mid", R"({"kept":"yes"})", {}));
+  gw.llm.push(sleep_call(1));
+  auto slow = text("did both");
+  slow.delay = 3000ms; // the second model call: the turn is still running
+  gw.llm.push(slow);
+  caf::scoped_actor user{gw.rt->system()};
+  caf::scoped_actor other{gw.rt->system()};
+  send(gw, user, "start the job");
+  REQUIRE(wait_progress(user));
+  send(gw, other, "and also water the plants");
+  for (int i = 0; i < 3000 && gw.llm.request_count() < 2; ++i)
+    std::this_thread::sleep_for(10ms);
+  REQUIRE(gw.llm.request_count() == 2);
+  // Mid-turn: the injected message was appended before the model call.
+  auto during = session_messages(gw.cfg, "test:mid");
+  REQUIRE(during.size() == 2);
+  CHECK(during[0]["content"] == "start the job");
+  CHECK(during[1]["role"] == "user");
+  CHECK(during[1]["content"] == "and also water the plants");
+  CHECK(during[1].contains("timestamp"));
+  CHECK(next_final(user) == "did both");
+  CHECK(next_final(other) == "did both");
+  // After SAVE: every message once, in the transcript's order.
+  auto msgs = session_messages(gw.cfg, "test:mid");
+  REQUIRE(msgs.size() == 5);
+  CHECK(msgs[0]["content"] == "start the job");
+  CHECK(msgs[1]["tool_calls"][0]["id"] == "sleepy");
+  CHECK(msgs[2]["role"] == "tool");
+  CHECK(msgs[3]["content"] == "and also water the plants");
+  CHECK(msgs[3]["timestamp"] == during[1]["timestamp"]);
+  CHECK(msgs[4]["content"] == "did both");
+  auto snap = load_session(dir, "test:mid");
+  REQUIRE(snap);
+  CHECK(json::parse(snap->metadata_json).value("kept", "") == "yes");
+  // The next turn appends after the rewritten file, and replays it.
+  send(gw, user, "next one");
+  CHECK(next_final(user).rfind("echo: next one", 0) == 0);
+  auto after = session_messages(gw.cfg, "test:mid");
+  REQUIRE(after.size() == 7);
+  CHECK(after[5]["content"] == "next one");
+  auto replayed = gw.llm.requests().back().body["messages"].dump();
+  CHECK(replayed.find("and also water the plants") != std::string::npos);
 }

@@ -1,0 +1,79 @@
+// Durable mid-turn injections: a message injected into the running turn is
+// appended to the session file before the runner sees it, so a crash
+// mid-turn keeps it; SAVE then rewrites the file in the transcript's order.
+#include "actors/session/session.hpp"
+#include "actors/session/session_steps.hpp"
+
+#include "actors/session/transcript.hpp"
+
+namespace nb {
+
+using json = nlohmann::json;
+
+caf::result<std::vector<inbound_msg>> hand_out_injections(session_pointer self) {
+  auto& st = self->state;
+  auto msgs = take_injections(self);
+  if (msgs.empty() || !st.svc.store)
+    return msgs;
+  std::vector<json> users;
+  for (auto& in : msgs)
+    users.push_back(user_message(in));
+  auto rp = self->make_response_promise<std::vector<inbound_msg>>();
+  self->request(st.svc.store, st.cfg.store_timeout,
+                session_append{st.key, dump_all(users)})
+    .then(
+      [=](caf::ok_atom) mutable {
+        auto& done = self->state.injected_on_disk;
+        done.insert(done.end(), users.begin(), users.end());
+        rp.deliver(std::move(msgs));
+      },
+      [=](caf::error& err) mutable {
+        // Not on disk yet: they are saved with the turn at SAVE, as before.
+        self->state.log->warn("[{}] could not save injected message(s) "
+                              "early: {}", self->state.key,
+                              render(self, err));
+        rp.deliver(std::move(msgs));
+      });
+  return rp;
+}
+
+bool merge_injected(session_pointer self, std::vector<json>& msgs) {
+  auto& inj = self->state.injected_on_disk;
+  size_t k = 0;
+  // The runner's copies carry only role and content; the saved ones (with
+  // their timestamp and media) take their places, in the runner's order.
+  for (auto& m : msgs) {
+    if (k == inj.size())
+      break;
+    if (m.value("role", "") == "user" && m.contains("content")
+        && m["content"] == inj[k]["content"])
+      m = inj[k++];
+  }
+  // The runner's output is lost (a failed turn): they stay, at the end.
+  bool lost = k < inj.size();
+  for (; k < inj.size(); ++k)
+    msgs.push_back(inj[k]);
+  return lost;
+}
+
+void save_rewritten(session_pointer self, std::vector<json> msgs,
+                    std::function<void()> then) {
+  auto& st = self->state;
+  auto all = st.transcript;
+  all.insert(all.end(), msgs.begin(), msgs.end());
+  // The metadata as loaded and merged since (archive mark, model preset).
+  session_replace rq{st.key, st.file_meta.dump(), dump_all(all)};
+  self->request(st.svc.store, st.cfg.store_timeout, std::move(rq))
+    .then(
+      [=](caf::ok_atom) mutable {
+        auto& st = self->state;
+        st.transcript = std::move(all);
+        st.injected_on_disk.clear();
+        guarded(self, then);
+      },
+      [=](caf::error& err) {
+        fail(self, "could not save this turn (" + render(self, err) + ")");
+      });
+}
+
+} // namespace nb
