@@ -19,12 +19,17 @@ caf::result<std::vector<inbound_msg>> hand_out_injections(session_pointer self) 
   for (auto& in : msgs)
     users.push_back(user_message(in));
   auto rp = self->make_response_promise<std::vector<inbound_msg>>();
+  auto turn = st.turn_number;
   self->request(st.svc.store, st.cfg.store_timeout,
                 session_append{st.key, dump_all(users)})
     .then(
       [=](caf::ok_atom) mutable {
-        auto& done = self->state.injected_on_disk;
-        done.insert(done.end(), users.begin(), users.end());
+        auto& st = self->state;
+        if (st.turn_number == turn && !st.machine.done())
+          st.injected_on_disk.insert(st.injected_on_disk.end(), users.begin(),
+                                     users.end());
+        else // late: the runner gave up and the turn was saved without them
+          st.transcript.insert(st.transcript.end(), users.begin(), users.end());
         rp.deliver(std::move(msgs));
       },
       [=](caf::error& err) mutable {

@@ -105,6 +105,59 @@ TEST_CASE("a gateway killed mid-turn keeps the user message and recovers") {
   CHECK(gw.wait(std::chrono::seconds(20)) == 0);
 }
 
+TEST_CASE("a gateway killed after an injection keeps the injected message") {
+  fake_llm llm;
+  home_with_config h{custom_provider(llm)};
+  llm.push(tool_calls({call("nap", "exec", json{{"command", "sleep 3"}})}));
+  auto stalled = stream_text({"partial"});
+  stalled.stall = true; // the model call after the injection never ends
+  llm.push(stalled);
+  {
+    auto gw = h.start_gateway();
+    REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+    auto first = std::async(std::launch::async,
+                            [&] { return h.post_chat("start the job", "inj", 60); });
+    for (int i = 0; i < 1000 && llm.request_count() == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(llm.request_count() == 1);
+    // The exec call sleeps: this message waits and is injected after it.
+    auto second = std::async(std::launch::async,
+                             [&] { return h.post_chat("do not forget me", "inj", 60); });
+    for (int i = 0; i < 3000 && llm.request_count() < 2; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(llm.request_count() == 2);
+    CHECK(llm.requests()[1].body["messages"].dump().find("do not forget me")
+          != std::string::npos);
+    gw.signal(SIGKILL);
+    CHECK(gw.wait(std::chrono::seconds(10)) == 128 + SIGKILL);
+    first.wait();
+    second.wait();
+  }
+  auto cfg = h.loaded();
+  auto before = session_messages(cfg, "api:inj");
+  REQUIRE(before.size() == 2);
+  CHECK(before[0]["content"] == "start the job");
+  CHECK(before[1]["role"] == "user");
+  CHECK(before[1]["content"] == "do not forget me");
+
+  auto gw = h.start_gateway();
+  REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+  auto res = h.post_chat("are you back?", "inj");
+  REQUIRE(res);
+  CHECK(res->status == 200);
+  auto answer = json::parse(res->body)["choices"][0]["message"]["content"];
+  CHECK(answer.get<std::string>().rfind("echo: are you back?", 0) == 0);
+  auto after = session_messages(cfg, "api:inj");
+  REQUIRE(after.size() == 5);
+  CHECK(after[1]["content"] == "do not forget me"); // the user's text stays
+  CHECK(after[2]["role"] == "assistant");           // the interruption note
+  CHECK(after[3]["content"] == "are you back?");
+  auto msgs = llm.requests().back().body["messages"].dump();
+  CHECK(msgs.find("do not forget me") != std::string::npos);
+  gw.signal(SIGTERM);
+  CHECK(gw.wait(std::chrono::seconds(20)) == 0);
+}
+
 TEST_CASE("without a provider the gateway starts and every chat says what to configure") {
   home_with_config h{json::object()};
   auto gw = h.start_gateway();
