@@ -30,6 +30,9 @@ int64_t input_budget(const governor_limits& limits);
 /// errs slightly high, which the 1024-token margin absorbs. 0 for non-arrays.
 int64_t estimate_tokens(const nlohmann::json& messages);
 
+/// The same estimate for one message, without building an array around it.
+int64_t estimate_message_tokens(const nlohmann::json& message);
+
 /// The model-facing copy of `messages`. Never throws and never modifies its
 /// input; anything that is not an array gives an empty array, elements that
 /// are not objects with a string "role" are dropped. Steps, in order:

@@ -63,6 +63,10 @@ int64_t estimate_tokens(const nlohmann::json& messages) {
   return t;
 }
 
+int64_t estimate_message_tokens(const nlohmann::json& message) {
+  return governor::message_tokens(message);
+}
+
 nlohmann::json govern_messages(const nlohmann::json& messages,
                                const governor_limits& limits) {
   try {

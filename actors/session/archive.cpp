@@ -63,7 +63,7 @@ std::optional<size_t> archive_boundary(const std::vector<json>& transcript,
         return i;
       last_user = i;
     }
-    tokens += estimate_tokens(json::array({transcript[i]}));
+    tokens += estimate_message_tokens(transcript[i]);
   }
   return last_user;
 }

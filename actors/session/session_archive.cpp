@@ -155,10 +155,11 @@ void do_compact(session_pointer self) {
                                                     : 8192;
   auto budget = input_budget(lim);
   auto start = replay_start(st.transcript, st.archived);
-  auto replay = json::array();
+  // Summed in place: copying the replay each turn cost more than the
+  // estimate itself on long chats.
+  auto estimate = st.prompt_tokens;
   for (size_t i = start; i < n; ++i)
-    replay.push_back(st.transcript[i]);
-  auto estimate = estimate_tokens(replay) + st.prompt_tokens;
+    estimate += estimate_message_tokens(st.transcript[i]);
   if (estimate >= budget) {
     if (auto upto = archive_boundary(st.transcript, st.archived,
                                      estimate - budget / 2))

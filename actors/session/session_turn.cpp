@@ -96,7 +96,7 @@ json model_messages(session_pointer self) {
   prompt_inputs in{st.cfg.workspace, st.current.channel, st.key, st.summary,
                    st.summary_at, path ? path : ""};
   msgs.push_back({{"role", "system"}, {"content", st.prompt.get(in)}});
-  st.prompt_tokens = estimate_tokens(json::array({msgs[0]}));
+  st.prompt_tokens = estimate_message_tokens(msgs[0]);
   // The transcript already ends with this turn's user message; archived
   // turns are left out (their summary is in the system prompt).
   auto history = replay_history(st.transcript, st.cfg.replay_limit,
