@@ -12,11 +12,16 @@ if [ ! -x "$chromium" ] || ! command -v node >/dev/null || ! command -v npm >/de
   exit 77
 fi
 mods="$build/webui-node"
-if [ ! -d "$mods/node_modules/playwright-core" ]; then
-  mkdir -p "$mods"
-  [ -f "$mods/package.json" ] || echo '{"name":"nb-webui-test","private":true}' > "$mods/package.json"
-  (cd "$mods" && npm install --no-audit --no-fund --loglevel=error playwright-core@1)
-fi
+# Both WebUI tests start together in a fresh build dir: the second waits on
+# the lock instead of running npm into the same folder at the same time.
+mkdir -p "$mods"
+(
+  flock 9
+  if [ ! -d "$mods/node_modules/playwright-core" ]; then
+    [ -f "$mods/package.json" ] || echo '{"name":"nb-webui-test","private":true}' > "$mods/package.json"
+    (cd "$mods" && npm install --no-audit --no-fund --loglevel=error playwright-core@1)
+  fi
+) 9>"$mods/.install.lock"
 home="$(mktemp -d /tmp/nb-webui-XXXXXX)"
 pids=()
 cleanup() {
