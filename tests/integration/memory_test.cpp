@@ -14,6 +14,7 @@
 #include "actors/memory/history_file.hpp"
 #include "actors/store/session_files.hpp"
 #include "actors/supervisor/runtime.hpp"
+#include "tests/integration/gateway_fixture.hpp"
 #include "tests/integration/harness.hpp"
 
 using namespace nb;
@@ -40,31 +41,24 @@ fake_response summary_of(const json& body) {
   return text(out);
 }
 
-struct small_gateway {
-  temp_home home;
-  fake_llm llm;
-  settings cfg;
-  std::unique_ptr<runtime> rt;
-
-  explicit small_gateway(bool archive_fails, int32_t window = 2500) {
-    cfg = settings_for(home, llm);
-    // A small window: a few long turns overflow it.
-    cfg.agent.context_window_tokens = window;
-    cfg.agent.max_tokens = 300;
-    llm.set_responder([archive_fails](const json& body) {
-      if (is_archive_request(body))
-        return archive_fails ? error(400, "no summaries today")
-                             : summary_of(body);
-      return fake_llm::echo(body);
-    });
-    rt = std::make_unique<runtime>(cfg);
+struct small_gateway : gateway_fixture {
+  explicit small_gateway(bool archive_fails, int32_t window = 2500)
+    : gateway_fixture([=](settings& cfg, fake_llm& llm) {
+        // A small window: a few long turns overflow it.
+        cfg.agent.context_window_tokens = window;
+        cfg.agent.max_tokens = 300;
+        llm.set_responder([archive_fails](const json& body) {
+          if (is_archive_request(body))
+            return archive_fails ? error(400, "no summaries today")
+                                 : summary_of(body);
+          return fake_llm::echo(body);
+        });
+      }) {
   }
 
   std::string ws() const { return cfg.workspace_path(); }
 
-  chat_reply say(const std::string& text) {
-    return chat(rt->system(), rt->router(), "test", "mem", text);
-  }
+  chat_reply say(const std::string& text) { return say_in("mem", text); }
 
   /// Waits until history.jsonl has at least `n` entries.
   std::vector<history_entry> wait_entries(size_t n) {

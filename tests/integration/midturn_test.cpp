@@ -12,6 +12,7 @@
 
 #include "actors/store/session_files.hpp"
 #include "actors/supervisor/runtime.hpp"
+#include "tests/integration/gateway_fixture.hpp"
 #include "tests/integration/harness.hpp"
 
 using namespace nb;
@@ -21,17 +22,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct gateway {
-  temp_home home;
-  fake_llm llm;
-  settings cfg;
-  std::unique_ptr<runtime> rt;
-
-  gateway() {
-    cfg = settings_for(home, llm);
-    rt = std::make_unique<runtime>(cfg);
-  }
-};
+using gateway = gateway_fixture;
 
 void send(gateway& gw, caf::scoped_actor& from, const std::string& text) {
   inbound_msg in;

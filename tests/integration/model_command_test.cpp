@@ -11,6 +11,7 @@
 
 #include "actors/store/session_files.hpp"
 #include "actors/supervisor/runtime.hpp"
+#include "tests/integration/gateway_fixture.hpp"
 #include "tests/integration/harness.hpp"
 
 using namespace nb;
@@ -36,21 +37,10 @@ void with_presets(settings& s) {
   s.model_presets["Tiny"] = tiny;
 }
 
-struct gateway {
-  temp_home home;
-  fake_llm llm;
-  settings cfg;
-  std::unique_ptr<runtime> rt;
+struct gateway : gateway_fixture {
+  gateway() : gateway_fixture([](settings& s, fake_llm&) { with_presets(s); }) {}
 
-  gateway() {
-    cfg = settings_for(home, llm);
-    with_presets(cfg);
-    rt = std::make_unique<runtime>(cfg);
-  }
-
-  chat_reply say(const std::string& text) {
-    return chat(rt->system(), rt->router(), "test", "m1", text);
-  }
+  chat_reply say(const std::string& text) { return say_in("m1", text); }
 
   json last_body() { return llm.requests().back().body; }
 

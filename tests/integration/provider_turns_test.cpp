@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "actors/supervisor/runtime.hpp"
+#include "tests/integration/gateway_fixture.hpp"
 #include "tests/integration/harness.hpp"
 #include "tests/support/fake_anthropic.hpp"
 
@@ -15,26 +16,21 @@ namespace an = nb::test::anthropic;
 
 namespace {
 
-struct gateway {
-  temp_home home;
-  fake_llm llm;
-  settings cfg;
-  std::unique_ptr<runtime> rt;
-
-  explicit gateway(void (*tune)(settings&) = nullptr) {
-    cfg = settings_for(home, llm);
-    cfg.agent.model = "claude-test";
-    cfg.agent.provider = "anthropic";
-    cfg.providers.erase("custom");
-    cfg.providers["anthropic"].api_key = "sk-ant-test";
-    cfg.providers["anthropic"].api_base = llm.base_url();
-    if (tune)
-      tune(cfg);
-    rt = std::make_unique<runtime>(cfg);
+struct gateway : gateway_fixture {
+  explicit gateway(void (*tune)(settings&) = nullptr)
+    : gateway_fixture([tune](settings& cfg, fake_llm& llm) {
+        cfg.agent.model = "claude-test";
+        cfg.agent.provider = "anthropic";
+        cfg.providers.erase("custom");
+        cfg.providers["anthropic"].api_key = "sk-ant-test";
+        cfg.providers["anthropic"].api_base = llm.base_url();
+        if (tune)
+          tune(cfg);
+      }) {
   }
 
   chat_reply say(const std::string& text, bool stream = false) {
-    return chat(rt->system(), rt->router(), "test", "a1", text, stream);
+    return say_in("a1", text, stream);
   }
 };
 

@@ -11,6 +11,7 @@
 
 #include "actors/store/session_files.hpp"
 #include "actors/supervisor/runtime.hpp"
+#include "tests/integration/gateway_fixture.hpp"
 #include "tests/integration/harness.hpp"
 
 using namespace nb;
@@ -19,22 +20,17 @@ using nlohmann::json;
 
 namespace {
 
-struct gateway {
-  temp_home home;
-  fake_llm llm;
-  settings cfg;
-  std::unique_ptr<runtime> rt;
-
-  explicit gateway(void (*tune)(settings&) = nullptr) {
-    cfg = settings_for(home, llm);
-    if (tune)
-      tune(cfg);
-    rt = std::make_unique<runtime>(cfg);
+struct gateway : gateway_fixture {
+  explicit gateway(void (*tune)(settings&) = nullptr)
+    : gateway_fixture([tune](settings& s, fake_llm&) {
+        if (tune)
+          tune(s);
+      }) {
   }
 
   chat_reply say(const std::string& text, const std::string& chat_id = "t1",
                  bool stream = false) {
-    return chat(rt->system(), rt->router(), "test", chat_id, text, stream);
+    return say_in(chat_id, text, stream);
   }
 
   int live_sessions() {
