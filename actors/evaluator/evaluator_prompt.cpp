@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "actors/common/utf8.hpp"
+
 namespace nb {
 
 namespace {
@@ -48,43 +50,7 @@ const std::string& default_evaluator_prompt() {
 }
 
 bool is_utf8_text(const std::string& s) {
-  size_t i = 0, n = s.size();
-  while (i < n) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c == 0)
-      return false;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t len;
-    uint32_t cp;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      cp = c & 0x07;
-    } else {
-      return false; // continuation byte, overlong lead, or beyond U+10FFFF
-    }
-    if (i + len > n)
-      return false;
-    for (size_t k = 1; k < len; ++k) {
-      auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80)
-        return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000)
-        || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-      return false;
-    i += len;
-  }
-  return true;
+  return s.find('\0') == std::string::npos && !first_invalid_utf8(s);
 }
 
 bool truncate_chars(std::string& s, size_t max_chars) {

@@ -3,46 +3,14 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "actors/common/utf8.hpp"
+
 namespace nb {
 
 namespace {
 
 bool is_cont(unsigned char c) {
   return (c & 0xC0) == 0x80;
-}
-
-// Length of the valid UTF-8 sequence at s[i], or 0 when invalid.
-size_t valid_seq(std::string_view s, size_t i) {
-  auto c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80)
-    return 1;
-  size_t n = 0;
-  uint32_t cp = 0;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-    cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    cp = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size())
-    return 0;
-  for (size_t k = 1; k < n; ++k) {
-    auto d = static_cast<unsigned char>(s[i + k]);
-    if (!is_cont(d))
-      return 0;
-    cp = (cp << 6) | (d & 0x3F);
-  }
-  // Overlong forms, surrogates and values past U+10FFFF are invalid.
-  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF
-      || (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return n;
 }
 
 } // namespace
@@ -52,7 +20,7 @@ std::string sanitize_utf8(std::string_view s) {
   out.reserve(s.size());
   size_t i = 0;
   while (i < s.size()) {
-    if (auto n = valid_seq(s, i); n > 0) {
+    if (auto n = utf8_sequence_length(s, i); n > 0) {
       out.append(s.substr(i, n));
       i += n;
     } else {
