@@ -17,11 +17,13 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/integration/child_process.hpp"
+#include "tests/support/proc_scan.hpp"
 #include "tests/support/fake_llm.hpp"
 
 using namespace std::chrono;
 using nlohmann::json;
 using nb::test::child_process;
+using nb::test::rss_kb;
 
 namespace {
 
@@ -67,15 +69,6 @@ figures hammer(int clients, int per_client, Make make, Call call) {
   for (auto& v : lat)
     all.insert(all.end(), v.begin(), v.end());
   return summarize(all, wall);
-}
-
-long rss_kb(pid_t pid) {
-  std::ifstream in{"/proc/" + std::to_string(pid) + "/status"};
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("VmRSS:", 0) == 0)
-      return std::stol(line.substr(6));
-  return -1;
 }
 
 void print(const char* what, const figures& f) {

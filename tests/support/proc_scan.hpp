@@ -81,4 +81,14 @@ inline bool proc_gone(int pid) {
   return e.pid == 0 || e.state == 'Z';
 }
 
+/// The resident set size of `pid` in kB (VmRSS), -1 when it is gone.
+inline long rss_kb(int pid) {
+  std::ifstream in{"/proc/" + std::to_string(pid) + "/status"};
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0)
+      return std::stol(line.substr(6));
+  return -1;
+}
+
 } // namespace nb::test

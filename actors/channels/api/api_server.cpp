@@ -1,138 +1,168 @@
+// The API server: binds, runs the io thread, admits connections under the
+// caps and stops gracefully. The requests themselves: api_conn.cpp.
 #include "actors/channels/api/api_server.hpp"
 
-#include <stdexcept>
+#include <malloc.h>
 
-#include "actors/channels/api/completion.hpp"
+#include <stdexcept>
+#include <thread>
+
+#include "actors/channels/api/api_core.hpp"
+#include "actors/channels/http/asio_listen.hpp"
 #include "actors/channels/http/http_listener.hpp"
 #include "actors/common/log.hpp"
 
 namespace nb {
 
-using namespace nb::api;
+using namespace nb::api::detail;
 
-namespace {
+namespace api::detail {
 
-constexpr const char* json_type = "application/json";
-
-void reply_error(httplib::Response& res, const api_error& err) {
-  res.status = err.status;
-  res.set_content(error_body(err), json_type);
+core::core(caf::actor_system& s, router_actor r, const settings& cfg,
+           api_limits l)
+  : sys(s), router(std::move(r)), limits(l), api_key(cfg.api.api_key),
+    model(cfg.agent.model),
+    timeout(std::chrono::seconds(std::max(cfg.api.timeout_s, 1))),
+    log(nb::log::get("api")) {
+  // nop
 }
 
-/// Words for the statuses httplib answers by itself (no route, too big, ...).
-api_error error_for_status(const httplib::Request& req, int status) {
-  switch (status) {
-    case 404:
-      return {404, "unknown endpoint: " + req.method + ' ' + req.path};
-    case 413:
-      return {413, "request body exceeds "
-                     + std::to_string(max_body_bytes / 1024) + " KiB"};
-    case 400:
-      return {400, "malformed HTTP request"};
-    default:
-      return {status, "HTTP error " + std::to_string(status),
-              status >= 500 ? "server_error" : "invalid_request_error"};
+// Handlers of the core capture `this`, not a shared_ptr: the server keeps
+// the core alive until its io thread is joined, and a handler left in the
+// stopped io_context must not keep the core (and itself) alive for ever.
+void core::accept() {
+  acceptor.async_accept([self = this](beast::error_code ec, tcp::socket s) {
+    if (ec == net::error::operation_aborted || !self->acceptor.is_open())
+      return;
+    if (!ec) {
+      self->admit(std::move(s));
+      self->accept();
+      return;
+    }
+    // Out of file descriptors (or similar): retrying at once would spin.
+    self->log->warn("[api] accept failed: {}; retrying in 100 ms",
+                    ec.message());
+    self->accept_pause.expires_after(std::chrono::milliseconds(100));
+    self->accept_pause.async_wait([self](beast::error_code e) {
+      if (!e && self->acceptor.is_open())
+        self->accept();
+    });
+  });
+}
+
+void core::admit(tcp::socket s) {
+  beast::error_code ec;
+  auto peer = s.remote_endpoint(ec);
+  auto client = ec ? std::string{"unknown"} : peer.address().to_string();
+  s.set_option(tcp::no_delay(true), ec);
+  auto c = std::make_shared<conn>(*this, std::move(s), client);
+  if (stopping) {
+    c->refuse("the API server is shutting down");
+    return;
   }
+  // At a cap, the oldest connection still waiting for a request makes room
+  // (a slowloris client's own first); one being answered never does.
+  auto make_room = [this](const std::string* of_client) {
+    for (auto& old : conns)
+      if (old->waiting() && (!of_client || old->client == *of_client)) {
+        auto victim = old; // evict() erases `old` from the list
+        victim->evict();
+        return true;
+      }
+    return false;
+  };
+  if (per_client[client] >= limits.max_connections_per_client
+      && !make_room(&client)) {
+    c->refuse("too many connections from " + client + " (at most "
+              + std::to_string(limits.max_connections_per_client) + ")");
+    return;
+  }
+  if (conns.size() >= limits.max_connections && !make_room(nullptr)) {
+    c->refuse("too many connections (at most "
+              + std::to_string(limits.max_connections) + ")");
+    return;
+  }
+  conns.push_back(c);
+  c->entry = std::prev(conns.end());
+  c->listed = true;
+  ++per_client[client];
+  ++open;
+  c->start();
 }
 
-} // namespace
+void core::forget(conn& c) {
+  if (!c.listed)
+    return;
+  c.listed = false;
+  if (auto i = per_client.find(c.client);
+      i != per_client.end() && --i->second == 0)
+    per_client.erase(i);
+  --open;
+  conns.erase(c.entry); // may destroy `c` once its handlers are done
+}
+
+void core::trim_soon() {
+  if (trim_pending)
+    return;
+  trim_pending = true;
+  trim_timer.expires_after(std::chrono::seconds(1));
+  trim_timer.async_wait([this](beast::error_code ec) {
+    trim_pending = false;
+    if (!ec)
+      ::malloc_trim(0);
+  });
+}
+
+void core::shutdown() {
+  stopping = true;
+  beast::error_code ec;
+  acceptor.close(ec);
+  accept_pause.cancel();
+  trim_timer.cancel();
+  for (auto& c : std::list<std::shared_ptr<conn>>{conns})
+    c->shutdown();
+}
+
+} // namespace api::detail
 
 struct api_server::impl {
-  api_settings cfg;
-  int threads;
-  completion_context ctx;
-  http_listener listener{"api"};
-
-  impl(caf::actor_system& sys, const settings& all, router_actor router)
-    : cfg(all.api),
-      threads(all.gateway.http_threads),
-      ctx{sys,
-          std::move(router),
-          std::chrono::seconds(std::max(all.api.timeout_s, 1)),
-          all.agent.model,
-          std::make_shared<std::atomic<bool>>(false),
-          nb::log::get("api")} {
-    // nop
-  }
-
-  /// Bearer check for every path but /health (nanobot leaves it open).
-  httplib::Server::HandlerResponse authorize(const httplib::Request& req,
-                                             httplib::Response& res) {
-    if (cfg.api_key.empty() || req.path == "/health")
-      return httplib::Server::HandlerResponse::Unhandled;
-    auto header = req.get_header_value("Authorization");
-    if (header.empty()) {
-      reply_error(res, {401,
-                        "Missing Authorization header. Use: Bearer <api_key>",
-                        "authentication_error"});
-    } else if (!bearer_matches(header, cfg.api_key)) {
-      reply_error(res, {401, "Invalid API key", "authentication_error"});
-    } else {
-      return httplib::Server::HandlerResponse::Unhandled;
-    }
-    res.set_header("WWW-Authenticate", "Bearer");
-    return httplib::Server::HandlerResponse::Handled;
-  }
-
-  void routes() {
-    auto& svr = listener.server();
-    svr.set_payload_max_length(max_body_bytes);
-    svr.set_pre_routing_handler(
-      [this](const httplib::Request& req, httplib::Response& res) {
-        return authorize(req, res);
-      });
-    svr.Get("/health", [](const httplib::Request&, httplib::Response& res) {
-      res.set_content(R"({"status":"ok"})", json_type);
-    });
-    svr.Get("/v1/models",
-            [this](const httplib::Request&, httplib::Response& res) {
-              res.set_content(models_body(ctx.model), json_type);
-            });
-    svr.Post("/v1/chat/completions",
-             [this](const httplib::Request& req, httplib::Response& res) {
-               auto parsed = parse_completion_request(req.body);
-               if (auto err = std::get_if<api_error>(&parsed)) {
-                 ctx.log->debug("rejected completion: {}", err->message);
-                 reply_error(res, *err);
-                 return;
-               }
-               answer_completion(ctx, std::get<completion_request>(
-                                        std::move(parsed)),
-                                 res);
-             });
-    // httplib's own refusals (no route, body too large) get a body too.
-    svr.set_error_handler(
-      [](const httplib::Request& req, httplib::Response& res) {
-        if (res.body.empty())
-          reply_error(res, error_for_status(req, res.status));
-      });
-    svr.set_exception_handler(
-      [this](const httplib::Request&, httplib::Response& res,
-             std::exception_ptr ep) {
-        try {
-          std::rethrow_exception(ep);
-        } catch (const std::exception& e) {
-          ctx.log->error("API handler failed: {}", e.what());
-        } catch (...) {
-          ctx.log->error("API handler failed with a non-standard exception");
-        }
-        reply_error(res, {500, "Internal server error", "server_error"});
-      });
-  }
+  std::shared_ptr<core> c;
+  std::thread io;
+  std::atomic<bool> ran_out{false};
+  uint16_t port = 0;
+  bool stopped = false;
 };
 
 api_server::api_server(caf::actor_system& sys, router_actor router,
-                       const settings& cfg) {
+                       const settings& cfg, api_limits limits)
+  : impl_(std::make_unique<impl>()) {
   if (!is_loopback_host(cfg.api.host) && cfg.api.api_key.empty())
     throw std::runtime_error("api.apiKey is required when the API listens "
                              "beyond loopback (api.host is '"
                              + cfg.api.host + "')");
-  impl_ = std::make_unique<impl>(sys, cfg, std::move(router));
-  impl_->routes();
-  const auto& c = impl_->cfg;
-  auto port = impl_->listener.start(c.host, c.port, impl_->threads);
-  impl_->ctx.log->info("OpenAI-compatible API listening on {}:{}{}", c.host,
-                       port, c.api_key.empty() ? "" : " (bearer auth)");
+  impl_->c = std::make_shared<core>(sys, std::move(router), cfg, limits);
+  auto& c = *impl_->c;
+  try {
+    impl_->port = listen_on(c.acceptor, cfg.api.host,
+                            static_cast<uint16_t>(cfg.api.port));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string{"api: "} + e.what());
+  }
+  c.accept();
+  impl_->io = std::thread([i = impl_.get()] {
+    // A handler that throws must not end the server: log and go on.
+    while (true) {
+      try {
+        i->c->ioc.run();
+        break;
+      } catch (const std::exception& e) {
+        i->c->log->error("[api] handler failed: {}", e.what());
+      }
+    }
+    i->ran_out = true;
+  });
+  c.log->info("OpenAI-compatible API listening on {}:{}{}", cfg.api.host,
+              impl_->port, cfg.api.api_key.empty() ? "" : " (bearer auth)");
 }
 
 api_server::~api_server() {
@@ -140,12 +170,20 @@ api_server::~api_server() {
 }
 
 void api_server::stop() {
-  *impl_->ctx.stopping = true;
-  impl_->listener.stop();
+  if (impl_->stopped)
+    return;
+  impl_->stopped = true;
+  net::post(impl_->c->ioc, [c = impl_->c.get()] { c->shutdown(); });
+  // The last answers and stream endings are written, then run() runs out.
+  end_io_thread(impl_->c->ioc, impl_->io, impl_->ran_out);
 }
 
 uint16_t api_server::port() const {
-  return impl_->listener.port();
+  return impl_->port;
+}
+
+size_t api_server::connections() const {
+  return impl_->c->open.load();
 }
 
 } // namespace nb

@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/common/json_locate.hpp"
+#include "actors/common/utf8.hpp"
+
 namespace nb::api {
 
 namespace {
@@ -51,6 +54,11 @@ std::variant<std::string, api_error> content_text(const json& content) {
 
 std::variant<completion_request, api_error>
 parse_completion_request(std::string_view body) {
+  // The JSON parser would refuse it too, but only with a byte offset; the
+  // client is told which field holds the bad bytes.
+  if (auto at = first_invalid_utf8(body))
+    return bad("invalid UTF-8 in " + json_path_at(body, *at) + " (byte "
+               + std::to_string(*at) + " of the request body)");
   json doc;
   try {
     doc = json::parse(body);

@@ -11,8 +11,14 @@ namespace {
 
 using json = nlohmann::json;
 
+/// Model output and error texts are not guaranteed to be UTF-8; a bad byte
+/// becomes U+FFFD instead of an exception halfway through a response.
+std::string text_of(const json& doc) {
+  return doc.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 std::string frame(const json& payload) {
-  return "data: " + payload.dump() + "\n\n";
+  return "data: " + text_of(payload) + "\n\n";
 }
 
 json chunk(const std::string& id, int64_t created, const std::string& model,
@@ -30,11 +36,10 @@ json chunk(const std::string& id, int64_t created, const std::string& model,
 } // namespace
 
 std::string error_body(const api_error& err) {
-  return json{{"error",
+  return text_of(json{{"error",
                {{"message", err.message},
                 {"type", err.type},
-                {"code", err.status}}}}
-    .dump();
+                {"code", err.status}}}});
 }
 
 std::string new_completion_id() {
@@ -51,7 +56,7 @@ std::string completion_body(const std::string& id, int64_t created,
                             const std::string& content,
                             const token_usage& usage) {
   json message = {{"role", "assistant"}, {"content", content}};
-  return json{{"id", id},
+  return text_of(json{{"id", id},
               {"object", "chat.completion"},
               {"created", created},
               {"model", model},
@@ -61,8 +66,7 @@ std::string completion_body(const std::string& id, int64_t created,
               {"usage",
                {{"prompt_tokens", usage.prompt_tokens},
                 {"completion_tokens", usage.completion_tokens},
-                {"total_tokens", usage.total_tokens}}}}
-    .dump();
+                {"total_tokens", usage.total_tokens}}}});
 }
 
 std::string role_frame(const std::string& id, int64_t created,
@@ -94,12 +98,11 @@ std::string comment_frame(std::string_view text) {
 }
 
 std::string models_body(const std::string& model) {
-  return json{{"object", "list"},
+  return text_of(json{{"object", "list"},
               {"data", json::array({{{"id", model},
                                      {"object", "model"},
                                      {"created", 0},
-                                     {"owned_by", "nanobot"}}})}}
-    .dump();
+                                     {"owned_by", "nanobot"}}})}});
 }
 
 token_usage usage_from_metadata(const std::string& metadata_json) {

@@ -3,6 +3,8 @@
 // back. Boost.Beast TUs are slow to compile, so Beast stays in two files.
 #include "actors/channels/websocket/ws_server_core.hpp"
 
+#include "actors/channels/http/asio_listen.hpp"
+
 namespace nb::ws {
 
 namespace detail {
@@ -130,19 +132,7 @@ server::server(server_config cfg, server_hooks hooks)
   auto& c = *impl_->c;
   c.cfg = std::move(cfg);
   c.hooks = std::move(hooks);
-  auto where = c.cfg.host + ":" + std::to_string(c.cfg.port);
-  try {
-    auto addr = net::ip::make_address(c.cfg.host == "localhost" ? "127.0.0.1"
-                                                                : c.cfg.host);
-    tcp::endpoint ep{addr, c.cfg.port};
-    c.acceptor.open(ep.protocol());
-    c.acceptor.set_option(net::socket_base::reuse_address(true));
-    c.acceptor.bind(ep);
-    c.acceptor.listen(net::socket_base::max_listen_connections);
-    impl_->port = c.acceptor.local_endpoint().port();
-  } catch (const std::exception& e) {
-    throw std::runtime_error("cannot listen on " + where + ": " + e.what());
-  }
+  impl_->port = listen_on(c.acceptor, c.cfg.host, c.cfg.port);
   c.accept();
   impl_->io = std::thread([i = impl_] {
     i->c->ioc.run();
@@ -160,13 +150,8 @@ void server::stop() {
   impl_->stopped = true;
   impl_->c->worker.stop();
   net::post(impl_->c->ioc, [c = impl_->c] { c->shutdown(); });
-  // Closed sockets finish their handlers and run() returns; a stuck
-  // handler must not hold up the process.
-  for (int i = 0; i < 40 && !impl_->ran_out; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  impl_->c->ioc.stop();
-  if (impl_->io.joinable())
-    impl_->io.join();
+  // Closed sockets finish their handlers and run() returns.
+  end_io_thread(impl_->c->ioc, impl_->io, impl_->ran_out);
 }
 
 uint16_t server::port() const {
