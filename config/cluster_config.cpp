@@ -1,13 +1,11 @@
 #include "config/cluster_config.hpp"
 
-#include <cctype>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "config/pipeline.hpp"
+#include "config/section_reader.hpp"
 
 namespace nb {
 
@@ -15,103 +13,15 @@ namespace {
 
 using nlohmann::json;
 
-/// The value of `camel` (or its snake_case spelling) in `obj`.
-const json* field(const json& obj, std::string_view camel) {
-  for (auto it = obj.begin(); it != obj.end(); ++it)
-    if (config::key_matches(it.key(), camel))
-      return &*it;
-  return nullptr;
-}
-
-/// "cluster.tls.cert" -> "NANOBOT_CLUSTER__TLS__CERT".
-std::string env_name(std::string_view path) {
-  std::string out = "NANOBOT_";
-  for (auto part : {std::string{path}}) {
-    for (char c : config::snake_case(part))
-      out += c == '.' ? std::string{"__"}
-                      : std::string(1, static_cast<char>(std::toupper(
-                                         static_cast<unsigned char>(c))));
-  }
-  return out;
-}
-
-struct reader {
-  const env_lookup& env;
-  std::optional<config_error> error;
-
-  std::optional<std::string> text(const json& obj, std::string_view key,
-                                  const std::string& path) {
-    if (auto v = env(env_name(path)))
-      return *v;
-    auto* j = field(obj, key);
-    if (j == nullptr || j->is_null())
-      return std::nullopt;
-    if (!j->is_string()) {
-      fail(path, "expected a string, found " + config::type_name(*j));
-      return std::nullopt;
-    }
-    auto r = config::interpolate(j->get<std::string>(), env);
-    if (!r.missing.empty()) {
-      fail(path, "environment variable " + r.missing.front() + " is not set");
-      return std::nullopt;
-    }
-    return r.text;
-  }
-
-  std::optional<int64_t> integer(const json& obj, std::string_view key,
-                                 const std::string& path, int64_t lo,
-                                 int64_t hi) {
-    std::optional<int64_t> v;
-    if (auto e = env(env_name(path))) {
-      try {
-        size_t used = 0;
-        v = std::stoll(*e, &used);
-        if (used != e->size())
-          v.reset();
-      } catch (const std::exception&) {
-      }
-      if (!v) {
-        fail(path, "expected an integer in " + env_name(path));
-        return std::nullopt;
-      }
-    } else if (auto* j = field(obj, key); j != nullptr && !j->is_null()) {
-      if (!j->is_number_integer()) {
-        fail(path, "expected an integer, found " + config::type_name(*j));
-        return std::nullopt;
-      }
-      v = j->get<int64_t>();
-    }
-    if (v && (*v < lo || *v > hi)) {
-      fail(path, "must be between " + std::to_string(lo) + " and "
-                   + std::to_string(hi));
-      return std::nullopt;
-    }
-    return v;
-  }
-
-  void fail(const std::string& path, std::string reason) {
-    if (!error)
-      error = config_error{path, std::move(reason)};
-  }
-};
+using config::field;
+using reader = config::section_reader;
 
 cluster_load_result from_root(const json& root, const env_lookup& env) {
   cluster_config out;
   reader r{env, std::nullopt};
-  auto obj_or_empty = [&](const json& parent, std::string_view key,
-                          const std::string& path) -> json {
-    auto* j = field(parent, key);
-    if (j == nullptr || j->is_null())
-      return json::object();
-    if (!j->is_object()) {
-      r.fail(path, "expected an object, found " + config::type_name(*j));
-      return json::object();
-    }
-    return *j;
-  };
   auto top = root.is_object() ? root : json::object();
-  auto cl = obj_or_empty(top, "cluster", "cluster");
-  auto tls = obj_or_empty(cl, "tls", "cluster.tls");
+  auto cl = r.object(top, "cluster", "cluster");
+  auto tls = r.object(cl, "tls", "cluster.tls");
   auto& c = out.cluster;
   if (auto v = r.text(cl, "nodeId", "cluster.nodeId")) c.node_id = *v;
   if (auto v = r.text(cl, "listen", "cluster.listen")) c.listen = *v;
@@ -184,16 +94,10 @@ cluster_load_result parse_cluster_config(const std::string& json_text,
 
 cluster_load_result load_cluster_config(const std::string& path,
                                         const env_lookup& env) {
-  try {
-    std::ifstream in{path, std::ios::binary};
-    if (!in)
-      return from_root(json::object(), env); // no file: defaults
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parse_cluster_config(buf.str(), env);
-  } catch (const std::exception&) {
-    return config_error{"", "unexpected failure while loading " + path};
-  }
+  json root;
+  if (auto err = config::read_config_json(path, root))
+    return *err;
+  return from_root(root, env);
 }
 
 } // namespace nb

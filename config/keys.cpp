@@ -91,6 +91,8 @@ std::vector<key_spec> make_table() {
            s.agent.idle_compact_after_minutes = i32(v);
          }),
     ignored("agents.defaults.idleCompactCheckIntervalSeconds"),
+    // Read by config/memory_config.cpp (the semantic memory index).
+    {"agents.defaults.memory", k::external},
     ignored("agents.defaults.consolidationRatio"),
     ignored("agents.defaults.dream"),
     ignored("agents.defaults.memoryWindow"), // legacy, nanobot ignores it

@@ -8,6 +8,7 @@ packages=(
   libssl-dev libboost-dev libcurl4-openssl-dev
   chromium      # the WebUI test drives it headless (tests/webui)
   libpq-dev postgresql  # the PostgreSQL session store and its tests
+  libsqlite3-dev  # the semantic memory index (FTS5 and trigram compiled in)
   openssl       # the cluster TLS test makes its certificates with the CLI
 )
 # node/npm run the WebUI test's playwright-core; any install will do (a

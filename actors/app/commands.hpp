@@ -14,6 +14,8 @@ int cmd_agent(const options& opts);
 int cmd_gateway(const options& opts);
 /// `nanobot cron ...`: `args` are the words after "cron".
 int cmd_cron(const std::vector<std::string>& args);
+/// `nanobot memory ...`: `args` are the words after "memory".
+int cmd_memory(const std::vector<std::string>& args);
 int cmd_channels(const options& opts);
 int cmd_node(const options& opts);
 

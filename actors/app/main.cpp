@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   // `cron` has its own sub-actions and options.
   if (!args.empty() && args[0] == "cron")
     return nb::cmd_cron({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "memory")
+    return nb::cmd_memory({args.begin() + 1, args.end()});
   auto opts = nb::parse_options(args);
   if (!opts.error.empty()) {
     std::cerr << "nanobot: " << opts.error << "\n";
@@ -37,6 +39,6 @@ int main(int argc, char** argv) {
   if (opts.command == "node")
     return nb::cmd_node(opts);
   std::cerr << "nanobot: unknown command '" << opts.command
-            << "' (commands: onboard, status, agent, gateway, cron, channels, node)\n";
+            << "' (commands: onboard, status, agent, gateway, cron, memory, channels, node)\n";
   return 2;
 }

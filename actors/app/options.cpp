@@ -74,6 +74,7 @@ std::string usage_text() {
          "  agent     chat in the terminal (-m MESSAGE for one message)\n"
          "  gateway   run the service: OpenAI-compatible API, /health, /stats, /metrics\n"
          "  cron      list, add or remove scheduled jobs (nanobot cron --help)\n"
+         "  memory    search, stats or reindex the semantic memory (nanobot memory --help)\n"
          "  channels status   the chat channels and their state\n"
          "  node      run one part of a cluster (--role gateway|agent|tools; see cluster.*)\n\n"
          "Options:\n"

@@ -6,10 +6,12 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/memory_index/memory_directory.hpp"
 #include "actors/session/session.hpp"
 #include "actors/store/session_files.hpp"
 #include "actors/supervisor/supervisor.hpp"
 #include "config/cluster_config.hpp"
+#include "config/memory_config.hpp"
 #include "messages/type_ids.hpp"
 
 namespace nb {
@@ -45,6 +47,9 @@ runtime::runtime(const settings& cfg, bool background, runtime_hooks hooks) {
   if (auto* err = std::get_if<config_error>(&cc))
     throw std::runtime_error(err->message());
   auto& cluster = std::get<cluster_config>(cc);
+  auto mem = load_memory_config(cfg.config_path);
+  if (auto* err = std::get_if<config_error>(&mem))
+    throw std::runtime_error(err->message());
   supervisor_options opts;
   opts.background = background;
   opts.store_dsn = cluster.session_store == "postgres"
@@ -72,6 +77,10 @@ runtime::runtime(const settings& cfg, bool background, runtime_hooks hooks) {
         throw std::runtime_error("the actor tree did not start: "
                                  + sys_->render(err));
       });
+  // Semantic memory: an idle directory; each workspace's index (a thread
+  // and its SQLite file) starts on first use.
+  spawn_memory_directory(*sys_, cfg, std::get<memory_settings>(mem),
+                         svc_.stats, cfg.workspace_path());
   log::get("gateway")->info("actor system up: {} scheduler threads (sharing), "
                             "sessions in {}", threads, *dir);
 }
@@ -93,6 +102,7 @@ void runtime::shutdown(std::chrono::seconds drain) {
                                            sys_->render(err));
                });
   }
+  stop_memory_directory(*sys_);
   // Links carry the supervisor's exit to every service; telling each one
   // directly as well keeps shutdown independent of how a service links its
   // own workers.

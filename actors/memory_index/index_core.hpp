@@ -1,0 +1,94 @@
+// One workspace's memory index, without the actor around it: keeps
+// <workspace>/memory/index.sqlite in step with MEMORY.md, memory/*.md and
+// history.jsonl, embeds chunks in batches, searches, saves and forgets.
+// Blocking: runs on the index actor's own thread (or the command line's).
+// A corrupt or locked index file is moved aside and rebuilt from the files.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "actors/memory_index/embed_client.hpp"
+#include "actors/memory_index/index_db.hpp"
+#include "actors/memory_index/vector_set.hpp"
+#include "config/memory_config.hpp"
+#include "messages/memory.hpp"
+
+namespace nb::memory {
+
+struct index_options {
+  std::string workspace; ///< absolute
+  memory_settings settings;
+  /// Embeddings, when usable; else `embed_problem` says why not.
+  std::optional<embed_endpoint> embeddings;
+  std::string embed_problem;
+  /// After an embeddings failure, full text only for this long.
+  std::chrono::seconds retry_after{60};
+  /// Bounds the query's embedding call (a search never waits longer).
+  std::chrono::seconds query_timeout{5};
+};
+
+class index_core {
+public:
+  explicit index_core(index_options opts);
+  ~index_core();
+
+  /// Brings the index in step with the files (only those whose size,
+  /// time or content changed). Returns true when chunks changed.
+  bool sync();
+  /// Re-reads every file, ignoring fingerprints.
+  void reindex();
+  /// Embeds up to one batch of chunks that have no vector yet. True when
+  /// more are waiting (and embeddings currently work).
+  bool embed_batch();
+  /// Whether chunks wait for vectors and the endpoint is not resting.
+  bool embeddings_pending();
+  /// When a resting endpoint may be tried again (steady clock).
+  std::chrono::steady_clock::time_point retry_at() const { return down_until_; }
+
+  memory_hits search(const memory_query& q);
+  /// memory_save: the answer for the model; throws std::invalid_argument
+  /// for bad input.
+  std::string save(const std::string& text, const std::string& category);
+  /// memory_forget: the answer for the model.
+  std::string forget(int64_t id);
+  memory_figures figures();
+
+  const std::string& workspace() const { return opts_.workspace; }
+  std::string db_path() const;
+
+private:
+  template <class F>
+  auto with_db(F&& f) -> decltype(f());
+  void open();
+  void rebuild(const std::string& why);
+  bool sync_source(const std::string& rel, bool force);
+  void load_vectors();
+  bool embeddings_up() const;
+  void embeddings_failed(const std::string& why);
+  std::optional<std::vector<float>> embed_query(const std::string& text);
+  std::vector<std::string> source_files() const;
+
+  index_options opts_;
+  std::unique_ptr<index_db> db_;
+  std::unique_ptr<embed_client> embedder_;
+  vector_set vectors_;
+  std::set<std::string> template_keys_;
+  std::vector<std::string> known_files_; ///< the source files last seen
+  std::shared_ptr<spdlog::logger> log_;
+  int64_t chunks_ = -1; ///< cached count (-1: unknown)
+  bool unembedded_ = true; ///< chunks may lack vectors (checked when set)
+  std::string note_;    ///< the last embeddings problem
+  std::chrono::steady_clock::time_point down_until_{};
+  memory_figures figures_;
+  std::vector<int64_t> latency_hist_;
+};
+
+} // namespace nb::memory

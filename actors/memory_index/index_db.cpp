@@ -1,0 +1,452 @@
+#include "actors/memory_index/index_db.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include <sys/stat.h>
+
+#include <sqlite3.h>
+
+namespace nb::memory {
+
+namespace {
+
+constexpr const char* schema = R"sql(
+CREATE TABLE IF NOT EXISTS sources(
+  path TEXT PRIMARY KEY, stamp TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  source TEXT NOT NULL, chunk_key TEXT NOT NULL,
+  line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
+  text TEXT NOT NULL, norm TEXT NOT NULL,
+  category TEXT NOT NULL, permanent INTEGER NOT NULL DEFAULT 0,
+  importance REAL NOT NULL DEFAULT 0.5,
+  created INTEGER NOT NULL, last_recalled INTEGER NOT NULL DEFAULT 0,
+  recall_count INTEGER NOT NULL DEFAULT 0,
+  embedding BLOB, embed_model TEXT, embed_dims INTEGER);
+CREATE INDEX IF NOT EXISTS chunks_by_source ON chunks(source);
+CREATE INDEX IF NOT EXISTS chunks_by_norm ON chunks(norm);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_words USING fts5(
+  text, content='chunks', content_rowid='id',
+  tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_trigrams USING fts5(
+  text, content='chunks', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER IF NOT EXISTS chunks_added AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_words(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO chunks_trigrams(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_removed AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_words(chunks_words, rowid, text)
+    VALUES ('delete', old.id, old.text);
+  INSERT INTO chunks_trigrams(chunks_trigrams, rowid, text)
+    VALUES ('delete', old.id, old.text);
+END;
+CREATE TABLE IF NOT EXISTS embed_cache(
+  model TEXT NOT NULL, dims INTEGER NOT NULL, hash TEXT NOT NULL,
+  vector BLOB NOT NULL, PRIMARY KEY (model, dims, hash));
+)sql";
+
+std::string blob_of(const std::vector<float>& v) {
+  std::string out(v.size() * sizeof(float), '\0');
+  if (!v.empty())
+    std::memcpy(out.data(), v.data(), out.size());
+  return out;
+}
+
+} // namespace
+
+bool db_error::corrupt() const {
+  auto primary = code_ & 0xff;
+  return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB
+         || primary == SQLITE_BUSY || primary == SQLITE_LOCKED
+         || primary == SQLITE_CANTOPEN || primary == SQLITE_IOERR;
+}
+
+/// A prepared statement, finalised on scope exit.
+class index_db::stmt {
+public:
+  stmt(index_db& db, const char* sql) : db_(db) {
+    auto rc = sqlite3_prepare_v2(db.db_, sql, -1, &s_, nullptr);
+    if (rc != SQLITE_OK)
+      db.fail(rc, std::string{"prepare: "} + sqlite3_errmsg(db.db_));
+  }
+  ~stmt() { sqlite3_finalize(s_); }
+  stmt(const stmt&) = delete;
+  stmt& operator=(const stmt&) = delete;
+
+  stmt& bind(int i, int64_t v) {
+    check(sqlite3_bind_int64(s_, i, v));
+    return *this;
+  }
+  stmt& bind(int i, double v) {
+    check(sqlite3_bind_double(s_, i, v));
+    return *this;
+  }
+  stmt& bind(int i, const std::string& v) {
+    check(sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()),
+                            SQLITE_TRANSIENT));
+    return *this;
+  }
+  stmt& bind_blob(int i, const std::string& v) {
+    check(sqlite3_bind_blob(s_, i, v.data(), static_cast<int>(v.size()),
+                            SQLITE_TRANSIENT));
+    return *this;
+  }
+  /// Steps once; true while a row is available.
+  bool step() {
+    auto rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW)
+      return true;
+    if (rc == SQLITE_DONE)
+      return false;
+    db_.fail(rc, std::string{"step: "} + sqlite3_errmsg(db_.db_));
+  }
+  void run() {
+    while (step()) {
+    }
+  }
+  /// Ready for the next bindings (the statement is reused).
+  void reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+  int64_t i64(int col) { return sqlite3_column_int64(s_, col); }
+  double real(int col) { return sqlite3_column_double(s_, col); }
+  std::string text(int col) {
+    auto p = sqlite3_column_text(s_, col);
+    return p ? std::string{reinterpret_cast<const char*>(p),
+                           static_cast<size_t>(sqlite3_column_bytes(s_, col))}
+             : std::string{};
+  }
+  const float* floats(int col, int32_t dims) {
+    auto p = sqlite3_column_blob(s_, col);
+    auto n = sqlite3_column_bytes(s_, col);
+    if (p == nullptr || n != dims * static_cast<int>(sizeof(float)))
+      return nullptr;
+    return static_cast<const float*>(p);
+  }
+
+private:
+  void check(int rc) {
+    if (rc != SQLITE_OK)
+      db_.fail(rc, std::string{"bind: "} + sqlite3_errmsg(db_.db_));
+  }
+  index_db& db_;
+  sqlite3_stmt* s_ = nullptr;
+};
+
+index_db::index_db(const std::string& path) : path_(path) {
+  auto rc = sqlite3_open_v2(path.c_str(), &db_,
+                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                              | SQLITE_OPEN_NOMUTEX,
+                            nullptr);
+  if (rc != SQLITE_OK) {
+    std::string what = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw db_error(rc, "open " + path + ": " + what);
+  }
+  try {
+    sqlite3_busy_timeout(db_, 5000);
+    exec("PRAGMA journal_mode=WAL");
+    exec("PRAGMA synchronous=NORMAL");
+    exec(schema);
+    // A damaged file shows here rather than in the middle of a search.
+    stmt check{*this, "PRAGMA quick_check"};
+    if (check.step() && check.text(0) != "ok")
+      fail(SQLITE_CORRUPT, "quick_check: " + check.text(0));
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+index_db::~index_db() {
+  if (db_)
+    sqlite3_close(db_);
+}
+
+void index_db::fail(int code, const std::string& what) {
+  throw db_error(code, path_ + ": " + what);
+}
+
+void index_db::exec(const char* sql) {
+  char* msg = nullptr;
+  auto rc = sqlite3_exec(db_, sql, nullptr, nullptr, &msg);
+  if (rc != SQLITE_OK) {
+    std::string what = msg ? msg : sqlite3_errstr(rc);
+    sqlite3_free(msg);
+    fail(rc, what);
+  }
+}
+
+void index_db::begin() { exec("BEGIN IMMEDIATE"); }
+void index_db::commit() { exec("COMMIT"); }
+void index_db::rollback() noexcept {
+  sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+std::string index_db::source_stamp(const std::string& source) {
+  stmt s{*this, "SELECT stamp FROM sources WHERE path = ?"};
+  s.bind(1, source);
+  return s.step() ? s.text(0) : std::string{};
+}
+
+void index_db::set_source_stamp(const std::string& source,
+                                const std::string& stamp) {
+  stmt s{*this, "INSERT INTO sources(path, stamp) VALUES (?, ?) "
+                "ON CONFLICT(path) DO UPDATE SET stamp = excluded.stamp"};
+  s.bind(1, source).bind(2, stamp).run();
+}
+
+std::vector<std::string> index_db::sources() {
+  std::vector<std::string> out;
+  stmt s{*this, "SELECT path FROM sources"};
+  while (s.step())
+    out.push_back(s.text(0));
+  return out;
+}
+
+void index_db::forget_source(const std::string& source) {
+  stmt a{*this, "DELETE FROM chunks WHERE source = ?"};
+  a.bind(1, source).run();
+  stmt b{*this, "DELETE FROM sources WHERE path = ?"};
+  b.bind(1, source).run();
+}
+
+std::vector<stored_chunk> index_db::chunks_of(const std::string& source) {
+  std::vector<stored_chunk> out;
+  stmt s{*this, "SELECT id, chunk_key, line_start, line_end FROM chunks "
+                "WHERE source = ?"};
+  s.bind(1, source);
+  while (s.step())
+    out.push_back({s.i64(0), s.text(1), static_cast<int32_t>(s.i64(2)),
+                   static_cast<int32_t>(s.i64(3))});
+  return out;
+}
+
+int64_t index_db::insert(const chunk& c, int64_t now) {
+  stmt s{*this,
+         "INSERT INTO chunks(source, chunk_key, line_start, line_end, text, "
+         "norm, category, permanent, importance, created) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"};
+  s.bind(1, c.source).bind(2, c.key).bind(3, int64_t{c.line_start});
+  s.bind(4, int64_t{c.line_end}).bind(5, c.text).bind(6, normalize_text(c.text));
+  s.bind(7, c.category).bind(8, int64_t{c.permanent ? 1 : 0});
+  s.bind(9, c.importance).bind(10, c.created > 0 ? c.created : now);
+  s.run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void index_db::set_lines(int64_t id, int32_t first, int32_t last) {
+  stmt s{*this, "UPDATE chunks SET line_start = ?, line_end = ? WHERE id = ?"};
+  s.bind(1, int64_t{first}).bind(2, int64_t{last}).bind(3, id).run();
+}
+
+void index_db::remove(int64_t id) {
+  stmt s{*this, "DELETE FROM chunks WHERE id = ?"};
+  s.bind(1, id).run();
+}
+
+int64_t index_db::count() {
+  stmt s{*this, "SELECT count(*) FROM chunks"};
+  return s.step() ? s.i64(0) : 0;
+}
+
+std::vector<text_hit> index_db::match(bool trigrams,
+                                      const std::string& fts_query,
+                                      const std::string& category,
+                                      int limit) {
+  std::vector<text_hit> out;
+  std::string table = trigrams ? "chunks_trigrams" : "chunks_words";
+  std::string sql = "SELECT f.rowid, bm25(" + table + ") AS r FROM " + table
+                    + " f";
+  if (!category.empty())
+    sql += " JOIN chunks c ON c.id = f.rowid";
+  sql += " WHERE " + table + " MATCH ?";
+  if (!category.empty())
+    sql += " AND c.category = ?";
+  sql += " ORDER BY r LIMIT ?";
+  stmt s{*this, sql.c_str()};
+  int i = 1;
+  s.bind(i++, fts_query);
+  if (!category.empty())
+    s.bind(i++, category);
+  s.bind(i, int64_t{limit});
+  while (s.step())
+    out.push_back({s.i64(0), s.real(1)});
+  return out;
+}
+
+std::vector<text_hit> index_db::contains(const std::string& needle,
+                                         const std::string& category,
+                                         int limit) {
+  std::vector<text_hit> out;
+  std::string sql = "SELECT id FROM chunks WHERE instr(text, ?) > 0";
+  if (!category.empty())
+    sql += " AND category = ?";
+  sql += " ORDER BY id DESC LIMIT ?";
+  stmt s{*this, sql.c_str()};
+  int i = 1;
+  s.bind(i++, needle);
+  if (!category.empty())
+    s.bind(i++, category);
+  s.bind(i, int64_t{limit});
+  while (s.step())
+    out.push_back({s.i64(0), 0});
+  return out;
+}
+
+namespace {
+constexpr const char* row_columns
+  = "SELECT id, text, source, line_start, line_end, category, permanent, "
+    "importance, created, last_recalled, recall_count FROM chunks";
+} // namespace
+
+std::optional<chunk_row> index_db::row(int64_t id) {
+  auto r = rows({id});
+  if (r.empty())
+    return std::nullopt;
+  return r.front();
+}
+
+std::vector<chunk_row> index_db::rows(const std::vector<int64_t>& ids) {
+  std::vector<chunk_row> out;
+  std::string sql = std::string{row_columns} + " WHERE id = ?";
+  stmt s{*this, sql.c_str()};
+  for (auto id : ids) {
+    s.reset();
+    s.bind(1, id);
+    if (!s.step())
+      continue;
+    chunk_row r;
+    r.id = s.i64(0);
+    r.text = s.text(1);
+    r.source = s.text(2);
+    r.line_start = static_cast<int32_t>(s.i64(3));
+    r.line_end = static_cast<int32_t>(s.i64(4));
+    r.category = s.text(5);
+    r.permanent = s.i64(6) != 0;
+    r.importance = s.real(7);
+    r.created = s.i64(8);
+    r.last_recalled = s.i64(9);
+    r.recall_count = s.i64(10);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<int64_t> index_db::same_text(const std::string& text) {
+  std::vector<int64_t> out;
+  stmt s{*this, "SELECT id FROM chunks WHERE norm = ?"};
+  s.bind(1, normalize_text(text));
+  while (s.step())
+    out.push_back(s.i64(0));
+  return out;
+}
+
+void index_db::mark_recalled(const std::vector<int64_t>& ids, int64_t now) {
+  stmt s{*this, "UPDATE chunks SET recall_count = recall_count + 1, "
+                "last_recalled = ? WHERE id = ?"};
+  for (auto id : ids) {
+    s.reset();
+    s.bind(1, now).bind(2, id).run();
+  }
+}
+
+std::vector<std::pair<int64_t, std::string>>
+index_db::unembedded(const std::string& model, int32_t dims, int limit) {
+  std::vector<std::pair<int64_t, std::string>> out;
+  stmt s{*this, "SELECT id, text FROM chunks WHERE embedding IS NULL "
+                "OR embed_model IS NOT ? OR embed_dims IS NOT ? "
+                "ORDER BY id LIMIT ?"};
+  s.bind(1, model).bind(2, int64_t{dims}).bind(3, int64_t{limit});
+  while (s.step())
+    out.emplace_back(s.i64(0), s.text(1));
+  return out;
+}
+
+void index_db::set_embedding(int64_t id, const std::vector<float>& v,
+                             const std::string& model) {
+  stmt s{*this, "UPDATE chunks SET embedding = ?, embed_model = ?, "
+                "embed_dims = ? WHERE id = ?"};
+  s.bind_blob(1, blob_of(v)).bind(2, model);
+  s.bind(3, static_cast<int64_t>(v.size())).bind(4, id).run();
+}
+
+void index_db::each_embedding(
+  const std::string& model, int32_t dims,
+  const std::function<void(int64_t, const float*)>& each) {
+  stmt s{*this, "SELECT id, embedding FROM chunks WHERE embed_model = ? "
+                "AND embed_dims = ? ORDER BY id"};
+  s.bind(1, model).bind(2, int64_t{dims});
+  while (s.step())
+    if (auto* v = s.floats(1, dims))
+      each(s.i64(0), v);
+}
+
+int64_t index_db::count_embedded(const std::string& model, int32_t dims) {
+  stmt s{*this, "SELECT count(*) FROM chunks WHERE embed_model = ? "
+                "AND embed_dims = ?"};
+  s.bind(1, model).bind(2, int64_t{dims});
+  return s.step() ? s.i64(0) : 0;
+}
+
+int32_t index_db::known_dims(const std::string& model) {
+  stmt s{*this, "SELECT embed_dims FROM chunks WHERE embed_model = ? "
+                "AND embed_dims > 0 LIMIT 1"};
+  s.bind(1, model);
+  return s.step() ? static_cast<int32_t>(s.i64(0)) : 0;
+}
+
+std::optional<std::vector<float>>
+index_db::cached(const std::string& model, int32_t dims,
+                 const std::string& text_hash) {
+  stmt s{*this, "SELECT vector FROM embed_cache WHERE model = ? AND dims = ? "
+                "AND hash = ?"};
+  s.bind(1, model).bind(2, int64_t{dims}).bind(3, text_hash);
+  if (!s.step())
+    return std::nullopt;
+  auto* p = s.floats(0, dims);
+  if (p == nullptr)
+    return std::nullopt;
+  return std::vector<float>(p, p + dims);
+}
+
+void index_db::cache(const std::string& model, int32_t dims,
+                     const std::string& text_hash,
+                     const std::vector<float>& v) {
+  stmt s{*this, "INSERT OR REPLACE INTO embed_cache(model, dims, hash, vector) "
+                "VALUES (?, ?, ?, ?)"};
+  s.bind(1, model).bind(2, int64_t{dims}).bind(3, text_hash);
+  s.bind_blob(4, blob_of(v)).run();
+}
+
+int64_t index_db::file_bytes() const {
+  int64_t total = 0;
+  for (auto* suffix : {"", "-wal"}) {
+    struct stat st {};
+    if (::stat((path_ + suffix).c_str(), &st) == 0)
+      total += st.st_size;
+  }
+  return total;
+}
+
+std::string move_aside(const std::string& path) {
+  using namespace std::chrono;
+  auto ms = duration_cast<milliseconds>(system_clock::now().time_since_epoch())
+              .count();
+  auto target = path + ".corrupt-" + std::to_string(ms);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return {};
+  if (std::rename(path.c_str(), target.c_str()) != 0)
+    return {};
+  for (auto* suffix : {"-wal", "-shm"})
+    std::rename((path + suffix).c_str(), (target + suffix).c_str());
+  return target;
+}
+
+} // namespace nb::memory

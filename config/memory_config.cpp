@@ -1,0 +1,74 @@
+#include "config/memory_config.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "config/section_reader.hpp"
+
+namespace nb {
+
+namespace {
+
+using nlohmann::json;
+
+memory_load_result from_root(const json& root, const env_lookup& env) {
+  memory_settings out;
+  config::section_reader r{env, std::nullopt};
+  const std::string at = "agents.defaults.memory";
+  auto top = root.is_object() ? root : json::object();
+  auto agents = r.object(top, "agents", "agents");
+  auto defaults = r.object(agents, "defaults", "agents.defaults");
+  auto mem = r.object(defaults, "memory", at);
+  auto emb = r.object(mem, "embeddings", at + ".embeddings");
+  auto& e = out.embeddings;
+  if (auto v = r.text(emb, "provider", at + ".embeddings.provider"))
+    e.provider = *v;
+  if (auto v = r.text(emb, "model", at + ".embeddings.model"))
+    e.model = *v;
+  if (auto v = r.integer(emb, "dimensions", at + ".embeddings.dimensions", 0,
+                         65536))
+    e.dimensions = static_cast<int32_t>(*v);
+  if (auto v = r.integer(emb, "batchSize", at + ".embeddings.batchSize", 1,
+                         2048))
+    e.batch_size = static_cast<int32_t>(*v);
+  if (auto v = r.integer(emb, "timeout", at + ".embeddings.timeout", 1, 600))
+    e.timeout_s = static_cast<int32_t>(*v);
+  if (auto v = r.flag(mem, "recall", at + ".recall"))
+    out.recall = *v;
+  if (auto v = r.integer(mem, "recallK", at + ".recallK", 0, 50))
+    out.recall_k = static_cast<int32_t>(*v);
+  if (auto v = r.integer(mem, "recallBudgetChars", at + ".recallBudgetChars",
+                         0, 100000))
+    out.recall_budget_chars = static_cast<int32_t>(*v);
+  if (auto v = r.real(mem, "scoreFloor", at + ".scoreFloor", 0, 10))
+    out.score_floor = *v;
+  if (auto v = r.real(mem, "minSimilarity", at + ".minSimilarity", -1, 1))
+    out.min_similarity = *v;
+  if (auto v = r.real(mem, "halfLifeDays", at + ".halfLifeDays", 0.01, 1e6))
+    out.half_life_days = *v;
+  if (r.error)
+    return *r.error;
+  if (!e.provider.empty() && e.model.empty())
+    return config_error{at + ".embeddings.model",
+                        "an embeddings provider needs a model name"};
+  return out;
+}
+
+} // namespace
+
+memory_load_result parse_memory_config(const std::string& json_text,
+                                       const env_lookup& env) {
+  auto root = json::parse(json_text, nullptr, false, true);
+  if (root.is_discarded())
+    return config_error{"", "the config file is not valid JSON"};
+  return from_root(root, env);
+}
+
+memory_load_result load_memory_config(const std::string& path,
+                                      const env_lookup& env) {
+  json root;
+  if (auto err = config::read_config_json(path, root))
+    return *err;
+  return from_root(root, env);
+}
+
+} // namespace nb

@@ -1,0 +1,107 @@
+// The memory directory in a real actor system: one index per workspace,
+// started on first use; two agents' memories never mix.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scoped_actor.hpp>
+
+#include "actors/memory_index/memory_directory.hpp"
+#include "messages/memory.hpp"
+#include "tests/support/fake_embeddings.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+using namespace nb;
+
+namespace {
+
+struct memory_fixture {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  memory_fixture() {
+    register_messages(cfg);
+    sys = std::make_unique<caf::actor_system>(cfg);
+  }
+  ~memory_fixture() {
+    stop_memory_directory(*sys);
+    sys.reset();
+  }
+  template <class T, class... Ts>
+  T ask(Ts&&... xs) {
+    caf::scoped_actor self{*sys};
+    T out{};
+    self->request(find_memory(*sys), std::chrono::seconds(20),
+                  std::forward<Ts>(xs)...)
+      .receive([&](T& x) { out = std::move(x); },
+               [&](caf::error& e) { FAIL(sys->render(e)); });
+    return out;
+  }
+};
+
+memory_query query(const std::string& ws, const std::string& text) {
+  memory_query q;
+  q.workspace = ws;
+  q.query = text;
+  return q;
+}
+
+} // namespace
+
+TEST_CASE("two agents' memories never mix") {
+  memory_fixture f;
+  test::scratch_dir a, b;
+  test::fake_embeddings emb;
+  settings cfg;
+  cfg.providers["emb"].api_base = emb.base_url();
+  memory_settings mem;
+  mem.embeddings.provider = "emb";
+  mem.embeddings.model = "fake-embed";
+  spawn_memory_directory(*f.sys, cfg, mem, stats_actor{});
+  CHECK_FALSE(std::filesystem::exists(a.at("memory/index.sqlite")));
+  auto saved = f.ask<std::string>(
+    memory_save_request{a.path, "The cat is called Pixel", "fact"});
+  CHECK(saved.find("Saved") == 0);
+  f.ask<std::string>(memory_save_request{b.path, "The dog is called Rex",
+                                         "fact"});
+  CHECK(f.ask<memory_hits>(query(a.path, "Pixel")).hits.size() == 1);
+  CHECK(f.ask<memory_hits>(query(b.path, "Pixel")).hits.empty());
+  CHECK(f.ask<memory_hits>(query(a.path, "Rex")).hits.empty());
+  CHECK(test::read_all(b.at("memory/MEMORY.md")).find("Pixel")
+        == std::string::npos);
+  auto fa = f.ask<memory_figures>(memory_stats_atom::value, a.path);
+  CHECK(fa.workspace == a.path);
+  CHECK(fa.chunks == 1);
+  CHECK(std::filesystem::exists(a.at("memory/index.sqlite")));
+}
+
+TEST_CASE("memory requests for an unusable workspace get an error") {
+  memory_fixture f;
+  spawn_memory_directory(*f.sys, settings{}, memory_settings{}, stats_actor{});
+  caf::scoped_actor self{*f.sys};
+  bool refused = false;
+  self->request(find_memory(*f.sys), std::chrono::seconds(5),
+                query("relative/path", "x"))
+    .receive([&](memory_hits&) {},
+             [&](caf::error& e) {
+               refused = f.sys->render(e).find("absolute") != std::string::npos;
+             });
+  CHECK(refused);
+}
+
+TEST_CASE("a bad save is refused with the reason and the index keeps working") {
+  memory_fixture f;
+  test::scratch_dir ws;
+  spawn_memory_directory(*f.sys, settings{}, memory_settings{}, stats_actor{});
+  caf::scoped_actor self{*f.sys};
+  std::string why;
+  self->request(find_memory(*f.sys), std::chrono::seconds(5),
+                memory_save_request{ws.path, "x", "mood"})
+    .receive([&](std::string&) {},
+             [&](caf::error& e) { why = f.sys->render(e); });
+  CHECK(why.find("category must be fact, profile or experience")
+        != std::string::npos);
+  CHECK(f.ask<std::string>(memory_save_request{ws.path, "Tea at four", ""})
+          .find("Saved") == 0);
+}
