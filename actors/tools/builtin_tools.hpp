@@ -39,6 +39,10 @@ void add_exec(tool_registry& reg);
 /// cron: add, list and remove scheduled jobs (actors/tools/cron_tool.cpp).
 void add_cron(tool_registry& reg);
 
+/// memory_search, memory_save, memory_forget: semantic memory
+/// (actors/tools/memory_tools.cpp).
+void add_memory_tools(tool_registry& reg);
+
 /// The SSRF policy for `ctx`: its whitelist, and its resolver if set.
 ssrf_policy policy_for(const tool_context& ctx);
 

@@ -12,6 +12,7 @@ tool_registry make_builtin_registry(const settings& cfg) {
   add_grep(reg);
   add_find_files(reg);
   add_message(reg);
+  add_memory_tools(reg);
   if (cfg.tools.web.enable) {
     add_web_fetch(reg);
     add_web_search(reg);

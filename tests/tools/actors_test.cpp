@@ -107,7 +107,7 @@ TEST_CASE("tools front lists the specs and answers bad calls at once") {
   self->request(front, seconds(5), list_tools_atom::value)
     .receive(
       [&](std::vector<tool_spec>& specs) {
-        REQUIRE(specs.size() == 11);
+        REQUIRE(specs.size() == 14);
         CHECK(specs.front().name == "cron");
         CHECK(specs.back().name == "write_file");
       },

@@ -59,7 +59,9 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
     names.push_back(d.name);
   CHECK(names
         == std::vector<std::string>{"boom", "cron", "edit_file", "exec", "find_files",
-                                    "grep", "list_dir", "message", "noop",
+                                    "grep", "list_dir", "memory_forget",
+                                    "memory_save", "memory_search",
+                                    "message", "noop",
                                     "read_file", "typed", "web_fetch", "web_search",
                                     "write_file", "mcp_fs_list"});
   auto reg = make_builtin_registry(settings{});
