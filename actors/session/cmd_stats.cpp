@@ -50,11 +50,13 @@ command_reply cmd_stats(command_context& ctx) {
       }
     }
   if (all.turns == 0)
-    return {"📊 No token use recorded in this conversation yet."};
+    return {"📊 No token use recorded in this conversation yet."
+            + ctx.memory_text};
   std::string out = "📊 Tokens in this conversation (since /new), by model:";
   for (const auto& [model, t] : by_model)
     out += line(model, t);
   out += line("total", all);
+  out += ctx.memory_text;
   out += "\nThe gateway's totals since start: GET /stats on its port.";
   return {out};
 }

@@ -58,6 +58,10 @@ command_reply cmd_status(command_context& ctx) {
          + " messages";
   out += "\n⏱ Uptime: " + uptime(ctx.uptime_s);
   out += "\n⚡ Tasks: " + std::to_string(ctx.active_tasks) + " active";
+  out += "\n🗂 Memory search: "
+         + (ctx.memory_status.empty() ? std::string{"not used yet in this "
+                                                    "session"}
+                                      : ctx.memory_status);
   return {out};
 }
 

@@ -25,6 +25,8 @@ const std::vector<command_spec>& command_table() {
     {"/stats", "", "this conversation's token use per model and in total",
      cmd_stats, false},
     {"/skill", "", "list the skills the agent can use", cmd_skill, false},
+    {"/memory", "<query>", "search the agent's memory (facts, profile, "
+     "experience)", cmd_memory_search, true},
     {"/evaluator-prompt", "[init]",
      "the heartbeat's notification-gate prompt; init writes an editable copy",
      cmd_evaluator_prompt, true},

@@ -38,6 +38,10 @@ struct command_context {
   const model_catalog* models = nullptr; ///< agents.defaults + modelPresets
   /// The session's preset ("" = agents.defaults); /model may switch it.
   std::string* preset = nullptr;
+  /// How the last recall searched memory ("" = not yet), for /status.
+  std::string memory_status;
+  /// What the session fetched from memory for /memory and /stats.
+  std::string memory_text;
 };
 
 struct command_reply {
@@ -87,6 +91,7 @@ command_reply cmd_evaluator_prompt(command_context& ctx);
 command_reply cmd_skill(command_context& ctx);
 command_reply cmd_model(command_context& ctx);
 command_reply cmd_stats(command_context& ctx);
+command_reply cmd_memory_search(command_context& ctx);
 
 /// The /help text.
 std::string help_text();

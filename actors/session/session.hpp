@@ -113,6 +113,12 @@ struct session_state {
   /// User messages injected into this turn and already appended to the
   /// file (not yet in `transcript`): SAVE rewrites the file in turn order.
   std::vector<nlohmann::json> injected_on_disk;
+
+  // Semantic memory (session_recall.cpp).
+  std::string recalled;         ///< this turn's recalled lines ("" = none)
+  bool recall_pending = false;  ///< the recall's answer is still out
+  std::function<void()> after_recall; ///< BUILD goes on with this then
+  std::string memory_mode;      ///< the last recall's mode, for /status
 };
 
 using session_pointer = session_actor::stateful_pointer<session_state>;

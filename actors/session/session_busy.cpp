@@ -2,6 +2,7 @@
 // are answered at once (/stop cancels the turn), plain messages wait to be
 // injected into the running turn or to start the next one, in order.
 #include "actors/session/session.hpp"
+#include "actors/session/session_recall.hpp"
 #include "actors/session/session_subagents.hpp"
 
 #include "actors/common/log.hpp"
@@ -48,6 +49,7 @@ command_context command_context_for(session_pointer self) {
   ctx.uptime_s = (now_us() - st.cfg.started_at_us) / 1000000;
   ctx.busy = !st.machine.done();
   ctx.active_tasks = ctx.busy ? 1 : 0;
+  ctx.memory_status = st.memory_mode;
   return ctx;
 }
 
@@ -90,6 +92,16 @@ void while_busy(session_pointer self, inbound_msg in) {
     st.pending.push_back(std::move(in));
     if (st.runner && st.pending.size() == 1)
       self->send(st.runner, injections_ready_atom::value);
+    return;
+  }
+  if (wants_memory(cmd)) {
+    // /memory and /stats ask the memory first; they change nothing.
+    with_memory_text(self, cmd, [=](std::string text) {
+      auto ctx = command_context_for(self);
+      ctx.memory_text = std::move(text);
+      deliver_to(self, in, reply_to_msg(self, in, run_command(cmd, ctx).text,
+                                        false));
+    });
     return;
   }
   auto ctx = command_context_for(self);

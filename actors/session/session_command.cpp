@@ -1,6 +1,7 @@
 // The COMMAND state: slash commands answered without the model.
 #include "actors/session/commands.hpp"
 #include "actors/session/session_steps.hpp"
+#include "actors/session/session_recall.hpp"
 #include "actors/session/session_subagents.hpp"
 #include "actors/session/transcript.hpp"
 
@@ -55,6 +56,13 @@ void do_command(session_pointer self) {
   auto ctx = command_context_for(self);
   ctx.busy = false;
   ctx.active_tasks = 0;
+  if (wants_memory(cmd)) {
+    with_memory_text(self, cmd, [=](std::string text) mutable {
+      ctx.memory_text = std::move(text);
+      run_parsed_command(self, cmd, ctx);
+    });
+    return;
+  }
   if (counts_subagents(cmd) && st.svc.subagents) {
     // No turn runs, but subagents may: /status and /stop count them.
     with_subagent_count(self, [=](int32_t n) mutable {

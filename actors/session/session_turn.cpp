@@ -16,6 +16,7 @@
 #include "actors/session/media.hpp"
 #include "actors/skills/skills.hpp"
 #include "actors/session/prompt.hpp"
+#include "actors/session/session_recall.hpp"
 #include "actors/session/transcript.hpp"
 
 namespace nb {
@@ -111,6 +112,7 @@ json model_messages(session_pointer self) {
   // After the user's text, so the prefix stays cacheable.
   auto block = runtime_context(st.current.channel, st.current.chat_id,
                                st.current.sender_id, st.cfg.zone.get());
+  add_recall(self, block);
   auto& c = last["content"];
   if (c.is_string())
     c = c.get<std::string>() + block;
@@ -133,11 +135,13 @@ caf::behavior media_worker(caf::event_based_actor* self, std::string text,
 
 void do_build(session_pointer self) {
   auto& st = self->state;
+  // Memory is searched while the user's message is being saved.
+  start_recall(self);
   auto persist_user = [=] {
     // The user's message is on disk before the model is called.
     persist(self, {user_message(self->state.current)}, "your message", [=] {
       self->state.user_persisted = true;
-      fire(self, turn_event::ok);
+      after_recall(self, [=] { fire(self, turn_event::ok); });
     });
   };
   if (st.current.media.empty()) {
