@@ -121,6 +121,10 @@ std::string archive_prompt(const std::string& formatted) {
          "- Start a line with \"- [permanent]\" when it is a lasting fact "
          "about the user (who they are, what they like, how they want to be "
          "helped).\n"
+         "- Start a line with \"- [profile]\" for who the user is: name, "
+         "preferences, the people in their life.\n"
+         "- Start a line with \"- [experience]\" for what worked or failed "
+         "while doing a task (a command, a tool, an approach).\n"
          "- If nothing is worth keeping, answer exactly: (nothing)\n"
          "- Answer with the lines only, no introduction.\n\n"
          "<conversation>\n" + formatted + "</conversation>";
@@ -146,14 +150,24 @@ std::vector<std::string> permanent_facts(const std::string& summary) {
   std::vector<std::string> out;
   std::istringstream in{summary};
   const std::string mark = "- [permanent]";
+  const std::string profile = "- [profile]";
+  auto rest_of = [](const std::string& line, size_t from) -> std::string {
+    auto f = line.find_first_not_of(" \t", from);
+    return f == std::string::npos ? std::string{} : line.substr(f);
+  };
   for (std::string line; std::getline(in, line);) {
     auto a = line.find_first_not_of(" \t");
-    if (a == std::string::npos || line.compare(a, mark.size(), mark) != 0)
+    if (a == std::string::npos)
       continue;
-    auto fact = line.substr(a + mark.size());
-    auto f = fact.find_first_not_of(" \t");
-    if (f != std::string::npos)
-      out.push_back(fact.substr(f));
+    if (line.compare(a, mark.size(), mark) == 0) {
+      if (auto fact = rest_of(line, a + mark.size()); !fact.empty())
+        out.push_back(fact);
+    } else if (line.compare(a, profile.size(), profile) == 0) {
+      // The tag stays: the memory index files the line under "profile",
+      // which never fades.
+      if (auto fact = rest_of(line, a + profile.size()); !fact.empty())
+        out.push_back("[profile] " + fact);
+    }
   }
   return out;
 }

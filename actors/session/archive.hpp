@@ -54,8 +54,8 @@ inline constexpr size_t summary_cap = 8000;
 /// left (the summary counts as failed).
 std::string clean_summary(const std::string& reply);
 
-/// Lines of a summary marked "[permanent]" (without the mark): facts to add
-/// to MEMORY.md.
+/// Lines of a summary that belong in MEMORY.md: "[permanent]" ones
+/// (without the mark) and "[profile]" ones (with their tag).
 std::vector<std::string> permanent_facts(const std::string& summary);
 
 } // namespace nb

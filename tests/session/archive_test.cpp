@@ -79,4 +79,7 @@ TEST_CASE("summaries lose think blocks and are capped on a character") {
   CHECK(nb::permanent_facts("- a\n  - [permanent] likes tea\n- [permanent]\n"
                             "- [permanent]   owns a boat  ")
         == std::vector<std::string>{"likes tea", "owns a boat  "});
+  CHECK(nb::permanent_facts("- [profile] Name is Ada\n- [profile]  \n"
+                            "- [experience] rsync -z helps\n- plain")
+        == std::vector<std::string>{"[profile] Name is Ada"});
 }
