@@ -57,18 +57,14 @@ memory_load_result from_root(const json& root, const env_lookup& env) {
 
 memory_load_result parse_memory_config(const std::string& json_text,
                                        const env_lookup& env) {
-  auto root = json::parse(json_text, nullptr, false, true);
-  if (root.is_discarded())
-    return config_error{"", "the config file is not valid JSON"};
-  return from_root(root, env);
+  return config::parse_section<memory_load_result>(
+    json_text, [&](const json& root) { return from_root(root, env); });
 }
 
 memory_load_result load_memory_config(const std::string& path,
                                       const env_lookup& env) {
-  json root;
-  if (auto err = config::read_config_json(path, root))
-    return *err;
-  return from_root(root, env);
+  return config::load_section<memory_load_result>(
+    path, [&](const json& root) { return from_root(root, env); });
 }
 
 } // namespace nb

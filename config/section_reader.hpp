@@ -49,4 +49,23 @@ struct section_reader {
 std::optional<config_error> read_config_json(const std::string& path,
                                              nlohmann::json& out);
 
+/// A section's loader over JSON text: `from_root(root)` gives the Result
+/// (a variant of the section's settings and config_error).
+template <class Result, class FromRoot>
+Result parse_section(const std::string& json_text, FromRoot&& from_root) {
+  auto root = nlohmann::json::parse(json_text, nullptr, false, true);
+  if (root.is_discarded())
+    return config_error{"", "the config file is not valid JSON"};
+  return from_root(root);
+}
+
+/// The same over the config file at `path` (missing file: defaults).
+template <class Result, class FromRoot>
+Result load_section(const std::string& path, FromRoot&& from_root) {
+  nlohmann::json root;
+  if (auto err = read_config_json(path, root))
+    return *err;
+  return from_root(root);
+}
+
 } // namespace nb::config

@@ -88,44 +88,35 @@ memory_directory_impl(memory_directory_pointer self, settings cfg,
       }
     self->quit(msg.reason);
   });
-  auto forward = [self](const std::string& ws, auto&& msg, auto tag)
-    -> caf::result<decltype(tag)> {
+  // Every request goes to its workspace's index, which answers directly.
+  auto forward = [self](auto answer_type, std::string ws, auto&&... xs)
+    -> caf::result<decltype(answer_type)> {
     auto t = self->state.meter.measure();
     caf::error err;
     auto idx = index_for(self, ws, err);
     if (!idx)
       return err;
-    return self->delegate(idx, std::forward<decltype(msg)>(msg));
+    return self->delegate(idx, std::forward<decltype(xs)>(xs)...);
   };
   return {
     [=](memory_query& q) -> caf::result<memory_hits> {
       if (q.recall && (!self->state.mem.recall || self->state.mem.recall_k <= 0))
         return memory_hits{{}, "off", "agents.defaults.memory.recall is off",
                            0};
-      return forward(q.workspace, std::move(q), memory_hits{});
+      return forward(memory_hits{}, q.workspace, std::move(q));
     },
     [=](memory_save_request& rq) -> caf::result<std::string> {
-      return forward(rq.workspace, std::move(rq), std::string{});
+      return forward(std::string{}, rq.workspace, std::move(rq));
     },
     [=](memory_forget_request& rq) -> caf::result<std::string> {
-      return forward(rq.workspace, std::move(rq), std::string{});
+      return forward(std::string{}, rq.workspace, std::move(rq));
     },
     [=](memory_stats_atom a, std::string& ws) -> caf::result<memory_figures> {
-      auto t = self->state.meter.measure();
-      caf::error err;
-      auto idx = index_for(self, ws, err);
-      if (!idx)
-        return err;
-      return self->delegate(idx, a, std::move(ws));
+      return forward(memory_figures{}, ws, a, ws);
     },
     [=](memory_reindex_atom a,
         std::string& ws) -> caf::result<memory_figures> {
-      auto t = self->state.meter.measure();
-      caf::error err;
-      auto idx = index_for(self, ws, err);
-      if (!idx)
-        return err;
-      return self->delegate(idx, a, std::move(ws));
+      return forward(memory_figures{}, ws, a, ws);
     },
     [self](memory_figures& f) {
       self->state.figures[f.workspace] = std::move(f);
