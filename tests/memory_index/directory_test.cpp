@@ -6,6 +6,8 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
+#include <caf/binary_deserializer.hpp>
+#include <caf/binary_serializer.hpp>
 #include <caf/scoped_actor.hpp>
 
 #include "actors/memory_index/memory_directory.hpp"
@@ -104,4 +106,37 @@ TEST_CASE("a bad save is refused with the reason and the index keeps working") {
         != std::string::npos);
   CHECK(f.ask<std::string>(memory_save_request{ws.path, "Tea at four", ""})
           .find("Saved") == 0);
+}
+
+namespace {
+
+template <class T>
+void round_trip(caf::actor_system& sys, T original) {
+  std::vector<char> buf;
+  caf::binary_serializer sink{sys, buf};
+  REQUIRE_FALSE(sink(original));
+  T copy{};
+  caf::binary_deserializer source{sys, buf};
+  REQUIRE_FALSE(source(copy));
+  CHECK(caf::deep_to_string(copy) == caf::deep_to_string(original));
+  CHECK(caf::deep_to_string(copy) != caf::deep_to_string(T{}));
+}
+
+} // namespace
+
+TEST_CASE("every memory message survives the binary serializer") {
+  memory_fixture f;
+  auto& sys = *f.sys;
+  memory_hit hit{7, "Likes tea", "memory/MEMORY.md", 3, 4, "profile",
+                 "2026-11-02", 0.75};
+  round_trip(sys, memory_query{"/ws", "tea", 3, "profile", true});
+  round_trip(sys, hit);
+  round_trip(sys, std::vector<memory_hit>{hit, hit});
+  round_trip(sys, memory_hits{{hit}, "hybrid", "", 120});
+  round_trip(sys, memory_save_request{"/ws", "Likes tea", "profile"});
+  round_trip(sys, memory_forget_request{"/ws", 7});
+  round_trip(sys, memory_figures{"/ws", 10, 9, 4096, 3, 1, 2, 5, 80, 900, 1,
+                                 0, "hybrid", ""});
+  // The block follows the main one: ids never collide.
+  CHECK(caf::id_block::nb_memory::begin == caf::id_block::nb::end);
 }
