@@ -47,6 +47,10 @@ struct small_gateway : gateway_fixture {
         // A small window: a few long turns overflow it.
         cfg.agent.context_window_tokens = window;
         cfg.agent.max_tokens = 300;
+        // The echoing model would repeat recalled archives (with their
+        // "USER: w0001" lines) into new turns; these tests count those.
+        std::ofstream{cfg.config_path}
+          << R"({"agents":{"defaults":{"memory":{"recall":false}}}})";
         llm.set_responder([archive_fails](const json& body) {
           if (is_archive_request(body))
             return archive_fails ? error(400, "no summaries today")

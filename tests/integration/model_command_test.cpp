@@ -91,8 +91,10 @@ fake_response list_dir_call(json u) {
 
 TEST_CASE("model: the list shows every preset and marks the current one") {
   gateway gw;
-  CHECK(gw.say("/stats").content
-        == "📊 No token use recorded in this conversation yet.");
+  // The first line; the memory's figures follow.
+  CHECK(gw.say("/stats").content.rfind(
+          "📊 No token use recorded in this conversation yet.\n🗂 Memory: ", 0)
+        == 0);
   auto r = gw.say("/model");
   REQUIRE_FALSE(r.timed_out);
   CHECK(r.content.find("🧠 Model: test-model — preset default")
