@@ -442,11 +442,7 @@ memory_hits index_core::search(const memory_query& q) {
     auto ranked = rank_rows(rows, fused, now, opts_.settings.half_life_days);
     ranked = merge_duplicates(
       std::move(ranked), [&](int64_t a, int64_t b) -> std::optional<double> {
-        auto* va = vectors_.find(a);
-        auto* vb = vectors_.find(b);
-        if (!va || !vb)
-          return std::nullopt;
-        return dot(va, vb, vectors_.dims());
+        return vectors_.similarity(a, b);
       });
     auto k = static_cast<size_t>(
       std::clamp(q.recall ? opts_.settings.recall_k : q.k, 1, 50));

@@ -7,6 +7,18 @@
 
 namespace nb::memory {
 
+namespace {
+
+/// Integer dot product; the compiler vectorises the widening multiply-add.
+int32_t dot_i8(const int8_t* a, const int8_t* b, int32_t dims) {
+  int32_t acc = 0;
+  for (int32_t i = 0; i < dims; ++i)
+    acc += static_cast<int16_t>(a[i]) * static_cast<int16_t>(b[i]);
+  return acc;
+}
+
+} // namespace
+
 bool normalize_vector(std::vector<float>& v) {
   double sum = 0;
   for (float x : v) {
@@ -22,31 +34,29 @@ bool normalize_vector(std::vector<float>& v) {
   return true;
 }
 
-float dot(const float* a, const float* b, int32_t dims) {
-  // Eight partial sums: the compiler turns this into SIMD without
-  // -ffast-math (a single running sum would have to stay in order).
-  float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  int32_t i = 0;
-  for (; i + 8 <= dims; i += 8)
-    for (int j = 0; j < 8; ++j)
-      acc[j] += a[i + j] * b[i + j];
-  float s = 0;
-  for (; i < dims; ++i)
-    s += a[i] * b[i];
-  for (float x : acc)
-    s += x;
-  return s;
+float vector_set::quantize(const float* v, int8_t* out) const {
+  float max = 0;
+  for (int32_t i = 0; i < dims_; ++i)
+    max = std::max(max, std::fabs(v[i]));
+  auto scale = max > 0 ? max / 127.0f : 1.0f;
+  for (int32_t i = 0; i < dims_; ++i)
+    out[i] = static_cast<int8_t>(std::lround(v[i] / scale));
+  return scale;
 }
 
 void vector_set::put(int64_t id, const float* v) {
   auto d = static_cast<size_t>(dims_);
+  size_t row;
   if (auto it = slot_.find(id); it != slot_.end()) {
-    std::memcpy(data_.data() + it->second * d, v, d * sizeof(float));
-    return;
+    row = it->second;
+  } else {
+    row = ids_.size();
+    slot_[id] = row;
+    ids_.push_back(id);
+    data_.resize(data_.size() + d);
+    scale_.push_back(1);
   }
-  slot_[id] = ids_.size();
-  ids_.push_back(id);
-  data_.insert(data_.end(), v, v + d);
+  scale_[row] = quantize(v, data_.data() + row * d);
 }
 
 void vector_set::erase(int64_t id) {
@@ -57,36 +67,46 @@ void vector_set::erase(int64_t id) {
   auto at = it->second;
   auto last = ids_.size() - 1;
   if (at != last) {
-    std::memcpy(data_.data() + at * d, data_.data() + last * d,
-                d * sizeof(float));
+    std::memcpy(data_.data() + at * d, data_.data() + last * d, d);
+    scale_[at] = scale_[last];
     ids_[at] = ids_[last];
     slot_[ids_[at]] = at;
   }
   ids_.pop_back();
+  scale_.pop_back();
   data_.resize(ids_.size() * d);
   slot_.erase(id);
 }
 
-const float* vector_set::find(int64_t id) const {
-  auto it = slot_.find(id);
-  return it == slot_.end()
-           ? nullptr
-           : data_.data() + it->second * static_cast<size_t>(dims_);
+std::optional<float> vector_set::similarity(int64_t a, int64_t b) const {
+  auto ia = slot_.find(a);
+  auto ib = slot_.find(b);
+  if (ia == slot_.end() || ib == slot_.end())
+    return std::nullopt;
+  auto d = static_cast<size_t>(dims_);
+  return static_cast<float>(dot_i8(data_.data() + ia->second * d,
+                                   data_.data() + ib->second * d, dims_))
+         * scale_[ia->second] * scale_[ib->second];
 }
 
 void vector_set::clear() {
   data_.clear();
+  scale_.clear();
   ids_.clear();
   slot_.clear();
 }
 
 std::vector<std::pair<int64_t, float>>
 vector_set::top(const float* query, size_t k, float min) const {
+  std::vector<int8_t> q(static_cast<size_t>(dims_));
+  auto qs = quantize(query, q.data());
   using entry = std::pair<float, size_t>; // score, row
   std::priority_queue<entry, std::vector<entry>, std::greater<>> best;
   auto d = static_cast<size_t>(dims_);
   for (size_t row = 0; row < ids_.size(); ++row) {
-    auto s = dot(query, data_.data() + row * d, dims_);
+    auto s = static_cast<float>(dot_i8(q.data(), data_.data() + row * d,
+                                       dims_))
+             * qs * scale_[row];
     if (s < min)
       continue;
     if (best.size() < k) {

@@ -1,10 +1,13 @@
-// The index's vectors in memory: one contiguous float32 matrix of unit
-// vectors, searched by brute force (a dot product per chunk), which stays
-// within a few milliseconds up to ~100 000 chunks. Pure; single-threaded.
+// The index's vectors in memory, searched by brute force: one contiguous
+// int8 matrix (each unit vector scaled to ±127, with its scale), so a
+// search reads a quarter of the bytes float32 would and 100 000 vectors of
+// 256 dimensions take 25 MB. Cosines are accurate to about 0.01 — enough
+// to rank and to spot duplicates. Pure; single-threaded.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -14,9 +17,6 @@ namespace nb::memory {
 /// Scales `v` to unit length; false when it is zero or not finite.
 bool normalize_vector(std::vector<float>& v);
 
-/// Dot product of two `dims`-long vectors (= cosine for unit vectors).
-float dot(const float* a, const float* b, int32_t dims);
-
 class vector_set {
 public:
   explicit vector_set(int32_t dims = 0) : dims_(dims) {}
@@ -24,15 +24,16 @@ public:
   int32_t dims() const { return dims_; }
   size_t size() const { return ids_.size(); }
   size_t bytes() const {
-    return data_.capacity() * sizeof(float) + ids_.capacity() * 8
-           + slot_.size() * 32;
+    return data_.capacity() + scale_.capacity() * sizeof(float)
+           + ids_.capacity() * 8 + slot_.size() * 32;
   }
 
-  /// Adds or replaces the vector of `id` (`v` has dims() floats).
+  /// Adds or replaces the vector of `id` (`v`: dims() floats, unit length).
   void put(int64_t id, const float* v);
   void erase(int64_t id);
-  /// The vector of `id`, or null.
-  const float* find(int64_t id) const;
+  bool contains(int64_t id) const { return slot_.count(id) > 0; }
+  /// The cosine of two stored vectors (nullopt: one is missing).
+  std::optional<float> similarity(int64_t a, int64_t b) const;
   void clear();
 
   /// The `k` most similar ids with cosine ≥ `min`, best first.
@@ -40,8 +41,11 @@ public:
                                              float min) const;
 
 private:
+  /// Quantises `v` into `out` (dims() bytes); returns the scale.
+  float quantize(const float* v, int8_t* out) const;
   int32_t dims_;
-  std::vector<float> data_;
+  std::vector<int8_t> data_;
+  std::vector<float> scale_;
   std::vector<int64_t> ids_;
   std::unordered_map<int64_t, size_t> slot_;
 };

@@ -102,9 +102,13 @@ TEST_CASE("brute-force vector search returns the nearest first") {
   REQUIRE(top.size() == 2);
   CHECK(top[0].first == 1);
   CHECK(top[1].first == 3);
+  CHECK(top[0].second == doctest::Approx(1.0).epsilon(0.01));
   set.erase(1);
   CHECK(set.top(a.data(), 1, 0.0f)[0].first == 3);
-  CHECK(set.find(1) == nullptr);
+  CHECK_FALSE(set.contains(1));
+  auto s = set.similarity(2, 3);
+  REQUIRE(s);
+  CHECK(*s == doctest::Approx(0.11).epsilon(0.1));
   std::vector<float> zero{0, 0, 0}, nan{NAN, 1, 0};
   CHECK_FALSE(normalize_vector(zero));
   CHECK_FALSE(normalize_vector(nan));
