@@ -54,9 +54,15 @@ void vector_set::put(int64_t id, const float* v) {
     slot_[id] = row;
     ids_.push_back(id);
     data_.resize(data_.size() + d);
+    bits_.resize(bits_.size() + words());
     scale_.push_back(1);
   }
   scale_[row] = quantize(v, data_.data() + row * d);
+  auto* b = bits_.data() + row * words();
+  std::fill(b, b + words(), 0);
+  for (size_t i = 0; i < d; ++i)
+    if (v[i] > 0)
+      b[i / 64] |= uint64_t{1} << (i % 64);
 }
 
 void vector_set::erase(int64_t id) {
@@ -68,6 +74,8 @@ void vector_set::erase(int64_t id) {
   auto last = ids_.size() - 1;
   if (at != last) {
     std::memcpy(data_.data() + at * d, data_.data() + last * d, d);
+    std::memcpy(bits_.data() + at * words(), bits_.data() + last * words(),
+                words() * sizeof(uint64_t));
     scale_[at] = scale_[last];
     ids_[at] = ids_[last];
     slot_[ids_[at]] = at;
@@ -75,6 +83,7 @@ void vector_set::erase(int64_t id) {
   ids_.pop_back();
   scale_.pop_back();
   data_.resize(ids_.size() * d);
+  bits_.resize(ids_.size() * words());
   slot_.erase(id);
 }
 
@@ -91,9 +100,47 @@ std::optional<float> vector_set::similarity(int64_t a, int64_t b) const {
 
 void vector_set::clear() {
   data_.clear();
+  bits_.clear();
   scale_.clear();
   ids_.clear();
   slot_.clear();
+}
+
+std::vector<size_t> vector_set::candidates(const int8_t* query,
+                                           size_t k) const {
+  std::vector<size_t> rows;
+  auto n = ids_.size();
+  auto want = std::max<size_t>(k * 40, exact_limit);
+  if (n <= want) {
+    rows.resize(n);
+    for (size_t r = 0; r < n; ++r)
+      rows[r] = r;
+    return rows;
+  }
+  // Hamming distance of the sign bits, then the nearest `want` rows
+  // (a counting pass over the distances, no sort).
+  std::vector<uint64_t> qb(words(), 0);
+  for (int32_t i = 0; i < dims_; ++i)
+    if (query[i] > 0)
+      qb[static_cast<size_t>(i) / 64] |= uint64_t{1} << (i % 64);
+  std::vector<uint16_t> ham(n);
+  std::vector<size_t> count(static_cast<size_t>(dims_) + 2, 0);
+  for (size_t r = 0; r < n; ++r) {
+    const uint64_t* b = bits_.data() + r * words();
+    int h = 0;
+    for (size_t w = 0; w < words(); ++w)
+      h += __builtin_popcountll(b[w] ^ qb[w]);
+    ham[r] = static_cast<uint16_t>(h);
+    ++count[static_cast<size_t>(h)];
+  }
+  size_t limit = 0, seen = 0;
+  while (limit < count.size() && seen + count[limit] < want)
+    seen += count[limit++];
+  rows.reserve(want + count[std::min(limit, count.size() - 1)]);
+  for (size_t r = 0; r < n; ++r)
+    if (ham[r] <= limit)
+      rows.push_back(r);
+  return rows;
 }
 
 std::vector<std::pair<int64_t, float>>
@@ -103,7 +150,7 @@ vector_set::top(const float* query, size_t k, float min) const {
   using entry = std::pair<float, size_t>; // score, row
   std::priority_queue<entry, std::vector<entry>, std::greater<>> best;
   auto d = static_cast<size_t>(dims_);
-  for (size_t row = 0; row < ids_.size(); ++row) {
+  for (auto row : candidates(q.data(), k)) {
     auto s = static_cast<float>(dot_i8(q.data(), data_.data() + row * d,
                                        dims_))
              * qs * scale_[row];

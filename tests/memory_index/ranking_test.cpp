@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <random>
 
 #include "actors/memory_index/ranking.hpp"
 #include "actors/memory_index/vector_set.hpp"
@@ -112,4 +113,32 @@ TEST_CASE("brute-force vector search returns the nearest first") {
   std::vector<float> zero{0, 0, 0}, nan{NAN, 1, 0};
   CHECK_FALSE(normalize_vector(zero));
   CHECK_FALSE(normalize_vector(nan));
+}
+
+TEST_CASE("past the exact limit the sign-bit prefilter still finds the nearest") {
+  const int32_t dims = 64;
+  vector_set set(dims);
+  std::mt19937 rng{3};
+  std::normal_distribution<float> noise;
+  auto random_unit = [&] {
+    std::vector<float> v(dims);
+    for (auto& x : v)
+      x = noise(rng);
+    normalize_vector(v);
+    return v;
+  };
+  for (int64_t id = 1; id <= 20000; ++id)
+    set.put(id, random_unit().data());
+  auto query = random_unit();
+  auto near = query;
+  for (auto& x : near)
+    x += 0.2f * noise(rng) / 8;
+  normalize_vector(near);
+  set.put(777777, near.data());
+  auto top = set.top(query.data(), 5, 0.0f);
+  REQUIRE(top.size() == 5);
+  CHECK(top[0].first == 777777);
+  CHECK(top[0].second > 0.9f);
+  set.erase(777777);
+  CHECK(set.top(query.data(), 1, 0.0f)[0].first != 777777);
 }
