@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/keys.hpp"
 #include "config/section_reader.hpp"
 
 namespace nb {
@@ -9,6 +10,23 @@ namespace nb {
 namespace {
 
 using nlohmann::json;
+
+/// Warns about keys of `obj` that are not in `known`.
+void check_keys(const json& obj, const std::string& path,
+                const std::vector<std::string>& known,
+                std::vector<std::string>& warnings) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool ok = false;
+    for (auto& k : known)
+      ok = ok || config::key_matches(it.key(), k);
+    if (ok)
+      continue;
+    auto text = "unknown config key " + path + "." + it.key() + " is ignored";
+    if (auto best = config::suggest_key(it.key(), known))
+      text += " (did you mean " + path + "." + *best + "?)";
+    warnings.push_back(std::move(text));
+  }
+}
 
 memory_load_result from_root(const json& root, const env_lookup& env) {
   memory_settings out;
@@ -47,6 +65,13 @@ memory_load_result from_root(const json& root, const env_lookup& env) {
     out.half_life_days = *v;
   if (r.error)
     return *r.error;
+  check_keys(mem, at,
+             {"embeddings", "recall", "recallK", "recallBudgetChars",
+              "scoreFloor", "minSimilarity", "halfLifeDays"},
+             out.warnings);
+  check_keys(emb, at + ".embeddings",
+             {"provider", "model", "dimensions", "batchSize", "timeout"},
+             out.warnings);
   if (!e.provider.empty() && e.model.empty())
     return config_error{at + ".embeddings.model",
                         "an embeddings provider needs a model name"};

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "config/load.hpp"
 
@@ -30,6 +31,8 @@ struct memory_settings {
   double score_floor = 0.25;        ///< recall only hits scoring above this
   double min_similarity = 0.3;      ///< cosine below this is no vector hit
   double half_life_days = 30;       ///< time decay (profile, [permanent] exempt)
+  /// Unknown keys in the section ("did you mean"), for the log.
+  std::vector<std::string> warnings;
 };
 
 using memory_load_result = std::variant<memory_settings, config_error>;

@@ -95,6 +95,8 @@ int cmd_memory(const std::vector<std::string>& args) {
     std::cerr << "nanobot memory: " << err->message() << "\n";
     return 2;
   }
+  for (auto& w : std::get<memory_settings>(mem).warnings)
+    std::cerr << "warning: " << w << "\n";
   memory::index_options io;
   io.workspace = cfg->workspace_path();
   io.settings = std::get<memory_settings>(mem);

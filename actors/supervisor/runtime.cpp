@@ -50,6 +50,8 @@ runtime::runtime(const settings& cfg, bool background, runtime_hooks hooks) {
   auto mem = load_memory_config(cfg.config_path);
   if (auto* err = std::get_if<config_error>(&mem))
     throw std::runtime_error(err->message());
+  for (auto& w : std::get<memory_settings>(mem).warnings)
+    log::get("gateway")->warn("{}", w);
   supervisor_options opts;
   opts.background = background;
   opts.store_dsn = cluster.session_store == "postgres"

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "actors/memory_index/chunker.hpp"
+#include "config/memory_config.hpp"
 
 using namespace nb::memory;
 
@@ -93,4 +94,33 @@ TEST_CASE("without_piece removes exactly the piece of a chunk") {
 TEST_CASE("normalised text ignores case spacing and final punctuation") {
   CHECK(normalize_text("  Likes  Green tea. ") == "likes green tea");
   CHECK(normalize_text("likes green TEA!") == "likes green tea");
+}
+
+TEST_CASE("the memory config names bad keys and values") {
+  auto none = [](const std::string&) -> std::optional<std::string> {
+    return std::nullopt;
+  };
+  auto ok = nb::parse_memory_config(
+    R"({"agents":{"defaults":{"memory":{"recalK":3,"halfLifeDays":7,)"
+    R"("embeddings":{"provider":"emb","model":"m","batch_size":8}}}}})",
+    none);
+  auto* s = std::get_if<nb::memory_settings>(&ok);
+  REQUIRE(s);
+  CHECK(s->half_life_days == 7);
+  CHECK(s->embeddings.batch_size == 8);
+  REQUIRE(s->warnings.size() == 1);
+  CHECK(s->warnings[0].find("agents.defaults.memory.recalK") != std::string::npos);
+  INFO(s->warnings[0]);
+  CHECK(s->warnings[0].find("(did you mean agents.defaults.memory.recall")
+        != std::string::npos);
+  auto bad = nb::parse_memory_config(
+    R"({"agents":{"defaults":{"memory":{"recallK":"five"}}}})", none);
+  auto* err = std::get_if<nb::config_error>(&bad);
+  REQUIRE(err);
+  CHECK(err->message().find("agents.defaults.memory.recallK")
+        != std::string::npos);
+  auto no_model = nb::parse_memory_config(
+    R"({"agents":{"defaults":{"memory":{"embeddings":{"provider":"x"}}}}})",
+    none);
+  CHECK(std::holds_alternative<nb::config_error>(no_model));
 }
