@@ -15,6 +15,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/store/pg_conn.hpp"
+#include "actors/store/process_mark.hpp"
 #include "messages/errc.hpp"
 
 namespace nb {
@@ -69,6 +70,7 @@ caf::expected<lease_state> file_lease(const std::string& dir,
   auto now = unix_ms();
   std::string holder;
   int64_t expires = 0;
+  process_mark holder_process;
   {
     std::ifstream in{base + ".json"};
     std::stringstream buf;
@@ -77,11 +79,18 @@ caf::expected<lease_state> file_lease(const std::string& dir,
     if (j.is_object()) {
       holder = j.value("owner", "");
       expires = j.value("expires_at_ms", int64_t{0});
+      if (auto p = j.find("process"); p != j.end())
+        holder_process = mark_from_json(*p);
     }
   }
-  if (!holder.empty() && holder != owner && expires > now)
+  // A holder killed on this machine (kill -9, OOM) cannot renew: its lease
+  // is taken at once instead of after the TTL.
+  if (!holder.empty() && holder != owner && expires > now
+      && !certainly_gone(holder_process))
     return lease_state{false, holder, expires - now};
-  nlohmann::json j{{"owner", owner}, {"expires_at_ms", now + ttl_ms}};
+  nlohmann::json j{{"owner", owner},
+                   {"expires_at_ms", now + ttl_ms},
+                   {"process", to_json(this_process())}};
   auto tmp = base + ".json.tmp";
   {
     std::ofstream out{tmp, std::ios::trunc};
@@ -115,26 +124,44 @@ caf::expected<lease_state> pg_lease(pg_connection& db, const std::string& name,
     return lease_error("lease: a name of a-z, 0-9, '-', '_' and an owner are "
                        "required");
   pg_rows rows;
+  auto me = to_json(this_process()).dump();
+  auto ttl = std::to_string(ttl_ms);
   // One statement: take it when free, expired or ours; the database's
   // clock decides, so gateways on machines with skewed clocks agree.
   if (auto err = db.exec(
-        "INSERT INTO nb_leases (name, owner, expires_at) VALUES ($1, $2, "
-        "now() + $3::bigint * interval '1 millisecond') "
+        "INSERT INTO nb_leases (name, owner, expires_at, process) VALUES ($1, "
+        "$2, now() + $3::bigint * interval '1 millisecond', $4) "
         "ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, "
-        "expires_at = EXCLUDED.expires_at WHERE nb_leases.owner = "
-        "EXCLUDED.owner OR nb_leases.expires_at < now() RETURNING owner",
-        {name, owner, std::to_string(ttl_ms)}, &rows))
+        "expires_at = EXCLUDED.expires_at, process = EXCLUDED.process WHERE "
+        "nb_leases.owner = EXCLUDED.owner OR nb_leases.expires_at < now() "
+        "RETURNING owner",
+        {name, owner, ttl, me}, &rows))
     return err;
   if (!rows.empty())
     return lease_state{true, owner, ttl_ms};
   if (auto err = db.exec("SELECT owner, (extract(epoch FROM expires_at - "
-                         "now()) * 1000)::bigint FROM nb_leases WHERE name = $1",
+                         "now()) * 1000)::bigint, process FROM nb_leases "
+                         "WHERE name = $1",
                          {name}, &rows))
     return err;
   if (rows.empty()) // released between the two statements: try again later
     return lease_state{false, "", 0};
-  return lease_state{false, rows[0][0].value_or(""),
-                     std::stoll(rows[0][1].value_or("0"))};
+  auto holder = rows[0][0].value_or("");
+  auto mark = nlohmann::json::parse(rows[0][2].value_or(""), nullptr, false);
+  if (certainly_gone(mark_from_json(mark))) {
+    // Its holder was killed on this machine: take it over, unless someone
+    // else did so since.
+    pg_rows taken;
+    if (auto err = db.exec(
+          "UPDATE nb_leases SET owner = $2, expires_at = now() + "
+          "$3::bigint * interval '1 millisecond', process = $4 WHERE name = "
+          "$1 AND owner = $5 RETURNING owner",
+          {name, owner, ttl, me, holder}, &taken))
+      return err;
+    if (!taken.empty())
+      return lease_state{true, owner, ttl_ms};
+  }
+  return lease_state{false, holder, std::stoll(rows[0][1].value_or("0"))};
 }
 
 caf::error pg_lease_release(pg_connection& db, const std::string& name,
@@ -174,6 +201,10 @@ lease_actor spawn_lease_keeper(caf::actor_system& sys,
           if (auto err = st.db->exec("CREATE TABLE IF NOT EXISTS nb_leases ("
                                      " name text PRIMARY KEY, owner text NOT "
                                      "NULL, expires_at timestamptz NOT NULL)"))
+            return err;
+          // Tables made before the holder's process was recorded.
+          if (auto err = st.db->exec("ALTER TABLE nb_leases ADD COLUMN IF NOT "
+                                     "EXISTS process text NOT NULL DEFAULT ''"))
             return err;
           st.schema = true;
         }
