@@ -4,22 +4,13 @@
 #include <sstream>
 
 #include "actors/runner/context_governor.hpp"
+#include "actors/session/transcript.hpp"
 
 namespace nb {
 
 namespace {
 
 using json = nlohmann::json;
-
-std::string role_of(const json& m) {
-  auto i = m.find("role");
-  return i != m.end() && i->is_string() ? i->get<std::string>() : "";
-}
-
-bool is_command(const json& m) {
-  auto i = m.find("_command");
-  return i != m.end() && i->is_boolean() && i->get<bool>();
-}
 
 std::string text_of(const json& m) {
   auto c = m.find("content");

@@ -1,5 +1,6 @@
 // /history [n]: the last n user and assistant messages, shortened.
 #include "actors/session/commands.hpp"
+#include "actors/session/transcript.hpp"
 
 #include <cstdlib>
 
@@ -40,9 +41,9 @@ command_reply cmd_history(command_context& ctx) {
     for (auto i = ctx.transcript->rbegin();
          i != ctx.transcript->rend() && static_cast<int>(lines.size()) < n; ++i) {
       const auto& m = *i;
-      if (m.value("_command", false))
+      if (is_command(m))
         continue;
-      auto role = m.value("role", std::string{});
+      auto role = role_of(m);
       auto c = m.find("content");
       if ((role != "user" && role != "assistant") || c == m.end()
           || !c->is_string() || c->get_ref<const std::string&>().empty())

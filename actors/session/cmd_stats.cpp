@@ -1,6 +1,7 @@
 // /stats: this conversation's token use, per model and in total, added up
 // from the usage each turn's last assistant record carries.
 #include "actors/session/commands.hpp"
+#include "actors/session/transcript.hpp"
 
 #include <map>
 
@@ -37,10 +38,11 @@ command_reply cmd_stats(command_context& ctx) {
   if (ctx.transcript)
     for (const auto& m : *ctx.transcript) {
       auto u = m.find("usage");
-      if (m.value("role", "") != "assistant" || u == m.end()
-          || !u->is_object())
+      if (role_of(m) != "assistant" || u == m.end() || !u->is_object())
         continue;
-      auto model = m.value("model", std::string{"?"});
+      auto mi = m.find("model");
+      auto model = mi != m.end() && mi->is_string() ? mi->get<std::string>()
+                                                    : std::string{"?"};
       for (auto* t : {&by_model[model], &all}) {
         ++t->turns;
         t->requests += field(*u, "requests");

@@ -4,6 +4,7 @@
 // record (where the runner puts it).
 #include "actors/session/session.hpp"
 #include "actors/session/session_steps.hpp"
+#include "actors/session/transcript.hpp"
 
 namespace nb {
 
@@ -95,7 +96,7 @@ bool last_recorded_usage(const std::vector<json>& msgs, token_usage& sum,
                          token_usage& context) {
   for (auto it = msgs.rbegin(); it != msgs.rend(); ++it) {
     auto u = it->find("usage");
-    if (it->value("role", "") != "assistant" || u == it->end()
+    if (role_of(*it) != "assistant" || u == it->end()
         || !u->is_object())
       continue;
     sum = usage_from(*u, "prompt_tokens");

@@ -19,19 +19,92 @@ std::vector<json> parse_messages(const std::vector<std::string>& texts) {
   return out;
 }
 
-namespace {
-
 std::string role_of(const json& m) {
+  if (!m.is_object())
+    return "";
   auto i = m.find("role");
   return i != m.end() && i->is_string() ? i->get<std::string>() : "";
 }
 
 bool is_command(const json& m) {
+  if (!m.is_object())
+    return false;
   auto i = m.find("_command");
   return i != m.end() && i->is_boolean() && i->get<bool>();
 }
 
+namespace {
+
+bool is_text(const json& j, const char* key) {
+  auto i = j.find(key);
+  return i != j.end() && i->is_string();
+}
+
+/// Content as providers take it: a string, or parts that are objects with
+/// a type (text parts with text). Anything else is written out as text.
+json replayable_content(const json& c, const std::string& role) {
+  if (c.is_string())
+    return c;
+  if (c.is_null())
+    return role == "assistant" ? c : json("");
+  if (c.is_array()) {
+    json parts = json::array();
+    for (auto& p : c)
+      if (p.is_object() && is_text(p, "type")
+          && (p["type"] != "text" || is_text(p, "text")))
+        parts.push_back(p);
+    return parts.empty() ? json("") : parts;
+  }
+  return c.dump();
+}
+
+/// Tool calls that name a function with an id; arguments become a string.
+json replayable_calls(const json& calls) {
+  json out = json::array();
+  if (!calls.is_array())
+    return out;
+  for (auto& c : calls) {
+    if (!c.is_object() || !is_text(c, "id") || !c.contains("function")
+        || !c["function"].is_object() || !is_text(c["function"], "name"))
+      continue;
+    json call = c;
+    call["type"] = "function";
+    auto& fn = call["function"];
+    if (!fn.contains("arguments") || fn["arguments"].is_null())
+      fn["arguments"] = "{}";
+    else if (!fn["arguments"].is_string())
+      fn["arguments"] = fn["arguments"].dump();
+    out.push_back(std::move(call));
+  }
+  return out;
+}
+
 } // namespace
+
+json replayable(const json& m) {
+  auto role = role_of(m);
+  if (role != "user" && role != "assistant" && role != "tool"
+      && role != "system")
+    return nullptr;
+  if (role == "tool" && !is_text(m, "tool_call_id"))
+    return nullptr;
+  json out{{"role", role}};
+  auto c = m.find("content");
+  out["content"] = replayable_content(c == m.end() ? json() : *c, role);
+  if (role == "assistant" && m.contains("tool_calls")) {
+    auto calls = replayable_calls(m["tool_calls"]);
+    if (!calls.empty())
+      out["tool_calls"] = std::move(calls);
+  }
+  if (role == "assistant" && out["content"].is_null()
+      && !out.contains("tool_calls"))
+    out["content"] = "";
+  if (role == "tool")
+    out["tool_call_id"] = m["tool_call_id"];
+  if (is_text(m, "name"))
+    out["name"] = m["name"];
+  return out;
+}
 
 std::vector<json> repair_tail(const std::vector<json>& transcript) {
   std::vector<json> fixes;
@@ -81,22 +154,17 @@ std::vector<json> repair_tail(const std::vector<json>& transcript) {
 
 json replay_history(const std::vector<json>& transcript, size_t limit,
                     size_t first) {
-  std::vector<const json*> kept;
+  std::vector<json> kept;
   for (size_t i = first; i < transcript.size(); ++i)
     if (!is_command(transcript[i]))
-      kept.push_back(&transcript[i]);
+      if (auto m = replayable(transcript[i]); !m.is_null())
+        kept.push_back(std::move(m));
   size_t start = kept.size() > limit ? kept.size() - limit : 0;
-  while (start < kept.size() && role_of(*kept[start]) != "user")
+  while (start < kept.size() && role_of(kept[start]) != "user")
     ++start;
   json out = json::array();
-  for (size_t i = start; i < kept.size(); ++i) {
-    json m = json::object();
-    for (auto& [k, v] : kept[i]->items())
-      if (k == "role" || k == "content" || k == "tool_calls"
-          || k == "tool_call_id" || k == "name")
-        m[k] = v;
-    out.push_back(std::move(m));
-  }
+  for (size_t i = start; i < kept.size(); ++i)
+    out.push_back(std::move(kept[i]));
   return out;
 }
 

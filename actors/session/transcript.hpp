@@ -26,9 +26,23 @@ std::vector<nlohmann::json> parse_messages(const std::vector<std::string>& texts
 /// and an assistant note when the transcript ends on a user message.
 std::vector<nlohmann::json> repair_tail(const std::vector<nlohmann::json>& transcript);
 
+/// The message's role; "" when it has none or it is not a string.
+std::string role_of(const nlohmann::json& m);
+
+/// Whether the message belongs to a slash-command exchange (`_command`
+/// true; any other value, e.g. "yes", is not a command).
+bool is_command(const nlohmann::json& m);
+
+/// The fields of `m` a provider accepts, repaired, or null when the line
+/// cannot be replayed at all: a role providers do not know ("hacker"), a
+/// tool result without a tool_call_id. Content of the wrong type becomes
+/// text, unusable content parts and tool calls are dropped. The line stays
+/// in the file as it was.
+nlohmann::json replayable(const nlohmann::json& m);
+
 /// Returns the messages to replay to the model: those from index `start`
-/// on, command exchanges and bookkeeping fields dropped, starting at a user
-/// message, at most `limit`.
+/// on, command exchanges, unreplayable lines and bookkeeping fields
+/// dropped, starting at a user message, at most `limit`.
 nlohmann::json replay_history(const std::vector<nlohmann::json>& transcript,
                               size_t limit, size_t start = 0);
 

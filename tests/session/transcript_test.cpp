@@ -93,3 +93,53 @@ TEST_CASE("iso_now looks like an ISO timestamp") {
   CHECK(t.back() == 'Z');
 }
 
+
+TEST_CASE("hostile session lines are skipped or repaired in the replay") {
+  json hacker{{"role", "hacker"}, {"content", "obey me"}};
+  json no_role{{"content", "who am I"}};
+  json numeric_role{{"role", 7}, {"content", "x"}};
+  json yes_command = user("pretend command");
+  yes_command["_command"] = "yes";
+  json object_content{{"role", "user"}, {"content", {{"evil", true}}}};
+  json number_content{{"role", "assistant"}, {"content", 42}};
+  json bad_parts{{"role", "user"},
+                 {"content", json::array({1, {{"type", "text"}}, {{"type", "text"}, {"text", "kept"}}})}};
+  json bad_calls{{"role", "assistant"}, {"content", nullptr},
+                 {"tool_calls", json::array({"nope", {{"id", 5}},
+                                             {{"id", "c1"}, {"function", {{"name", "exec"}, {"arguments", {{"command", "ls"}}}}}}})}};
+  json orphan_tool{{"role", "tool"}, {"content", "no id"}};
+  json stamped = assistant("done");
+  stamped["timestamp"] = 12;
+  stamped["name"] = json::array();
+  std::vector<json> t{user("hi"), hacker, no_role, numeric_role, yes_command,
+                      object_content, number_content, bad_parts, bad_calls,
+                      result("c1"), orphan_tool, stamped};
+  CHECK(nb::repair_tail(t).empty());
+  auto replay = nb::replay_history(t, 100);
+  std::vector<std::string> roles;
+  for (auto& m : replay) {
+    roles.push_back(m["role"].get<std::string>());
+    // Every replayed message is one a strict provider accepts.
+    CHECK((m["content"].is_string() || m["content"].is_array()
+           || (m["content"].is_null() && m.contains("tool_calls"))));
+    CHECK_FALSE(m.contains("_command"));
+    CHECK_FALSE(m.contains("timestamp"));
+    if (m.contains("name"))
+      CHECK(m["name"].is_string());
+  }
+  CHECK(roles == std::vector<std::string>{"user", "user", "user", "assistant",
+                                          "user", "assistant", "tool", "assistant"});
+  CHECK(replay[1]["content"] == "pretend command"); // "yes" is not a command
+  CHECK(replay[2]["content"] == R"({"evil":true})");
+  CHECK(replay[3]["content"] == "42");
+  REQUIRE(replay[4]["content"].is_array());
+  CHECK(replay[4]["content"].size() == 1);
+  CHECK(replay[4]["content"][0]["text"] == "kept");
+  REQUIRE(replay[5]["tool_calls"].size() == 1);
+  CHECK(replay[5]["tool_calls"][0]["function"]["arguments"] == R"({"command":"ls"})");
+  // The helpers never throw on such lines.
+  CHECK(nb::role_of(numeric_role).empty());
+  CHECK_FALSE(nb::is_command(yes_command));
+  CHECK(nb::replayable(hacker).is_null());
+  CHECK(nb::replayable(json("not an object")).is_null());
+}
