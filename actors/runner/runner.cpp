@@ -4,6 +4,7 @@
 #include <caf/spawn_options.hpp>
 #include <caf/stateful_actor.hpp>
 
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 #include "actors/runner/context_governor.hpp"
 #include "actors/runner/reply_messages.hpp"
@@ -320,6 +321,18 @@ runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
   st.model_timeout = model_timeout;
   st.tool_timeout = tool_timeout;
   st.meter.start(self, "runner", std::move(stats));
+  // A runner lives for one turn: an exception anywhere in it (a handler or
+  // a reply callback) fails that turn with a clear error for the session,
+  // which stays usable, instead of leaving it waiting for an answer.
+  self->set_exception_handler(
+    [self](caf::scheduled_actor*, std::exception_ptr& e) -> caf::error {
+      auto err = guarded_failure("runner", e);
+      auto& st = self->state;
+      st.meter.failed();
+      if (st.promise.pending())
+        st.promise.deliver(err);
+      return err;
+    });
   return {
     [=](run_turn& rq) -> caf::result<turn_outcome> {
       auto t = self->state.meter.measure();

@@ -7,6 +7,7 @@
 
 #include "actors/channels/kit/http_call.hpp"
 #include "actors/channels/kit/text_split.hpp"
+#include "actors/common/guard.hpp"
 
 namespace nb::discord {
 
@@ -57,7 +58,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
   self->state.cfg = cfg;
   self->state.http = std::make_unique<chan::http_endpoint>(cfg.api_base);
   return {
-    [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
+    guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
       if (m.kind != outbound_kind::final_reply
           && m.kind != outbound_kind::progress)
         return caf::ok_atom::value;
@@ -66,7 +67,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
           return caf::make_error(caf::sec::runtime_error,
                                  "discord send to " + m.chat_id + ": " + err);
       return caf::ok_atom::value;
-    },
+    }),
     [](const inbound_msg&) {},
   };
 }

@@ -9,6 +9,7 @@
 
 #include "actors/channels/email/curl_mail.hpp"
 #include "actors/channels/email/mail_message.hpp"
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 
 namespace nb::email {
@@ -46,7 +47,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               email_config cfg) {
   self->state.cfg = cfg;
   return {
-    [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
+    guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
       auto& st = self->state;
       if (m.kind != outbound_kind::final_reply || m.content.empty())
         return caf::ok_atom::value;
@@ -68,7 +69,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
         return caf::make_error(caf::sec::runtime_error,
                                "email to " + m.chat_id + ": " + r.error);
       return caf::ok_atom::value;
-    },
+    }),
     [self](const inbound_msg& in) {
       auto meta = json::parse(in.metadata_json, nullptr, false);
       if (!meta.is_object())

@@ -2,6 +2,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 
 namespace nb::chan {
@@ -39,7 +40,7 @@ adapter_front_actor::behavior_type front_impl(front_pointer self,
     st.loop = spec.make_loop(self);
   }
   return {
-    [self](outbound_msg& msg) -> caf::result<caf::ok_atom> {
+    guard("channels", [self](outbound_msg& msg) -> caf::result<caf::ok_atom> {
       auto& st = self->state;
       if (!st.sender)
         return caf::make_error(errc::config_invalid, st.status.detail);
@@ -55,15 +56,15 @@ adapter_front_actor::behavior_type front_impl(front_pointer self,
             rp.deliver(std::move(err));
           });
       return rp;
-    },
+    }),
     [self](channel_status_atom) { return self->state.status; },
-    [self](inbound_msg& msg) {
+    guard("channels", [self](inbound_msg& msg) {
       ++self->state.status.received;
       if (self->state.sender)
         self->send(self->state.sender, msg);
       self->send(self->state.manager, std::move(msg));
-    },
-    [self, lg](adapter_report& r) {
+    }),
+    guard("channels", [self, lg](adapter_report& r) {
       auto& s = self->state.status;
       if (s.state != r.state || s.detail != r.detail) {
         if (r.state == "error" || r.state == "disconnected")
@@ -73,7 +74,7 @@ adapter_front_actor::behavior_type front_impl(front_pointer self,
       }
       s.state = std::move(r.state);
       s.detail = std::move(r.detail);
-    },
+    }),
   };
 }
 

@@ -5,6 +5,7 @@
 #include <caf/event_based_actor.hpp>
 
 #include "actors/channels/manager/adapters.hpp"
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 
 namespace nb {
@@ -147,28 +148,34 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
         start_channels(self);
       });
   return {
-    [self](outbound_msg& msg) {
-      auto t = self->state.meter.measure();
-      enqueue_outbound(self, std::move(msg));
-    },
-    [self](inbound_msg& msg) {
-      auto t = self->state.meter.measure();
-      handle_inbound(self, std::move(msg));
-    },
-    [self](channel_status_atom) -> caf::result<std::vector<channel_status>> {
-      auto t = self->state.meter.measure();
-      return collect_status(self);
-    },
-    [self](retry_send_atom, const std::string& key, int32_t attempt) {
-      auto t = self->state.meter.measure();
-      send_front(self, key, attempt);
-    },
-    [self](restart_channel_atom, const std::string& name) {
-      auto t = self->state.meter.measure();
-      auto& slot = self->state.channels[name];
-      if (!slot.adapter)
-        start_one(self, name);
-    },
+    guard("channels",
+          [self](outbound_msg& msg) {
+            auto t = self->state.meter.measure();
+            enqueue_outbound(self, std::move(msg));
+          }),
+    guard("channels",
+          [self](inbound_msg& msg) {
+            auto t = self->state.meter.measure();
+            handle_inbound(self, std::move(msg));
+          }),
+    guard("channels",
+          [self](channel_status_atom)
+            -> caf::result<std::vector<channel_status>> {
+            auto t = self->state.meter.measure();
+            return collect_status(self);
+          }),
+    guard("channels",
+          [self](retry_send_atom, const std::string& key, int32_t attempt) {
+            auto t = self->state.meter.measure();
+            send_front(self, key, attempt);
+          }),
+    guard("channels",
+          [self](restart_channel_atom, const std::string& name) {
+            auto t = self->state.meter.measure();
+            auto& slot = self->state.channels[name];
+            if (!slot.adapter)
+              start_one(self, name);
+          }),
   };
 }
 

@@ -8,6 +8,7 @@
 #include "actors/channels/kit/markdown_html.hpp"
 #include "actors/channels/kit/text_split.hpp"
 #include "actors/channels/matrix/matrix_sync.hpp"
+#include "actors/common/guard.hpp"
 
 namespace nb::matrix {
 
@@ -51,7 +52,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
   self->state.cfg = cfg;
   self->state.http = std::make_unique<chan::http_endpoint>(cfg.homeserver);
   return {
-    [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
+    guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
       auto& st = self->state;
       if (m.kind != outbound_kind::final_reply
           && m.kind != outbound_kind::progress)
@@ -84,7 +85,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
         ++st.delivered[base];
       }
       return caf::ok_atom::value;
-    },
+    }),
     [](const inbound_msg&) {},
   };
 }

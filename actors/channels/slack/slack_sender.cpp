@@ -8,6 +8,7 @@
 #include "actors/channels/kit/http_call.hpp"
 #include "actors/channels/kit/text_split.hpp"
 #include "actors/channels/slack/slack_event.hpp"
+#include "actors/common/guard.hpp"
 
 namespace nb::slack {
 
@@ -52,7 +53,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
   self->state.cfg = cfg;
   self->state.http = std::make_unique<chan::http_endpoint>(cfg.api_base);
   return {
-    [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
+    guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
       if (m.kind != outbound_kind::final_reply
           && m.kind != outbound_kind::progress)
         return caf::ok_atom::value;
@@ -67,7 +68,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                    + ": " + err);
       }
       return caf::ok_atom::value;
-    },
+    }),
     [](const inbound_msg&) {},
   };
 }

@@ -9,6 +9,7 @@
 #include "actors/channels/kit/text_split.hpp"
 #include "actors/channels/telegram/bot_api.hpp"
 #include "actors/channels/telegram/telegram_update.hpp"
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 
 namespace nb::telegram {
@@ -137,7 +138,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
   self->state.cfg = cfg;
   self->state.api = std::make_unique<bot_api>(cfg.api_base, cfg.token);
   return {
-    [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
+    guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
       auto& st = self->state;
       auto meta = json::parse(m.metadata_json, nullptr, false);
       bool streamed = meta.is_object() && meta.value("streamed", false);
@@ -187,7 +188,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
       if (m.content.empty())
         return caf::ok_atom::value;
       return send_text(st, m);
-    },
+    }),
     [self](const inbound_msg& in) {
       auto meta = json::parse(in.metadata_json, nullptr, false);
       if (meta.is_object() && meta.contains("message_id")

@@ -19,6 +19,7 @@
 #include "actors/channels/websocket/ws_config.hpp"
 #include "actors/channels/websocket/ws_protocol.hpp"
 #include "actors/channels/websocket/ws_server.hpp"
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 
 namespace nb {
@@ -148,7 +149,7 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
     }
   }
   return {
-    [self](outbound_msg& msg) -> caf::result<caf::ok_atom> {
+    guard("channels", [self](outbound_msg& msg) -> caf::result<caf::ok_atom> {
       auto& st = self->state;
       if (!st.server)
         return caf::make_error(caf::sec::runtime_error, st.status.detail);
@@ -161,7 +162,7 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
       st.pending_chat.emplace(id, msg.chat_id);
       st.server->deliver(id, msg.chat_id, std::move(frames));
       return rp;
-    },
+    }),
     [self](ws_written_atom, uint64_t id, uint64_t delivered) {
       auto& st = self->state;
       auto i = st.pending.find(id);
