@@ -220,16 +220,15 @@ std::vector<key_spec> make_table() {
          }),
     leaf("gateway.toolWorkers", k::integer, 1, 256,
          [](settings& s, name_t, val_t v) { s.gateway.tool_workers = i32(v); }),
-    leaf("gateway.exclusiveLanes", k::integer, 1, 256,
-         [](settings& s, name_t, val_t v) {
-           s.gateway.exclusive_lanes = i32(v);
-         }),
+    ignored("gateway.exclusiveLanes"), // replaced by per-chat ordering
     leaf("gateway.httpThreads", k::integer, 1, 1024,
          [](settings& s, name_t, val_t v) { s.gateway.http_threads = i32(v); }),
     leaf("gateway.sessionIdleSeconds", k::seconds, 1, i32_max,
          [](settings& s, name_t, val_t v) {
            s.gateway.session_idle_s = i32(v);
          }),
+    leaf("gateway.drainSeconds", k::seconds, 0, 3600,
+         [](settings& s, name_t, val_t v) { s.gateway.drain_s = i32(v); }),
     ignored("gateway.restartMode"),
     section("gateway.heartbeat"),
     leaf("gateway.heartbeat.enabled", k::boolean, -no_limit, no_limit,

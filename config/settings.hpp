@@ -133,10 +133,14 @@ struct gateway_settings {
   int32_t port = 18790;
   int32_t scheduler_threads = 0;  ///< 0 = number of cores (at least 2)
   int32_t provider_workers = 32;  ///< concurrent model calls
-  int32_t tool_workers = 8;       ///< read-only tool pool size
-  int32_t exclusive_lanes = 4;    ///< serial lanes, chosen by session key
+  /// Tool worker threads all chats share; a chat's exclusive calls run
+  /// one at a time, in order.
+  int32_t tool_workers = 8;
   int32_t http_threads = 64;      ///< HTTP front-door worker threads
   int32_t session_idle_s = 600;   ///< idle session actors quit after this
+  /// On SIGTERM/SIGINT running turns get this long to finish; then what is
+  /// left is cancelled and the process exits within 5 s more.
+  int32_t drain_s = 15;
   heartbeat_settings heartbeat;
 };
 

@@ -186,6 +186,13 @@ private:
         // Read by read_mcp_servers after the walk; used, not ignored.
         if (spec.path == "tools.mcpServers")
           return std::nullopt;
+        if (spec.path == "gateway.exclusiveLanes") {
+          diag_.notices.push_back(shown + " is no longer used: each chat's "
+                                          "exclusive tool calls run in order "
+                                          "in the shared pool "
+                                          "(gateway.toolWorkers); ignored");
+          return std::nullopt;
+        }
         diag_.notices.push_back(shown
                                 + " is a nanobot setting this gateway does "
                                   "not use yet; ignored");

@@ -37,12 +37,19 @@ int cmd_gateway(const options& opts) {
              cfg->api.host, api.port(), cfg->gateway.host, health.port());
     int sig = 0;
     sigwait(&signals, &sig);
-    lg->info("{} received: shutting down", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    auto drain = std::chrono::seconds(cfg->gateway.drain_s);
+    lg->info("{} received: shutting down (running turns get {} s to finish)",
+             sig == SIGINT ? "SIGINT" : "SIGTERM", drain.count());
+    end_process_on_second_signal_or_after(signals,
+                                          drain + std::chrono::seconds(5));
+    // No new requests; those waiting get their answers while turns drain.
+    api.refuse_new();
+    rt.drain(drain);
     // HTTP threads that talked to actors keep a reference to CAF's logger in
     // thread-local storage; they must be gone before the actor system ends.
     api.stop();
     health.stop();
-    rt.shutdown(std::chrono::seconds(15));
+    rt.shutdown(std::chrono::seconds(0));
     lg->info("stopped cleanly");
     return 0;
   } catch (const std::exception& e) {

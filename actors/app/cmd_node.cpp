@@ -69,14 +69,19 @@ int run_gateway_node(const settings& cfg, const cluster_settings& cluster,
              cfg.gateway.host, health.port());
     int sig = 0;
     sigwait(&signals, &sig);
-    lg->info("{} received: shutting down", sig == SIGINT ? "SIGINT" : "SIGTERM");
-    api.stop();
-    health.stop();
-    {
+    auto drain = std::chrono::seconds(cfg.gateway.drain_s);
+    lg->info("{} received: shutting down (running turns get {} s to finish)",
+             sig == SIGINT ? "SIGINT" : "SIGTERM", drain.count());
+    end_process_on_second_signal_or_after(signals,
+                                          drain + std::chrono::seconds(5));
+    api.refuse_new();
+    if (drain.count() > 0) {
       caf::scoped_actor self{sys};
-      self->request(front, std::chrono::seconds(15), flush_atom::value)
+      self->request(front, drain, flush_atom::value)
         .receive([](int32_t) {}, [](caf::error&) {});
     }
+    api.stop();
+    health.stop();
     sys.middleman().close(*port);
     caf::anon_send_exit(stats, caf::exit_reason::user_shutdown);
     rt.shutdown(std::chrono::seconds(5));

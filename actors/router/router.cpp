@@ -5,7 +5,9 @@
 
 #include <caf/event_based_actor.hpp>
 
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/router/memory_trim.hpp"
 
 namespace nb {
 
@@ -46,6 +48,10 @@ void retire_session(Self self, Iterator i) {
   self->unlink_from(s);
   self->send_exit(s, caf::exit_reason::user_shutdown);
   report_live(self);
+  auto& trimmer = self->state.trimmer;
+  if (!trimmer)
+    trimmer = self->template spawn<caf::linked>(memory_trimmer);
+  note_freed(trimmer);
 }
 
 /// Sets the router up and returns its handlers, for either interface.
@@ -75,13 +81,22 @@ auto router_handlers(Self self, session_config cfg, session_services svc) {
     self->quit(em.reason); // the supervisor is stopping us
   });
   return std::make_tuple(
-    [=](inbound_msg& in) {
-      auto t = self->state.meter.measure();
-      auto key = session_key(in);
-      auto& e = session_for(self, key);
-      ++e.forwarded;
-      self->send(e.session, std::move(in));
-    },
+    guard("router",
+          [=](inbound_msg& in) {
+            auto t = self->state.meter.measure();
+            auto key = session_key(in);
+            if (self->state.draining && !self->state.sessions.count(key)) {
+              // Stopping: it starts nothing now; the inbox journal keeps
+              // it for the next start.
+              log::get("router")->info("[{}] the gateway is stopping: a "
+                                       "new message waits for the next "
+                                       "start", key);
+              return;
+            }
+            auto& e = session_for(self, key);
+            ++e.forwarded;
+            self->send(e.session, std::move(in));
+          }),
     [=](session_idle& idle) {
       auto t = self->state.meter.measure();
       auto& sessions = self->state.sessions;
@@ -100,7 +115,9 @@ auto router_handlers(Self self, session_config cfg, session_services svc) {
       return static_cast<int32_t>(self->state.sessions.size());
     },
     [=](flush_atom) -> caf::result<int32_t> {
-      // Answers once every session has finished its running turn.
+      // Answers once every session has finished its running turn; from now
+      // on no new turn starts (the gateway is stopping).
+      self->state.draining = true;
       auto& sessions = self->state.sessions;
       auto count = static_cast<int32_t>(sessions.size());
       if (count == 0)

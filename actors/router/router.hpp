@@ -26,6 +26,10 @@ struct router_state {
   };
 
   std::unordered_map<std::string, entry> sessions;
+  /// A flush arrived (the gateway is stopping): no new session starts.
+  bool draining = false;
+  /// Gives retired sessions' memory back (spawned on the first retirement).
+  caf::actor trimmer;
   session_config cfg;
   session_services svc;
   actor_meter meter;

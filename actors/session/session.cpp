@@ -3,6 +3,7 @@
 #include <caf/after.hpp>
 #include <caf/skip.hpp>
 
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 #include "config/settings.hpp"
 
@@ -81,13 +82,19 @@ std::chrono::milliseconds idle_tick(const session_config& cfg) {
 /// inject them or for the next turn. A flush waits for the turn's end.
 session_actor::behavior_type busy(session_pointer self) {
   return {
-    [=](inbound_msg& in) {
-      auto t = self->state.meter.measure();
-      ++self->state.received;
-      while_busy(self, std::move(in));
+    guard("session",
+          [=](inbound_msg& in) {
+            auto t = self->state.meter.measure();
+            ++self->state.received;
+            while_busy(self, std::move(in));
+          }),
+    [=](flush_atom) -> caf::result<bool> {
+      // Answered once the turn has ended (in accepting).
+      self->state.draining = true;
+      return caf::skip;
     },
-    [](flush_atom) -> caf::result<bool> { return caf::skip; },
-    [=](take_injections_atom) { return hand_out_injections(self); },
+    guard("session",
+          [=](take_injections_atom) { return hand_out_injections(self); }),
   };
 }
 
@@ -115,16 +122,29 @@ void start_turn(session_pointer self, inbound_msg in) {
 
 session_actor::behavior_type accepting(session_pointer self) {
   return {
-    [=](inbound_msg& in) {
-      auto t = self->state.meter.measure();
-      ++self->state.received;
-      start_turn(self, std::move(in));
+    guard("session",
+          [=](inbound_msg& in) {
+            auto t = self->state.meter.measure();
+            ++self->state.received;
+            if (self->state.draining) {
+              self->state.pending.push_back(std::move(in));
+              return;
+            }
+            start_turn(self, std::move(in));
+          }),
+    [=](flush_atom) {
+      self->state.draining = true;
+      return true;
     },
-    [=](flush_atom) { return true; },
     [=](take_injections_atom) { return std::vector<inbound_msg>{}; },
     caf::after(idle_tick(self->state.cfg)) >> [=] {
       auto& st = self->state;
-      idle_compact_tick(self);
+      try {
+        idle_compact_tick(self);
+      } catch (...) {
+        // The chat stays usable; the check runs again at the next tick.
+        guarded_failure("session", std::current_exception());
+      }
       auto idle_us = std::chrono::duration_cast<std::chrono::microseconds>(
                        st.cfg.idle)
                        .count();
@@ -169,8 +189,9 @@ void turn_finished(session_pointer self) {
   if (st.preset_unsaved && st.loaded)
     save_model_choice(self, nullptr);
   self->become(accepting(self));
-  // What arrived during the turn runs next, in arrival order.
-  if (!st.pending.empty()) {
+  // What arrived during the turn runs next, in arrival order (unless the
+  // gateway is stopping: then it waits for the next start).
+  if (!st.pending.empty() && !st.draining) {
     auto next = std::move(st.pending.front());
     st.pending.pop_front();
     start_turn(self, std::move(next));

@@ -91,6 +91,9 @@ struct session_state {
   /// Messages that arrived while a turn ran, in arrival order: the runner
   /// takes plain ones for injection, the rest start turns afterwards.
   std::deque<inbound_msg> pending;
+  /// The gateway is stopping (a flush arrived): the running turn may end,
+  /// nothing new starts; what waits stays queued (in the inbox journal).
+  bool draining = false;
 
   // The turn in progress.
   turn_machine machine;

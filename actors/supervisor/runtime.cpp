@@ -91,19 +91,27 @@ runtime::~runtime() {
   shutdown(std::chrono::seconds(0));
 }
 
-void runtime::shutdown(std::chrono::seconds drain) {
+void runtime::drain(std::chrono::seconds limit) {
+  if (drained_ || stopped_)
+    return;
+  drained_ = true;
+  if (limit.count() <= 0 || !router_)
+    return;
+  caf::scoped_actor self{*sys_};
+  self->request(router_, limit, flush_atom::value)
+    .receive([](int32_t) {},
+             [&](caf::error& err) {
+               log::get("gateway")->warn("turns still running after the {} s "
+                                         "drain are cancelled: {}",
+                                         limit.count(), sys_->render(err));
+             });
+}
+
+void runtime::shutdown(std::chrono::seconds drain_limit) {
   if (stopped_)
     return;
+  drain(drain_limit);
   stopped_ = true;
-  if (drain.count() > 0 && router_) {
-    caf::scoped_actor self{*sys_};
-    self->request(router_, drain, flush_atom::value)
-      .receive([](int32_t) {},
-               [&](caf::error& err) {
-                 log::get("gateway")->warn("turns still running at shutdown: {}",
-                                           sys_->render(err));
-               });
-  }
   stop_memory_directory(*sys_);
   // Links carry the supervisor's exit to every service; telling each one
   // directly as well keeps shutdown independent of how a service links its

@@ -52,9 +52,15 @@ public:
   /// second gateway on the same store stays quiet.
   lease_actor leases() const { return leases_; }
 
-  /// Waits (at most `drain`) until no turn is running, then stops every
-  /// actor. Every finished turn is already fsync'd by the store.
-  void shutdown(std::chrono::seconds drain);
+  /// Stops new turns from starting and waits (at most `limit`) until no
+  /// turn is running. Messages that wait stay queued (in the inbox
+  /// journal, for the next start). Once only; shutdown() calls it too.
+  void drain(std::chrono::seconds limit);
+
+  /// drain(`drain_limit`) unless done, then stops every actor: what still
+  /// runs is cancelled (model calls, tools and their process groups). Every
+  /// finished turn is already fsync'd by the store.
+  void shutdown(std::chrono::seconds drain_limit);
 
 private:
   caf::actor_system_config cfg_;
@@ -64,6 +70,7 @@ private:
   session_services svc_;
   lease_actor leases_;
   std::string lease_owner_; ///< "" unless this process runs schedules
+  bool drained_ = false;
   bool stopped_ = false;
 };
 

@@ -35,6 +35,14 @@ exec_watch_actor::behavior_type exec_watch_impl(watch_ptr self) {
   self->set_down_handler([self](caf::down_msg& dm) {
     self->state.live.erase(dm.source);
   });
+  // Told to stop (the tools front ends at shutdown): every running command has
+  // its process group killed, so no worker thread outlives the process
+  // waiting for a child, and no child outlives the gateway.
+  self->set_exit_handler([self](caf::exit_msg& em) {
+    for (auto& [addr, r] : self->state.live)
+      self->send(r.canceller, cancel_turn_atom::value);
+    self->quit(em.reason);
+  });
   return {
     [self](watch_exec& w) -> bool {
       auto& st = self->state;

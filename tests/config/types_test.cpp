@@ -89,7 +89,7 @@ TEST_CASE("every key is accepted in camelCase and in snake_case") {
       "timeout": 30, "denyPatterns": ["rm"], "pathAppend": "/opt/bin"}},
     "api": {"host": "127.0.0.1", "port": 9000, "apiKey": "a", "timeout": 45},
     "gateway": {"host": "127.0.0.1", "port": 19000, "schedulerThreads": 3,
-      "providerWorkers": 5, "toolWorkers": 6, "exclusiveLanes": 2,
+      "providerWorkers": 5, "toolWorkers": 6, "drainSeconds": 4,
       "httpThreads": 9, "sessionIdleSeconds": 77}})";
   const std::string snake = R"({
     "agents": {"defaults": {"workspace": "/w", "model": "openai/gpt-4o",
@@ -101,7 +101,7 @@ TEST_CASE("every key is accepted in camelCase and in snake_case") {
       "timeout": 30, "deny_patterns": ["rm"], "path_append": "/opt/bin"}},
     "api": {"host": "127.0.0.1", "port": 9000, "api_key": "a", "timeout": 45},
     "gateway": {"host": "127.0.0.1", "port": 19000, "scheduler_threads": 3,
-      "provider_workers": 5, "tool_workers": 6, "exclusive_lanes": 2,
+      "provider_workers": 5, "tool_workers": 6, "drain_seconds": 4,
       "http_threads": 9, "session_idle_seconds": 77}})";
   for (const auto& text : {camel, snake}) {
     auto l = ok(parse(text));
@@ -130,7 +130,7 @@ TEST_CASE("every key is accepted in camelCase and in snake_case") {
     CHECK(s.gateway.scheduler_threads == 3);
     CHECK(s.gateway.provider_workers == 5);
     CHECK(s.gateway.tool_workers == 6);
-    CHECK(s.gateway.exclusive_lanes == 2);
+    CHECK(s.gateway.drain_s == 4);
     CHECK(s.gateway.http_threads == 9);
     CHECK(s.gateway.session_idle_s == 77);
   }

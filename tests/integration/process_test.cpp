@@ -10,57 +10,12 @@
 
 #include "config/load.hpp"
 #include "tests/integration/child_process.hpp"
+#include "tests/integration/gateway_home.hpp"
 #include "tests/integration/harness.hpp"
 
 using namespace nb;
 using namespace nb::test;
 using nlohmann::json;
-
-namespace {
-
-struct home_with_config {
-  temp_home home;
-  std::string config;
-  int api_port = free_port();
-  int gateway_port = free_port();
-
-  explicit home_with_config(json providers, json extra = json::object()) {
-    config = (home.dir / "config.json").string();
-    json cfg{{"agents", {{"defaults", {{"workspace", (home.dir / "ws").string()},
-                                       {"model", "test-model"}}}}},
-             {"providers", providers},
-             {"api", {{"port", api_port}}},
-             {"gateway", {{"port", gateway_port}}}};
-    cfg.merge_patch(extra);
-    std::filesystem::create_directories(home.dir / "ws");
-    std::ofstream{config} << cfg.dump(2);
-  }
-
-  settings loaded() const {
-    return std::get<loaded_settings>(load_settings(config)).value;
-  }
-
-  child_process start_gateway() const {
-    return child_process{{nanobot_binary(), "gateway", "-c", config},
-                         home.dir.string()};
-  }
-
-  httplib::Result post_chat(const std::string& text, const std::string& session,
-                            int timeout_s = 30) const {
-    httplib::Client cli{"127.0.0.1", api_port};
-    cli.set_read_timeout(timeout_s, 0);
-    json body{{"model", "test-model"},
-              {"messages", {{{"role", "user"}, {"content", text}}}},
-              {"session_id", session}};
-    return cli.Post("/v1/chat/completions", body.dump(), "application/json");
-  }
-};
-
-json custom_provider(const fake_llm& llm) {
-  return {{"custom", {{"apiBase", llm.base_url()}}}};
-}
-
-} // namespace
 
 TEST_CASE("a gateway killed mid-turn keeps the user message and recovers") {
   fake_llm llm;

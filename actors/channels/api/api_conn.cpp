@@ -204,6 +204,15 @@ void conn::dispatch() {
     respond(200, models_body(owner.model), !keep_alive);
     return;
   }
+  if (owner.refusing) {
+    // The gateway is draining: waiting requests get their answers, new
+    // ones are sent back to try again once it is up.
+    parser.reset();
+    respond(503, error_body({503, "the gateway is shutting down; send this "
+                                  "again once it is back", "server_error"}),
+            true, "Retry-After: 5\r\n");
+    return;
+  }
   auto parsed = parse_completion_request(req.body());
   parser.reset(); // the body is not needed any more
   if (auto* err = std::get_if<api_error>(&parsed)) {

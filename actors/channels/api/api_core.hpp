@@ -133,6 +133,7 @@ struct core : std::enable_shared_from_this<core> {
   net::steady_timer trim_timer{ioc};
   bool trim_pending = false;
   bool stopping = false;
+  bool refusing = false; ///< draining: new completions get 503
   std::list<std::shared_ptr<conn>> conns; ///< oldest first
   std::map<std::string, size_t> per_client;
   std::atomic<size_t> open{0}; ///< read by any thread

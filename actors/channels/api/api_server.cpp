@@ -169,6 +169,10 @@ api_server::~api_server() {
   stop();
 }
 
+void api_server::refuse_new() {
+  net::post(impl_->c->ioc, [c = impl_->c.get()] { c->refusing = true; });
+}
+
 void api_server::stop() {
   if (impl_->stopped)
     return;

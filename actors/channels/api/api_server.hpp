@@ -61,6 +61,10 @@ public:
              api_limits limits = {});
   ~api_server();
 
+  /// New completions are answered 503 (with Retry-After) from now on;
+  /// those already waiting keep waiting for their turns (a draining stop).
+  void refuse_new();
+
   /// Stops accepting, answers waiting requests with 503, ends open streams
   /// with an error frame, lets those writes finish (2 s at most) and joins
   /// the io thread. Idempotent; the destructor calls it.
