@@ -155,9 +155,11 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
   max_chars = std::clamp(max_chars ? max_chars : default_output, min_output,
                          max_output);
   auto requested = int_arg(args, "timeout", "timeout");
+  // tools.exec.timeout is the ceiling too: the model may shorten a command's
+  // time, never lengthen it past what the owner configured.
+  auto ceiling = ctx.exec.timeout_s > 0 ? ctx.exec.timeout_s : max_timeout_s;
   int timeout = requested > 0
-                  ? static_cast<int>(std::min<int64_t>(requested,
-                                                       max_timeout_s))
+                  ? static_cast<int>(std::min<int64_t>(requested, ceiling))
                   : std::max(0, ctx.exec.timeout_s);
   auto root = resolve_real_path(ctx.workspace, "/");
   if (!root.ok())
@@ -247,8 +249,9 @@ void add_exec(tool_registry& reg) {
       {"workdir", {{"type", "string"}, {"description", "Same as working_dir"}}},
       {"timeout",
        {{"type", "integer"},
-        {"description", "Seconds before the command is killed; raise it for "
-                        "builds or installs (default 60, at most 600)"},
+        {"description", "Seconds before the command is killed; lower it for "
+                        "quick checks (default and most: the configured "
+                        "tools.exec.timeout, 60 unless changed)"},
         {"minimum", 1},
         {"maximum", max_timeout_s}}},
       {"shell",

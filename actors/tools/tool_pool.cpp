@@ -1,10 +1,11 @@
 #include "actors/tools/tool_pool.hpp"
 
-#include <chrono>
+#include <algorithm>
 
 #include <caf/send.hpp>
 
-#include "actors/tools/tool_lane.hpp"
+#include "actors/common/guard.hpp"
+#include "actors/tools/stop_with.hpp"
 #include "actors/tools/tool_worker.hpp"
 
 namespace nb {
@@ -12,10 +13,14 @@ namespace nb {
 namespace {
 
 using pool_ptr = tool_executor_actor::stateful_pointer<tool_pool_state>;
+using clock = std::chrono::steady_clock;
 
-// Read-only tools finish in moments; a worker silent for this long is
-// presumed stuck in a system call and is replaced, not reused.
+// Longer than any exec timeout (600 s at most): a worker silent for this
+// long is presumed stuck in a system call and is replaced, not reused.
 constexpr auto worker_timeout = std::chrono::minutes(15);
+
+// How many recent waits the /stats percentiles are taken over.
+constexpr size_t wait_window = 1024;
 
 tool_executor_actor take_worker(pool_ptr self) {
   auto& st = self->state;
@@ -33,24 +38,78 @@ tool_executor_actor take_worker(pool_ptr self) {
   return w;
 }
 
+/// The first job that may start now: unordered, or of a chat with no
+/// exclusive call running. A chat's jobs are skipped or taken together,
+/// so its oldest always goes first.
+std::deque<tool_pool_state::job>::iterator next_job(tool_pool_state& st) {
+  return std::find_if(st.queue.begin(), st.queue.end(), [&](auto& j) {
+    return j.order_key.empty() || !st.running_keys.count(j.order_key);
+  });
+}
+
+void report(pool_ptr self) {
+  auto& st = self->state;
+  if (!st.stats)
+    return;
+  auto gauge = [&](const char* name, int64_t v) {
+    self->send(st.stats, gauge_sample{name, v});
+  };
+  gauge("tool_queue", static_cast<int64_t>(st.queue.size()));
+  gauge("tool_workers_busy", st.busy);
+  if (st.waits_ms.empty())
+    return;
+  std::vector<int64_t> w(st.waits_ms.begin(), st.waits_ms.end());
+  std::sort(w.begin(), w.end());
+  auto at = [&](double q) {
+    return w[std::min(w.size() - 1, static_cast<size_t>(q * w.size()))];
+  };
+  gauge("tool_wait_p50_ms", at(0.5));
+  gauge("tool_wait_p99_ms", at(0.99));
+  gauge("tool_wait_max_ms", w.back());
+}
+
+void dispatch(pool_ptr self);
+
+void finished(pool_ptr self, tool_executor_actor worker,
+              const std::string& key, bool reuse) {
+  auto& st = self->state;
+  --st.busy;
+  if (!key.empty())
+    st.running_keys.erase(key);
+  if (reuse)
+    st.idle.push_back(std::move(worker));
+  dispatch(self);
+}
+
 void dispatch(pool_ptr self) {
   auto& st = self->state;
-  while (!st.queue.empty()) {
+  for (;;) {
+    auto it = next_job(st);
+    if (it == st.queue.end())
+      break;
     auto worker = take_worker(self);
     if (!worker)
-      return; // all busy: the queue waits for the next reply
-    auto job = std::move(st.queue.front());
-    st.queue.pop_front();
+      break; // all busy: the queue waits for the next reply
+    auto job = std::move(*it);
+    st.queue.erase(it);
+    ++st.busy;
+    if (!job.order_key.empty())
+      st.running_keys.insert(job.order_key);
+    st.waits_ms.push_back(std::chrono::duration_cast<std::chrono::milliseconds>(
+                            clock::now() - job.queued_at)
+                            .count());
+    if (st.waits_ms.size() > wait_window)
+      st.waits_ms.pop_front();
     auto promise = job.promise;
     auto call = job.req.call;
+    auto key = job.order_key;
     self->request(worker, worker_timeout, std::move(job.req))
       .then(
-        [self, worker, promise](tool_result& r) mutable {
+        [self, worker, promise, key](tool_result& r) mutable {
           promise.deliver(std::move(r));
-          self->state.idle.push_back(worker);
-          dispatch(self);
+          finished(self, worker, key, true);
         },
-        [self, worker, promise, call](caf::error& err) mutable {
+        [self, worker, promise, call, key](caf::error& err) mutable {
           self->state.meter.failed();
           --self->state.spawned;
           caf::anon_send_exit(worker, caf::exit_reason::user_shutdown);
@@ -64,9 +123,10 @@ void dispatch(pool_ptr self) {
           r.started_us = r.finished_us = steady_now_us();
           report_tool_sample(self->state.stats, r);
           promise.deliver(std::move(r));
-          dispatch(self);
+          finished(self, worker, key, false);
         });
   }
+  report(self);
 }
 
 } // namespace
@@ -81,13 +141,20 @@ tool_pool_impl(pool_ptr self, std::shared_ptr<const tool_registry> registry,
   st.max_workers = max_workers < 1 ? 1 : max_workers;
   st.meter.start(self, "tool_pool", std::move(stats));
   return {
-    [self](tool_request& req) -> caf::result<tool_result> {
+    guard("tools", [self](tool_request& req) -> caf::result<tool_result> {
       auto t = self->state.meter.measure();
+      auto& st = self->state;
       auto promise = self->make_response_promise<tool_result>();
-      self->state.queue.push_back({std::move(req), promise});
+      auto* tool = st.registry->find(req.call.name);
+      // Unknown names are answered by the worker (with the error text).
+      std::string key;
+      if (tool && !concurrency_safe(tool->spec))
+        key = req.session_key.empty() ? std::string{"-"} : req.session_key;
+      st.queue.push_back({std::move(req), promise, std::move(key),
+                          clock::now()});
       dispatch(self);
       return promise;
-    },
+    }),
   };
 }
 

@@ -1,9 +1,15 @@
-// Tools: the read-only pool. Up to N detached workers run calls side by
-// side; calls beyond that wait in a FIFO queue.
+// Tools: the worker pool every chat shares. Up to N detached workers run
+// calls side by side; calls beyond that wait in one FIFO queue. A chat's
+// exclusive calls (tools not concurrency-safe: exec, write_file, ...) run
+// one at a time and in order; they never wait for another chat's calls,
+// only for a free worker. Concurrency-safe calls are not ordered.
 #pragma once
 
+#include <chrono>
 #include <deque>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 #include <caf/stateful_actor.hpp>
@@ -20,10 +26,13 @@ struct tool_pool_state {
   tool_pool_state() = default;
   static inline const char* name = "tool_pool";
 
-  /// A call waiting for a free worker.
+  /// A call waiting for a free worker (and, if ordered, for its chat's
+  /// previous exclusive call to end).
   struct job {
     tool_request req;
     caf::typed_response_promise<tool_result> promise;
+    std::string order_key; ///< the session key; "" = runs in any order
+    std::chrono::steady_clock::time_point queued_at;
   };
 
   std::shared_ptr<const tool_registry> registry;
@@ -31,8 +40,13 @@ struct tool_pool_state {
   stats_actor stats;
   int32_t max_workers = 1;
   int32_t spawned = 0;
+  int32_t busy = 0;
   std::vector<tool_executor_actor> idle;
   std::deque<job> queue;
+  /// Chats with an exclusive call running now.
+  std::set<std::string> running_keys;
+  /// Queue waits of the most recent calls (ms), for the /stats gauges.
+  std::deque<int64_t> waits_ms;
   actor_meter meter;
 };
 

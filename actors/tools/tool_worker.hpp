@@ -1,5 +1,5 @@
 // Tools: a worker runs one tool call at a time on its own thread; the pool
-// keeps several, each exclusive lane is one.
+// keeps up to gateway.toolWorkers of them.
 #pragma once
 
 #include <memory>

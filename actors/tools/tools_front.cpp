@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 
 #include "actors/tools/mcp_server.hpp"
 #include "actors/tools/text.hpp"
-#include "actors/tools/tool_lane.hpp"
+#include "actors/tools/stop_with.hpp"
 #include "actors/tools/tool_pool.hpp"
 #include "actors/tools/tool_worker.hpp"
 
@@ -24,14 +23,6 @@ tool_result refused(const tool_request& req, std::string text) {
   r.is_error = true;
   r.started_us = r.finished_us = steady_now_us();
   return r;
-}
-
-tool_executor_actor& lane_for(front_ptr self, const std::string& key) {
-  auto& st = self->state;
-  auto& lane = st.lanes[std::hash<std::string>{}(key) % st.lanes.size()];
-  if (!lane)
-    lane = spawn_tool_lane(self, st.registry, st.base, st.stats);
-  return lane;
 }
 
 // How long one list_tools waits for MCP servers that have not answered
@@ -82,13 +73,11 @@ caf::result<std::vector<tool_spec>> list_all(front_ptr self) {
 
 tools_actor::behavior_type
 tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
-           tool_context base, int32_t tool_workers, int32_t lanes,
-           stats_actor stats) {
+           tool_context base, int32_t tool_workers, stats_actor stats) {
   auto& st = self->state;
   st.registry = std::move(registry);
   st.base = std::move(base);
   st.stats = stats;
-  st.lanes.resize(lanes < 1 ? 1 : static_cast<size_t>(lanes));
   // Workers copy the base context: the watch must be in it before any
   // worker exists.
   st.watch = self->spawn(exec_watch_impl);
@@ -124,9 +113,8 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
         report_tool_sample(st.stats, r);
         return r;
       }
-      if (concurrency_safe(prep.tool->spec))
-        return self->delegate(st.pool, std::move(req));
-      return self->delegate(lane_for(self, req.session_key), std::move(req));
+      // The pool runs each chat's exclusive calls in order, one at a time.
+      return self->delegate(st.pool, std::move(req));
     },
     [self](cancel_tools& c) {
       auto t = self->state.meter.measure();
@@ -142,8 +130,7 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
 
 tools_actor::behavior_type
 tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
-           tool_context base, int32_t tool_workers, int32_t lanes,
-           stats_actor stats,
+           tool_context base, int32_t tool_workers, stats_actor stats,
            std::map<std::string, mcp_server_settings> mcp) {
   for (auto& [name, cfg] : mcp) {
     auto server = self->spawn<caf::detached>(mcp_server_impl, name, cfg,
@@ -152,7 +139,7 @@ tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
     self->state.mcp[name] = server;
   }
   return tools_body(self, std::move(registry), std::move(base), tool_workers,
-                    lanes, std::move(stats));
+                    std::move(stats));
 }
 
 tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
@@ -165,8 +152,7 @@ tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
   return sys.spawn(tools_impl,
                    std::make_shared<const tool_registry>(std::move(registry)),
                    make_tool_context(cfg), cfg.gateway.tool_workers,
-                   cfg.gateway.exclusive_lanes, std::move(stats),
-                   cfg.tools.mcp_servers);
+                   std::move(stats), cfg.tools.mcp_servers);
 }
 
 } // namespace nb

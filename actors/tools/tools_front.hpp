@@ -1,6 +1,6 @@
 // Tools: the front actor. Lists the tools and routes each call: bad calls
-// are answered at once, concurrency-safe ones go to the read-only pool,
-// everything else to the exclusive lane chosen by the session key.
+// are answered at once, MCP calls go to their server, the rest to the
+// shared worker pool (which keeps each chat's exclusive calls in order).
 #pragma once
 
 #include <map>
@@ -28,7 +28,6 @@ struct tools_state {
   stats_actor stats;
   tool_executor_actor pool;
   exec_watch_actor watch; ///< running execs, for /stop
-  std::vector<tool_executor_actor> lanes; ///< spawned on first use
   /// MCP servers by name (detached actors; they connect on first use).
   std::map<std::string, tools_actor> mcp;
   std::set<std::string> mcp_listed;            ///< servers that answered
@@ -37,14 +36,13 @@ struct tools_state {
   actor_meter meter;
 };
 
-/// The front. `tool_workers` bounds the pool, `lanes` is the number of
-/// exclusive lanes (both at least 1). `mcp` names the MCP servers; their
-/// tools are listed (and the servers started) on the first list_tools. Its
-/// pool, lanes and MCP servers stop with it.
+/// The front. `tool_workers` bounds the pool (at least 1). `mcp` names the
+/// MCP servers; their tools are listed (and the servers started) on the
+/// first list_tools. Its pool and MCP servers stop with it.
 tools_actor::behavior_type
 tools_impl(tools_actor::stateful_pointer<tools_state> self,
            std::shared_ptr<const tool_registry> registry, tool_context base,
-           int32_t tool_workers, int32_t lanes, stats_actor stats,
+           int32_t tool_workers, stats_actor stats,
            std::map<std::string, mcp_server_settings> mcp);
 
 /// Spawns the front with the built-in tools configured by `cfg`.

@@ -1,7 +1,7 @@
-// The tool actors: the front routes bad calls, read-only calls to the pool
-// (side by side, FIFO beyond its size) and the rest to per-session lanes
-// (strictly one at a time), reports a tool_sample per call, and takes its
-// pool and lanes down when it exits.
+// The tool actors: the front answers bad calls, the pool runs the rest
+// (side by side, FIFO beyond its size; one session's exclusive calls
+// strictly one at a time, in order), a tool_sample is reported per call,
+// and the front takes its pool down when it exits.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -171,7 +171,7 @@ TEST_CASE("tools pool queues calls beyond its size in arrival order") {
   caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("tools lane runs one session's exclusive calls one at a time") {
+TEST_CASE("tools pool runs one session's exclusive calls one at a time") {
   test::temp_tree t;
   system_fixture f;
   auto front = spawn_tools(f.sys, test::settings_for(t.ws), stats_actor{});
@@ -189,13 +189,13 @@ TEST_CASE("tools lane runs one session's exclusive calls one at a time") {
       CAPTURE(k);
       CHECK_FALSE(overlap(out[i], out[k]));
     }
-  // The lane keeps arrival order.
+  // The session's calls keep arrival order.
   CHECK(out[0].finished_us <= out[1].started_us);
   CHECK(out[1].finished_us <= out[2].started_us);
   caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("tools front stops a busy lane and pool when it exits") {
+TEST_CASE("tools front stops a busy pool when it exits") {
   test::temp_tree t;
   system_fixture f;
   auto front = spawn_tools(f.sys, test::settings_for(t.ws), stats_actor{},
@@ -206,5 +206,5 @@ TEST_CASE("tools front stops a busy lane and pool when it exits") {
   std::this_thread::sleep_for(milliseconds(100));
   caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
   // ~actor_system (fixture) waits for every actor: it returns only if the
-  // lane and the pool's worker quit after their current call.
+  // pool's workers quit after their current call.
 }

@@ -1,6 +1,6 @@
 // Stopping running tools (/stop): the tools front passes cancel_tools to the
 // exec watch, which kills a running exec's whole process group at once (its
-// lane is free again) and refuses a cancelled call that has not started.
+// chat's next call may run) and refuses a cancelled call that has not started.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -56,11 +56,11 @@ bool all_gone(const std::vector<int>& pids, seconds within) {
 
 } // namespace
 
-TEST_CASE("stop kills a running exec with its grandchildren and frees the lane") {
+TEST_CASE("stop kills a running exec with its grandchildren and frees the chat") {
   nb::test::system_fixture fx;
   nb::test::temp_tree tree;
   auto cfg = nb::test::settings_for(tree.ws);
-  cfg.gateway.exclusive_lanes = 1; // one lane: the next call must wait for it
+  // One chat: its next exclusive call waits for this one.
   auto front = spawn_tools(fx.sys, cfg, stats_actor{});
   caf::scoped_actor self{fx.sys};
   auto pending = self->request(front, seconds(120),
@@ -78,7 +78,7 @@ TEST_CASE("stop kills a running exec with its grandchildren and frees the lane")
   CHECK(r.is_error);
   CHECK(has(r.content, "stopped"));
   CHECK(all_gone(pids, seconds(5)));
-  // The lane is free at once: a new command runs without waiting out the
+  // The chat is free at once: a new command runs without waiting out the
   // killed one's 60 s timeout.
   t0 = steady_clock::now();
   self->request(front, seconds(30), exec_req("s1", "c2", "echo lane-free"))
@@ -90,11 +90,10 @@ TEST_CASE("stop kills a running exec with its grandchildren and frees the lane")
   caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
 }
 
-TEST_CASE("a cancelled exec that waits in the lane never runs") {
+TEST_CASE("a cancelled exec that waits behind its chat never runs") {
   nb::test::system_fixture fx;
   nb::test::temp_tree tree;
   auto cfg = nb::test::settings_for(tree.ws);
-  cfg.gateway.exclusive_lanes = 1;
   auto front = spawn_tools(fx.sys, cfg, stats_actor{});
   caf::scoped_actor self{fx.sys};
   auto first = self->request(front, seconds(60),

@@ -200,3 +200,18 @@ TEST_CASE("exec runs anything in an unrestricted context") {
   CHECK_FALSE(out.is_error);
   CHECK(has(out.content, "TOP-SECRET"));
 }
+
+TEST_CASE("the model cannot raise exec's timeout above tools.exec.timeout") {
+  test::temp_tree t;
+  auto ctx = t.ctx();
+  ctx.exec.timeout_s = 1;
+  auto start = steady_clock::now();
+  auto out = test::run(ctx, "exec", {{"command", "sleep 30"}, {"timeout", 600}});
+  CHECK(out.is_error);
+  CHECK(has(out.content, "timed out after 1 seconds"));
+  CHECK(steady_clock::now() - start < seconds(15));
+  // A shorter one is still honoured.
+  ctx.exec.timeout_s = 60;
+  out = test::run(ctx, "exec", {{"command", "sleep 30"}, {"timeout", 1}});
+  CHECK(has(out.content, "timed out after 1 seconds"));
+}
