@@ -12,6 +12,7 @@
 #include "actors/session/archive.hpp"
 #include "actors/session/archive_worker.hpp"
 #include "actors/session/transcript.hpp"
+#include "actors/common/guard.hpp"
 
 namespace nb {
 
@@ -101,7 +102,7 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
   self->request(worker, st.cfg.model_timeout + std::chrono::seconds(60),
                 caf::get_atom::value)
     .then(
-      [=](bool raw, std::string& entry) {
+      guard("session", [=](bool raw, std::string& entry) {
         auto& st = self->state;
         st.log->info("[{}] archived messages {}..{}{}", st.key, from, upto,
                      raw ? " raw (the summary call failed)" : "");
@@ -118,7 +119,7 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
         st.meta_dirty = true;
         if (st.machine.done())
           write_memory_meta(self);
-      },
+      }),
       [=](caf::error& err) {
         auto& st = self->state;
         if (generation == st.generation)
@@ -140,7 +141,10 @@ void do_compact(session_pointer self) {
   // Idle for long enough (also across a restart: the file's timestamps
   // tell): archive everything not archived yet.
   if (st.cfg.idle_compact_after.count() > 0 && !st.transcript.empty()) {
-    auto ts = st.transcript.back().value("timestamp", std::string{});
+    auto& last = st.transcript.back();
+    auto at = last.find("timestamp");
+    auto ts = at != last.end() && at->is_string() ? at->get<std::string>()
+                                                  : std::string{};
     if (!ts.empty() && ts < iso_minus(st.cfg.idle_compact_after)) {
       archive_range(self, st.archived, n);
       fire(self, turn_event::ok);
@@ -185,7 +189,7 @@ void clear_session(session_pointer self, std::function<void()> then,
   session_replace fresh{st.key, meta.dump(), {}};
   self->request(st.svc.store, st.cfg.store_timeout, std::move(fresh))
     .then(
-      [=](caf::ok_atom) {
+      guard("session", [=](caf::ok_atom) {
         auto& st = self->state;
         st.file_meta = meta;
         st.transcript.clear();
@@ -196,7 +200,7 @@ void clear_session(session_pointer self, std::function<void()> then,
         st.summary_at.clear();
         st.meta_dirty = false;
         then();
-      },
+      }),
       [=](caf::error& err) { failed(err); });
 }
 
@@ -221,8 +225,10 @@ void idle_compact_tick(session_pointer self) {
 
 bool archive_work_pending(session_pointer self) {
   auto& st = self->state;
-  return st.archiving || st.meta_dirty || st.meta_writing
-         || (st.cfg.idle_compact_after.count() > 0 && has_unarchived(self));
+  // Work under way only: an idle compaction not due yet does not keep the
+  // actor (and its memory) alive past gateway.sessionIdleSeconds; the chat
+  // is archived when it comes back (COMPACT reads the file's timestamps).
+  return st.archiving || st.meta_dirty || st.meta_writing;
 }
 
 } // namespace nb
