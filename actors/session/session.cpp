@@ -212,6 +212,16 @@ session_actor::behavior_type session_impl(session_pointer self, std::string key,
   st.model = st.runtime.model;
   st.meter.start(self, "session", st.svc.stats);
   st.last_active_us = now_us();
+  // Told to stop (the router retires it, the gateway shuts down): a running
+  // turn's runner stops with it rather than outliving it, waiting out its
+  // model and tool timeouts on a provider that is stopping too.
+  self->set_exit_handler([self](caf::exit_msg& em) {
+    if (!em.reason)
+      return; // a linked helper (an archive worker) finished normally
+    if (self->state.runner)
+      self->send_exit(self->state.runner, em.reason);
+    self->quit(em.reason);
+  });
   return accepting(self);
 }
 

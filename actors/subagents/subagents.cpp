@@ -218,6 +218,16 @@ subagents_impl(subagents_pointer self, subagent_config cfg,
   st.stats = stats;
   st.rng.seed(std::random_device{}());
   st.meter.start(self, "subagents", std::move(stats));
+  // Stopping (gateway shutdown): the running subagents stop too, instead
+  // of waiting out their model and tool timeouts on a stopped provider.
+  self->set_exit_handler([self](caf::exit_msg& em) {
+    if (!em.reason)
+      return;
+    for (auto& [id, t] : self->state.running)
+      if (t.runner)
+        self->send_exit(t.runner, em.reason);
+    self->quit(em.reason);
+  });
   return {
     [self](spawn_subagent& rq) -> caf::result<tool_result> {
       auto t = self->state.meter.measure();
