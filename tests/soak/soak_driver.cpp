@@ -124,8 +124,10 @@ long long journal_bytes(const fs::path& home) {
 std::atomic<bool> stopping{false};
 std::atomic<long> sent{0}, answered{0}, failed{0};
 
+/// Session ids allow A-Z a-z 0-9 _ . : - only: `name` names the chats,
+/// `prefix` starts each message (the model's "[tools]" cue).
 void api_loop(int port, std::chrono::milliseconds every, bool stream,
-              const std::string& prefix, int chats) {
+              const std::string& name, const std::string& prefix, int chats) {
   httplib::Client cli{"127.0.0.1", port};
   cli.set_read_timeout(120, 0);
   for (long n = 0; !stopping; ++n) {
@@ -133,7 +135,7 @@ void api_loop(int port, std::chrono::milliseconds every, bool stream,
     json body{{"model", "soak"},
               {"messages", {{{"role", "user"},
                              {"content", prefix + " message " + std::to_string(n)}}}},
-              {"session_id", "soak-" + prefix + "-" + std::to_string(n % chats)},
+              {"session_id", "soak-" + name + "-" + std::to_string(n % chats)},
               {"stream", stream}};
     ++sent;
     auto res = cli.Post("/v1/chat/completions", body.dump(), "application/json");
@@ -222,9 +224,12 @@ int main(int argc, char** argv) try {
             << " min, a sample every " << opt.sample_s << " s\n";
 
   std::vector<std::thread> load;
-  load.emplace_back(api_loop, api_port, std::chrono::milliseconds(1000), false, "plain", 20);
-  load.emplace_back(api_loop, api_port, std::chrono::milliseconds(2000), true, "stream", 10);
-  load.emplace_back(api_loop, api_port, std::chrono::milliseconds(3000), false, "[tools]", 10);
+  load.emplace_back(api_loop, api_port, std::chrono::milliseconds(1000), false,
+                    "plain", "plain", 20);
+  load.emplace_back(api_loop, api_port, std::chrono::milliseconds(2000), true,
+                    "stream", "stream", 10);
+  load.emplace_back(api_loop, api_port, std::chrono::milliseconds(3000), false,
+                    "tools", "[tools]", 10);
   load.emplace_back(telegram_loop, std::ref(tg));
   load.emplace_back(websocket_loop, ws_port, 1);
   load.emplace_back(websocket_loop, ws_port, 2);
