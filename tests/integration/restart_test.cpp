@@ -164,6 +164,8 @@ TEST_CASE("a second SIGTERM ends a draining gateway at once") {
                      std::chrono::seconds(10)));
   gw.signal(SIGTERM);
   REQUIRE(gw.wait_for_log("shutting down", std::chrono::seconds(5)));
+  // The log line comes just before the API is told to refuse new work.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   // New requests are refused while the drain runs.
   auto refused = h.post_chat("too late to ask", "other", 10);
   REQUIRE(refused);
