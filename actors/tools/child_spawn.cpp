@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -108,8 +109,31 @@ pid_t spawn_child(const child_spec& s, std::string& error) {
       if (src < 0 || ::dup2(src, k) < 0)
         child_fail(report[1], errno ? errno : EBADF);
     }
+    // Extra descriptors go to 3, 4, ...: first lifted above every target
+    // (and above the report pipe) so no dup2 overwrites a later source.
+    int report_fd = report[1];
+    int extra = static_cast<int>(s.extra_fds.size());
+    if (extra > 0) {
+      int floor = 3 + extra;
+      if (report_fd < floor)
+        report_fd = ::fcntl(report_fd, F_DUPFD_CLOEXEC, floor);
+      if (report_fd < 0)
+        child_fail(report[1], errno);
+      int lifted[16];
+      for (int k = 0; k < extra && k < 16; ++k) {
+        lifted[k] = ::fcntl(s.extra_fds[k], F_DUPFD_CLOEXEC,
+                            report_fd + 1 + k);
+        if (lifted[k] < 0)
+          child_fail(report_fd, errno);
+      }
+      for (int k = 0; k < extra && k < 16; ++k)
+        if (::dup2(lifted[k], 3 + k) < 0) // dup2 clears close-on-exec
+          child_fail(report_fd, errno);
+    }
+    if (s.die_with_parent)
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (!s.cwd.empty() && ::chdir(s.cwd.c_str()) != 0)
-      child_fail(report[1], errno);
+      child_fail(report_fd, errno);
     if (nproc)
       set_limit(RLIMIT_NPROC, nproc);
     if (s.limits.memory_mb)
@@ -118,14 +142,15 @@ pid_t spawn_child(const child_spec& s, std::string& error) {
       set_limit(RLIMIT_CPU, s.limits.cpu_s, 2); // SIGXCPU, then SIGKILL
     if (s.limits.no_core)
       set_limit(RLIMIT_CORE, 0);
-    // Everything above 2 goes now except report[1], which is close-on-exec
+    // Everything above the extras goes now except the report pipe, which is close-on-exec
     // and still needed if execve fails.
-    auto keep = static_cast<unsigned>(report[1]);
-    if (keep > 3)
-      ::close_range(3, keep - 1, 0);
+    auto keep = static_cast<unsigned>(report_fd);
+    auto first = static_cast<unsigned>(3 + extra);
+    if (keep > first)
+      ::close_range(first, keep - 1, 0);
     ::close_range(keep + 1, ~0U, 0);
     ::execve(s.program.c_str(), argv.data(), envp.data());
-    child_fail(report[1], errno);
+    child_fail(report_fd, errno);
   }
   ::close(report[1]);
   int err = 0;

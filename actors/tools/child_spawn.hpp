@@ -29,6 +29,10 @@ struct child_spec {
   int stdout_fd = -1;            ///< -1: /dev/null
   int stderr_fd = -1;            ///< -1: /dev/null
   bool new_group = true;         ///< its own process group (pgid = pid)
+  /// Descriptors placed at 3, 4, ... in the child, in this order (e.g. the
+  /// DevTools pipe Chromium reads on 3 and writes on 4).
+  std::vector<int> extra_fds;
+  bool die_with_parent = false;  ///< SIGKILL when the gateway dies
   child_limits limits;
 };
 
