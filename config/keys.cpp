@@ -191,6 +191,39 @@ std::vector<key_spec> make_table() {
     ignored("tools.maxSessionMessagesPerMinute"),
     ignored("tools.webuiAllowLocalServiceAccess"),
     ignored("tools.webuiAllowRemotePackageInstall"),
+    section("tools.browser"),
+    leaf("tools.browser.enable", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) { s.tools.browser.enable = v.flag; }),
+    text("tools.browser.executable", true,
+         [](settings& s, name_t, val_t v) {
+           s.tools.browser.executable = v.text;
+         }),
+    leaf("tools.browser.headless", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.tools.browser.headless = v.flag;
+         }),
+    leaf("tools.browser.idleMinutes", k::number, 0.001, 1e6,
+         [](settings& s, name_t, val_t v) {
+           s.tools.browser.idle_minutes = v.number;
+         }),
+    leaf("tools.browser.maxTabs", k::integer, 1, 100,
+         [](settings& s, name_t, val_t v) { s.tools.browser.max_tabs = i32(v); }),
+    leaf("tools.browser.navigationTimeout", k::seconds, 1, 3600,
+         [](settings& s, name_t, val_t v) {
+           s.tools.browser.navigation_timeout_s = i32(v);
+         }),
+    text("tools.browser.userDataDir", false,
+         [](settings& s, name_t, val_t v) {
+           s.tools.browser.user_data_dir = v.text;
+         }),
+    leaf("tools.browser.maxSnapshotChars", k::integer, 500, 10000000,
+         [](settings& s, name_t, val_t v) {
+           s.tools.browser.max_snapshot_chars = i32(v);
+         }),
+    leaf("tools.browser.allowEvaluate", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.tools.browser.allow_evaluate = v.flag;
+         }),
     ignored("tools.mcpServers"),
     leaf("tools.ssrfWhitelist", k::string_list, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) { s.tools.ssrf_whitelist = v.list; }),

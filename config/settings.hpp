@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,19 @@ struct mcp_server_settings {
   std::vector<std::string> enabled_tools{"*"};
 };
 
+/// tools.browser: headless Chromium over the DevTools protocol (issue 17)
+struct browser_settings {
+  std::optional<bool> enable;           ///< unset: on when Chromium is found
+  std::string executable = "chromium";  ///< a name on PATH or a path
+  bool headless = true;
+  double idle_minutes = 10;             ///< Chromium stops after this idle
+  int32_t max_tabs = 8;                 ///< per session
+  int32_t navigation_timeout_s = 30;
+  std::string user_data_dir;            ///< "" = a fresh temporary profile
+  int32_t max_snapshot_chars = 12000;
+  bool allow_evaluate = false;          ///< offers the `evaluate` action
+};
+
 /// tools
 struct tool_settings {
   bool restrict_to_workspace = true;
@@ -110,6 +124,7 @@ struct tool_settings {
   /// CIDRs the SSRF guard lets through (tools.ssrfWhitelist).
   std::vector<std::string> ssrf_whitelist;
   std::map<std::string, mcp_server_settings> mcp_servers;
+  browser_settings browser;
 };
 
 /// api (the OpenAI-compatible front door)
