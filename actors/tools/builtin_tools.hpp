@@ -43,6 +43,10 @@ void add_cron(tool_registry& reg);
 /// (actors/tools/memory_tools.cpp).
 void add_memory_tools(tool_registry& reg);
 
+/// browser: headless Chromium driven over the DevTools protocol
+/// (actors/browser/); `evaluate` only when cfg.allow_evaluate.
+void add_browser(tool_registry& reg, const browser_settings& cfg);
+
 /// The SSRF policy for `ctx`: its whitelist, and its resolver if set.
 ssrf_policy policy_for(const tool_context& ctx);
 

@@ -1,5 +1,7 @@
 #include "actors/tools/builtin_tools.hpp"
 
+#include "actors/browser/chromium.hpp"
+
 namespace nb {
 
 tool_registry make_builtin_registry(const settings& cfg) {
@@ -19,6 +21,8 @@ tool_registry make_builtin_registry(const settings& cfg) {
   }
   if (cfg.tools.exec.enable)
     add_exec(reg);
+  if (browser_enabled(cfg.tools.browser))
+    add_browser(reg, cfg.tools.browser);
   return reg;
 }
 

@@ -210,6 +210,7 @@ tool_context make_tool_context(const settings& cfg, std::string session_key) {
   ctx.exec = cfg.tools.exec;
   ctx.web = cfg.tools.web;
   ctx.ssrf_whitelist = cfg.tools.ssrf_whitelist;
+  ctx.browser = cfg.tools.browser;
   ctx.session_key = std::move(session_key);
   return ctx;
 }

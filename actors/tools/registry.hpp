@@ -13,6 +13,7 @@
 #include "config/settings.hpp"
 #include "messages/chat.hpp"
 #include "messages/model.hpp"
+#include "messages/session.hpp"
 #include "messages/tool.hpp"
 
 namespace nb {
@@ -44,6 +45,9 @@ struct tool_context {
   /// Where exec registers so /stop can end it (null: it cannot be stopped).
   caf::actor_system* system = nullptr;
   exec_watch_actor watch;
+  browser_settings browser;
+  /// The browsers front (one Chromium per agent); null: no browser tool.
+  tool_executor_actor browsers;
 };
 
 /// A tool's implementation: validated arguments in, output out. May throw;

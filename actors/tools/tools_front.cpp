@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "actors/browser/browser.hpp"
 #include "actors/tools/mcp_server.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/stop_with.hpp"
@@ -84,6 +85,13 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
   stop_with(self, st.watch);
   st.base.system = &self->system();
   st.base.watch = st.watch;
+  if (st.registry->find("browser")) {
+    // Cheap until used: the front spawns a browser actor (and Chromium)
+    // on the first browser call of each agent.
+    st.base.browsers = self->spawn(browsers_impl, st.base.browser,
+                                   st.base.ssrf_whitelist, st.watch, stats);
+    stop_with(self, st.base.browsers);
+  }
   st.pool = self->spawn(tool_pool_impl, st.registry, st.base, tool_workers,
                         stats);
   stop_with(self, st.pool);
