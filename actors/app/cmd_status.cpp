@@ -3,6 +3,7 @@
 
 #include "actors/app/commands.hpp"
 #include "actors/app/load_config.hpp"
+#include "actors/browser/chromium.hpp"
 #include "actors/provider/provider_registry.hpp"
 
 namespace nb {
@@ -39,7 +40,21 @@ int cmd_status(const options& opts) {
   std::cout << "\nAPI:       http://" << cfg->api.host << ":" << cfg->api.port
             << "/v1" << (cfg->api.api_key.empty() ? " (no key)" : " (key required)")
             << "\nGateway:   http://" << cfg->gateway.host << ":" << cfg->gateway.port
-            << " (/health, /stats, /metrics)\n";
+            << " (/health, /stats, /metrics)";
+  auto& browser = cfg->tools.browser;
+  auto chromium = find_executable(browser.executable);
+  std::cout << "\nBrowser:   ";
+  if (!chromium.empty())
+    std::cout << "Chromium at " << chromium << " " << mark(true)
+              << (browser_enabled(browser) ? " (browser tool on)"
+                                           : " (browser tool off: "
+                                             "tools.browser.enable)");
+  else
+    std::cout << mark(false) << " Chromium not found (\"" << browser.executable
+              << "\"; apt-get install chromium)"
+              << (browser_enabled(browser) ? ": the browser tool will fail"
+                                           : ": no browser tool");
+  std::cout << "\n";
   return 0;
 }
 
