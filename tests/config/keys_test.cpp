@@ -112,3 +112,26 @@ TEST_CASE("the key table is consistent") {
   CHECK(config::key_matches("session_idle_seconds", "sessionIdleSeconds"));
   CHECK_FALSE(config::key_matches("sessionidleseconds", "sessionIdleSeconds"));
 }
+
+TEST_CASE("tools.browser keys are read, and enable stays unset by default") {
+  auto d = ok(parse(R"({})"));
+  CHECK_FALSE(d.value.tools.browser.enable.has_value());
+  CHECK(d.value.tools.browser.idle_minutes == 10);
+  CHECK(d.value.tools.browser.max_snapshot_chars == 12000);
+  auto l = ok(parse(R"({"tools": {"browser": {"enable": false,
+    "executable": "/opt/chromium/chrome", "headless": false,
+    "idleMinutes": 0.5, "maxTabs": 3, "navigationTimeout": 12,
+    "userDataDir": "/tmp/profiles", "maxSnapshotChars": 4000,
+    "allow_evaluate": true}}})"));
+  CHECK(l.warnings.empty());
+  const auto& b = l.value.tools.browser;
+  CHECK(b.enable == false);
+  CHECK(b.executable == "/opt/chromium/chrome");
+  CHECK_FALSE(b.headless);
+  CHECK(b.idle_minutes == 0.5);
+  CHECK(b.max_tabs == 3);
+  CHECK(b.navigation_timeout_s == 12);
+  CHECK(b.user_data_dir == "/tmp/profiles");
+  CHECK(b.max_snapshot_chars == 4000);
+  CHECK(b.allow_evaluate);
+}
