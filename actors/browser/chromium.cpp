@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -93,6 +94,30 @@ std::vector<std::string> chromium_args(const browser_settings& cfg,
   return a;
 }
 
+// Whether a process of group `pgid` still runs (zombies do not count).
+bool group_alive(pid_t pgid) {
+  std::error_code ec;
+  for (auto& d : fs::directory_iterator("/proc", ec)) {
+    auto name = d.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::ifstream stat(d.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line))
+      continue;
+    auto close = line.rfind(')');
+    char state = 0;
+    long ppid = 0, pgrp = 0;
+    if (close != std::string::npos && close + 2 < line.size()
+        && std::sscanf(line.c_str() + close + 2, "%c %ld %ld", &state, &ppid,
+                       &pgrp)
+             == 3
+        && pgrp == pgid && state != 'Z')
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 chromium_process::~chromium_process() {
@@ -156,6 +181,7 @@ bool chromium_process::alive() {
                          + std::to_string(WEXITSTATUS(status));
     // The rest of the group (renderers, zygote) goes with it.
     ::kill(-pid_, SIGKILL);
+    group_ = pid_;
     pid_ = -1;
     return false;
   }
@@ -173,7 +199,18 @@ void chromium_process::stop() {
     int status;
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
+    group_ = pid_;
     pid_ = -1;
+  }
+  if (group_ > 0) {
+    // The renderers and services die on their own schedule; the profile
+    // can only go once none of them can write into it any more.
+    // (Dead members may stay zombies a while: only live ones count.)
+    for (int i = 0; i < 300 && group_alive(group_); ++i) {
+      ::kill(-group_, SIGKILL);
+      ::usleep(10000);
+    }
+    group_ = -1;
   }
   if (!profile_.empty()) {
     std::error_code ec;

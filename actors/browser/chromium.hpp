@@ -67,6 +67,7 @@ public:
 
 private:
   pid_t pid_ = -1;
+  pid_t group_ = -1; ///< a group killed but maybe not gone yet
   int to_browser_ = -1;
   int from_browser_ = -1;
   std::string profile_;

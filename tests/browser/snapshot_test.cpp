@@ -5,6 +5,7 @@
 #include "actors/browser/keys.hpp"
 #include "actors/browser/snapshot.hpp"
 #include "actors/browser/url_policy.hpp"
+#include "actors/tools/registry.hpp"
 
 using namespace nb;
 using nlohmann::json;
@@ -116,4 +117,26 @@ TEST_CASE("local schemes are refused and http goes through the SSRF guard") {
   CHECK(check_subrequest("data:text/plain,hi", open).empty());
   CHECK_FALSE(check_subrequest("file:///etc/passwd", open).empty());
   CHECK_FALSE(check_subrequest("http://10.0.0.1/", local).empty());
+}
+
+TEST_CASE("the browser tool is exclusive and offers evaluate only when asked") {
+  settings cfg;
+  cfg.tools.browser.enable = false;
+  CHECK(make_builtin_registry(cfg).find("browser") == nullptr);
+  cfg.tools.browser.enable = true;
+  auto reg = make_builtin_registry(cfg);
+  auto* tool = reg.find("browser");
+  REQUIRE(tool != nullptr);
+  CHECK(tool->spec.exclusive);
+  CHECK_FALSE(concurrency_safe(tool->spec));
+  CHECK(tool->spec.parameters_json.find("evaluate") == std::string::npos);
+  cfg.tools.browser.allow_evaluate = true;
+  auto with = make_builtin_registry(cfg);
+  CHECK(with.find("browser")->spec.parameters_json.find("\"evaluate\"")
+        != std::string::npos);
+  // A call without a browser front is a clear error, not a hang.
+  auto out = with.execute(tool_call{"c1", "browser", R"({"action":"tabs"})"},
+                          make_tool_context(cfg));
+  CHECK(out.is_error);
+  CHECK(out.content.find("not available") != std::string::npos);
 }
