@@ -94,8 +94,14 @@ std::vector<std::string> chromium_args(const browser_settings& cfg,
   return a;
 }
 
-// Whether a process of group `pgid` still runs (zombies do not count).
-bool group_alive(pid_t pgid) {
+struct group_member {
+  fs::path dir; ///< /proc/<pid>
+  char state;   ///< 'Z': dead, not reaped yet
+};
+
+// The processes of group `pgid`, from /proc/<pid>/stat.
+std::vector<group_member> group_members(pid_t pgid) {
+  std::vector<group_member> out;
   std::error_code ec;
   for (auto& d : fs::directory_iterator("/proc", ec)) {
     auto name = d.path().filename().string();
@@ -105,6 +111,7 @@ bool group_alive(pid_t pgid) {
     std::string line;
     if (!std::getline(stat, line))
       continue;
+    // After "(name)": state, ppid, pgrp.
     auto close = line.rfind(')');
     char state = 0;
     long ppid = 0, pgrp = 0;
@@ -112,9 +119,17 @@ bool group_alive(pid_t pgid) {
         && std::sscanf(line.c_str() + close + 2, "%c %ld %ld", &state, &ppid,
                        &pgrp)
              == 3
-        && pgrp == pgid && state != 'Z')
-      return true;
+        && pgrp == pgid)
+      out.push_back({d.path(), state});
   }
+  return out;
+}
+
+// Whether a process of group `pgid` still runs (zombies do not count).
+bool group_alive(pid_t pgid) {
+  for (auto& m : group_members(pgid))
+    if (m.state != 'Z')
+      return true;
   return false;
 }
 
@@ -223,27 +238,9 @@ int64_t process_group_pss_bytes(pid_t pgid) {
   if (pgid <= 0)
     return 0;
   int64_t kb = 0;
-  std::error_code ec;
-  for (auto& d : fs::directory_iterator("/proc", ec)) {
-    auto name = d.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos)
-      continue;
-    std::ifstream stat(d.path() / "stat");
+  for (auto& m : group_members(pgid)) {
+    std::ifstream rollup(m.dir / "smaps_rollup");
     std::string line;
-    if (!std::getline(stat, line))
-      continue;
-    auto close = line.rfind(')');
-    if (close == std::string::npos || close + 2 >= line.size())
-      continue;
-    // After the name: state, ppid, pgrp.
-    char state;
-    long ppid = 0, pgrp = 0;
-    if (std::sscanf(line.c_str() + close + 2, "%c %ld %ld", &state, &ppid,
-                    &pgrp)
-          != 3
-        || pgrp != pgid)
-      continue;
-    std::ifstream rollup(d.path() / "smaps_rollup");
     // "Pss:   12345 kB", after a header line naming the range.
     while (std::getline(rollup, line))
       if (line.rfind("Pss:", 0) == 0) {
