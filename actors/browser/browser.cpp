@@ -3,7 +3,7 @@
 #include <caf/event_based_actor.hpp>
 
 #include "actors/tools/exec_cancel.hpp"
-#include "actors/tools/tool_lane.hpp"
+#include "actors/tools/stop_with.hpp"
 #include "actors/tools/tool_worker.hpp"
 
 namespace nb {
