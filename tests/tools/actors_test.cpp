@@ -51,6 +51,7 @@ sample_counter(stats_actor::stateful_pointer<sample_counter_state> self) {
 // Built-ins plus a read-only probe that takes 300 ms.
 tool_registry slow_registry() {
   settings cfg;
+  cfg.tools.browser.enable = false; // its own tests: tests/browser
   auto reg = make_builtin_registry(cfg);
   json schema = {{"type", "object"}, {"properties", json::object()}};
   reg.add({"slow_read", "sleeps", schema.dump(), true, false},

@@ -14,9 +14,17 @@ using nlohmann::json;
 
 namespace {
 
+// The built-in list without the browser tool, which is on wherever Chromium
+// is installed (tests/browser covers it).
+settings without_browser() {
+  settings s;
+  s.tools.browser.enable = false;
+  return s;
+}
+
 // A registry with the built-ins plus small probes that echo or fail.
 tool_registry probe_registry() {
-  auto reg = make_builtin_registry(settings{});
+  auto reg = make_builtin_registry(without_browser());
   json free_schema = {{"type", "object"}, {"properties", json::object()}};
   reg.add({"noop", "echoes its arguments", free_schema.dump(), true, false},
           [](const json& args, const tool_context&) -> tool_output {
@@ -64,7 +72,7 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
                                     "message", "noop",
                                     "read_file", "typed", "web_fetch", "web_search",
                                     "write_file", "mcp_fs_list"});
-  auto reg = make_builtin_registry(settings{});
+  auto reg = make_builtin_registry(without_browser());
   CHECK(concurrency_safe(reg.find("read_file")->spec));
   CHECK(concurrency_safe(reg.find("list_dir")->spec));
   CHECK(reg.find("exec")->spec.exclusive);
