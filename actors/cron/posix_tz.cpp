@@ -23,8 +23,13 @@ struct reader {
     if (!std::isdigit(static_cast<unsigned char>(peek())))
       return false;
     out = 0;
-    while (std::isdigit(static_cast<unsigned char>(peek())))
+    while (std::isdigit(static_cast<unsigned char>(peek()))) {
+      // No field of a TZ rule has more than a few digits; a longer number
+      // is not a rule, and would overflow.
+      if (out > 99999999)
+        return false;
       out = out * 10 + (s[i++] - '0');
+    }
     return true;
   }
   /// "CET", or "<+0330>" style quoted names.
@@ -55,6 +60,8 @@ struct reader {
       if (eat(':') && !number(sec))
         return false;
     }
+    if (h > 167 || m > 59 || sec > 59) // POSIX: hours -167..167
+      return false;
     out = sign * (h * 3600 + m * 60 + sec);
     return true;
   }

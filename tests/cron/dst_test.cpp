@@ -79,6 +79,15 @@ TEST_CASE("POSIX rules from TZif footers evaluate like the tzdata") {
   CHECK_FALSE(posix_tz::parse(""));
 }
 
+TEST_CASE("POSIX rules with numbers out of range are refused") {
+  // Found by fuzz_tzif: a 56-digit transition time overflowed int64_t.
+  CHECK_FALSE(posix_tz::parse("CET-1CEST,M3.5.0,M10.5.0/"
+                              + std::string(56, '7')));
+  CHECK_FALSE(posix_tz::parse("CET-168CEST,M3.5.0,M10.5.0"));
+  CHECK_FALSE(posix_tz::parse("CET-1:60"));
+  CHECK(posix_tz::parse("CET-1CEST,M3.5.0,M10.5.0/167"));
+}
+
 TEST_CASE("wall-clock times resolve to one or two instants or a gap") {
   auto berlin = zone("Europe/Berlin");
   auto plain = berlin.resolve(utc("2026-06-01T12:00:00Z"));
