@@ -78,8 +78,19 @@ int64_t int_field(const json& obj, const char* key) {
   auto i = obj.find(key);
   if (i == obj.end() || !i->is_number())
     return 0;
-  return i->is_number_float() ? static_cast<int64_t>(i->get<double>())
-                              : i->get<int64_t>();
+  // Token counts and indexes: a float beyond int64 would be undefined to
+  // convert, and sums of huge counts would overflow.
+  constexpr int64_t limit = int64_t{1} << 53;
+  if (i->is_number_unsigned())
+    return static_cast<int64_t>(
+      std::min<uint64_t>(i->get<uint64_t>(), uint64_t{limit}));
+  if (i->is_number_float()) {
+    auto d = i->get<double>();
+    return d >= static_cast<double>(limit)    ? limit
+           : d <= -static_cast<double>(limit) ? -limit
+                                              : static_cast<int64_t>(d);
+  }
+  return std::clamp(i->get<int64_t>(), -limit, limit);
 }
 
 std::string string_field(const json& obj, const char* key) {

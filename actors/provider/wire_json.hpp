@@ -22,7 +22,8 @@ nlohmann::json parse_bounded(std::string_view text, std::string& why);
 /// A short, single-line preview of `body` for error messages.
 std::string preview(std::string_view body, size_t limit = 120);
 
-/// obj[key] as an integer (0 when absent or not a number).
+/// obj[key] as an integer (0 when absent or not a number), within
+/// +-2^53 (larger values, floats too, are clamped to it).
 int64_t int_field(const nlohmann::json& obj, const char* key);
 
 /// obj[key] as a string ("" when absent or not a string).

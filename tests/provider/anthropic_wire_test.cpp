@@ -259,3 +259,24 @@ TEST_CASE("an error event or a non-JSON event makes the stream unusable") {
   t.apply("{nope");
   CHECK(t.error().find("not JSON") != std::string::npos);
 }
+
+TEST_CASE("an index or a token count far out of range is clamped") {
+  // Found by fuzz_anthropic_stream: converting 1.5e74 to int64_t was
+  // undefined behaviour.
+  anthropic_stream s;
+  s.apply(R"({"type":"message_start","message":{"usage":{"input_tokens":1e300,)"
+          R"("cache_read_input_tokens":18446744073709551615,)"
+          R"("cache_creation_input_tokens":9223372036854775807}}})");
+  s.apply(R"({"type":"content_block_start","index":1.5e74,)"
+          R"("content_block":{"type":"text","text":""}})");
+  s.apply(R"({"type":"content_block_delta","index":1.5e74,)"
+          R"("delta":{"type":"text_delta","text":"far"}})");
+  s.apply(R"({"type":"message_delta","delta":{"stop_reason":"end_turn"},)"
+          R"("usage":{"output_tokens":-1e300}})");
+  CHECK(s.error().empty());
+  model_reply out;
+  s.finish(out);
+  CHECK(out.content == "far");
+  constexpr int64_t limit = int64_t{1} << 53;
+  CHECK(out.usage.prompt_tokens == 3 * limit);
+}
