@@ -56,6 +56,16 @@ TEST_CASE("telegram markdown becomes telegram html") {
   CHECK(markdown_to_html("__also bold__") == "<b>also bold</b>");
 }
 
+TEST_CASE("telegram markdown with its own placeholder bytes renders") {
+  // Found by fuzz_markdown: a \x01 in the model's text was taken for a
+  // code placeholder and std::stoul threw.
+  using chan::markdown_to_html;
+  CHECK(markdown_to_html("a \x01p\x01 b") == "a p b");
+  CHECK(markdown_to_html("`x` \x01" "0\x01 `y`")
+        == "<code>x</code> 0 <code>y</code>");
+  CHECK(markdown_to_html("\x01" "99\x01") == "99");
+}
+
 TEST_CASE("text is split at natural boundaries within the limit") {
   std::string text = std::string(30, 'a') + "\n\n" + std::string(30, 'b');
   auto parts = chan::split_text(text, 40);

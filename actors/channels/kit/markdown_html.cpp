@@ -43,7 +43,12 @@ struct stash {
         out += s.substr(i + 1);
         break;
       }
-      out += parts.at(std::stoul(s.substr(i + 1, end - i - 1)));
+      // Only placeholders are between two \x01 (the input has none).
+      size_t n = 0;
+      for (size_t k = i + 1; k < end && n < parts.size(); ++k)
+        n = n * 10 + static_cast<size_t>(s[k] - '0');
+      if (n < parts.size())
+        out += parts[n];
       i = end;
     }
     return out;
@@ -72,7 +77,11 @@ std::string escape_attr(const std::string& s) {
 
 } // namespace
 
-std::string markdown_to_html(const std::string& md) {
+std::string markdown_to_html(const std::string& text) {
+  // The text's own \x01 bytes (they have no meaning in Telegram's HTML)
+  // would be taken for placeholders.
+  std::string md = text;
+  std::erase(md, '\x01');
   stash code;
   static const std::regex fence{R"(```[\w+-]*\n?([\s\S]*?)```)"};
   std::string s = replace_all(md, fence, [&](const std::smatch& m) {
