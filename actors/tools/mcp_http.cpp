@@ -1,6 +1,7 @@
 #include "actors/tools/mcp_http.hpp"
 
 #include "actors/tools/http_fetch.hpp"
+#include "actors/tools/mcp_frames.hpp"
 
 namespace nb {
 
@@ -8,36 +9,6 @@ namespace {
 
 using nlohmann::json;
 using steady = std::chrono::steady_clock;
-
-// The messages of a server-sent-event stream: each event's data lines.
-std::vector<json> sse_messages(const std::string& body) {
-  std::vector<json> out;
-  std::string data;
-  size_t i = 0;
-  auto flush = [&] {
-    if (!data.empty()) {
-      auto msg = json::parse(data, nullptr, false);
-      if (!msg.is_discarded())
-        out.push_back(std::move(msg));
-    }
-    data.clear();
-  };
-  while (i <= body.size()) {
-    auto nl = body.find('\n', i);
-    if (nl == std::string::npos)
-      nl = body.size();
-    auto line = body.substr(i, nl - i);
-    if (!line.empty() && line.back() == '\r')
-      line.pop_back();
-    if (line.empty())
-      flush();
-    else if (line.rfind("data:", 0) == 0)
-      data += line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5);
-    i = nl + 1;
-  }
-  flush();
-  return out;
-}
 
 } // namespace
 
@@ -100,8 +71,7 @@ std::string mcp_http::post(const json& msg, const json& id,
       msgs.push_back(std::move(body));
   }
   for (auto& m : msgs)
-    if (m.is_object() && !m.contains("method") && m.contains("id")
-        && m["id"] == id) {
+    if (classify_mcp_message(m, id) == mcp_message_kind::reply) {
       reply = std::move(m);
       return {};
     }
@@ -117,10 +87,8 @@ std::string mcp_http::call(const std::string& method, const json& params,
   json reply;
   if (auto err = post(msg, id, deadline, reply); !err.empty())
     return err;
-  if (reply.contains("error")) {
-    return mcp_error_text(reply["error"]);
-  }
-  result = reply.value("result", json::object());
+  if (auto err = read_mcp_reply(reply, result); !err.empty())
+    return err;
   if (method == "initialize" && result.contains("protocolVersion")
       && result["protocolVersion"].is_string())
     protocol_ = result["protocolVersion"].get<std::string>();

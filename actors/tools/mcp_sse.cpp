@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "actors/tools/http_fetch.hpp"
+#include "actors/tools/mcp_frames.hpp"
 
 namespace nb {
 
@@ -82,13 +83,9 @@ void on_message(const stream_ptr& s, const std::string& data) {
   auto msg = json::parse(data, nullptr, false);
   if (!msg.is_object() || !msg.contains("id"))
     return; // notifications (logging, progress) are not waited for
-  if (msg.contains("method")) {
-    // A request from the server: answer ping, refuse the rest.
-    json reply{{"jsonrpc", "2.0"}, {"id", msg["id"]}};
-    if (msg["method"] == "ping")
-      reply["result"] = json::object();
-    else
-      reply["error"] = {{"code", -32601}, {"message", "Method not found"}};
+  auto kind = classify_mcp_message(msg, nullptr);
+  if (kind == mcp_message_kind::server_request) {
+    auto reply = answer_server_request(msg);
     std::string endpoint;
     {
       std::lock_guard<std::mutex> lock{s->mu};
@@ -107,42 +104,20 @@ void on_message(const stream_ptr& s, const std::string& data) {
 
 /// The reader thread: the event stream until it ends or is stopped.
 void read_stream(stream_ptr s, http_request req) {
-  std::string buf, event, data;
+  sse_event_reader events;
   req.on_data = [&](const char* p, size_t n) {
     {
       std::lock_guard<std::mutex> lock{s->mu};
       if (s->closed)
         return false;
     }
-    buf.append(p, n);
-    for (auto nl = buf.find('\n'); nl != std::string::npos;
-         nl = buf.find('\n')) {
-      auto line = buf.substr(0, nl);
-      buf.erase(0, nl + 1);
-      if (!line.empty() && line.back() == '\r')
-        line.pop_back();
-      if (line.empty()) { // the event is complete
-        if (event == "endpoint")
-          on_endpoint(s, data);
-        else if ((event.empty() || event == "message") && !data.empty())
-          on_message(s, data);
-        event.clear();
-        data.clear();
-        continue;
-      }
-      if (line[0] == ':')
-        continue; // a comment (keep-alive)
-      auto colon = line.find(':');
-      auto field = line.substr(0, colon);
-      auto value = colon == std::string::npos ? std::string{}
-                                              : line.substr(colon + 1);
-      if (!value.empty() && value[0] == ' ')
-        value.erase(0, 1);
-      if (field == "event")
-        event = value;
-      else if (field == "data")
-        data += (data.empty() ? "" : "\n") + value;
-    }
+    events.feed({p, n}, [&](const std::string& event,
+                            const std::string& data) {
+      if (event == "endpoint")
+        on_endpoint(s, data);
+      else if ((event.empty() || event == "message") && !data.empty())
+        on_message(s, data);
+    });
     return true;
   };
   auto res = http_send(req, s->policy);

@@ -14,6 +14,8 @@
 
 #include "actors/tools/child_spawn.hpp"
 
+#include "actors/tools/mcp_frames.hpp"
+
 namespace nb {
 
 namespace {
@@ -179,28 +181,15 @@ std::string mcp_stdio::call(const std::string& method, const json& params,
       continue;
     }
     auto msg = json::parse(line, nullptr, false);
-    if (!msg.is_object())
-      continue; // stray output on stdout: not protocol, skip it
-    bool has_method = msg.contains("method");
-    if (has_method && msg.contains("id")) {
-      // A request from the server (roots, sampling...): not offered.
-      json reply = {{"jsonrpc", "2.0"},
-                    {"id", msg["id"]},
-                    {"error", {{"code", -32601},
-                               {"message", "Method not found"}}}};
-      if (msg["method"] == "ping")
-        reply = {{"jsonrpc", "2.0"}, {"id", msg["id"]},
-                 {"result", json::object()}};
-      send_line(reply.dump());
-      continue;
+    switch (classify_mcp_message(msg, id)) {
+      case mcp_message_kind::server_request:
+        send_line(answer_server_request(msg).dump());
+        continue;
+      case mcp_message_kind::other:
+        continue; // stray output, notifications, replies to abandoned calls
+      case mcp_message_kind::reply:
+        return read_mcp_reply(msg, result);
     }
-    if (has_method || !msg.contains("id") || msg["id"] != id)
-      continue; // notifications, replies to calls we gave up on
-    if (msg.contains("error")) {
-      return mcp_error_text(msg["error"]);
-    }
-    result = msg.value("result", json::object());
-    return {};
   }
 }
 
