@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything (Release, 2 jobs) and runs the
 # whole test suite with ctest. Exit code: ctest's.
+# --sanitize: the same suite built with ASan + UBSan into build-sanitize/
+# (much slower; on demand, not part of CI); reports fail the tests.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # The Email channel is tested against real mail servers on loopback; the
@@ -8,6 +10,19 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/deploy/install-deps.sh" dovecot-imapd dovecot-submissiond opensmtpd
 if command -v systemctl >/dev/null && systemctl is-system-running >/dev/null 2>&1; then
   systemctl disable --now dovecot opensmtpd >/dev/null 2>&1 || true
+fi
+if [ "${1:-}" = "--sanitize" ]; then
+  build="$root/build-sanitize"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DNB_SANITIZE=ON >/dev/null
+  cmake --build "$build" -j2
+  cd "$build"
+  # Child processes (the nanobot binary in process tests) inherit these.
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:${ASAN_OPTIONS:-}"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+  export LSAN_OPTIONS="suppressions=$root/deploy/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
+  ctest -j2 --output-on-failure --timeout 1800
+  exit $?
 fi
 "$root/deploy/build.sh"
 cd "$root/build"

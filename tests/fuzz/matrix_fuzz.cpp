@@ -1,0 +1,11 @@
+// Matrix's payload parser: any JSON as a /sync answer.
+#include "actors/channels/matrix/matrix_sync.hpp"
+#include "tests/fuzz/fuzz_input.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto doc = nb::fuzz::json(nb::fuzz::text(data, size));
+  if (doc.is_discarded())
+    return 0;
+  (void) nb::matrix::read_sync(doc, "@bot:example.org", "matrix");
+  return 0;
+}
