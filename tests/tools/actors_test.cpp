@@ -103,7 +103,9 @@ bool overlap(const tool_result& a, const tool_result& b) {
 TEST_CASE("tools front lists the specs and answers bad calls at once") {
   test::temp_tree t;
   system_fixture f;
-  auto front = spawn_tools(f.sys, test::settings_for(t.ws), stats_actor{});
+  auto cfg = test::settings_for(t.ws);
+  cfg.tools.browser.enable = false; // counted without it: its own tests are in tests/browser
+  auto front = spawn_tools(f.sys, cfg, stats_actor{});
   caf::scoped_actor self{f.sys};
   self->request(front, seconds(5), list_tools_atom::value)
     .receive(
