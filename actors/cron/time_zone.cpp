@@ -48,22 +48,29 @@ std::optional<time_zone> time_zone::from_tzif(const std::string& b,
   constexpr size_t header = 44;
   if (b.size() < header || b.compare(0, 4, "TZif") != 0)
     return std::nullopt;
+  // Counts are signed 32-bit in the file; a negative or huge one would
+  // wrap the size arithmetic below and pass the bounds check.
   auto counts = [&](size_t at, int64_t* c) {
-    for (int k = 0; k < 6; ++k)
+    for (int k = 0; k < 6; ++k) {
       c[k] = be(b, at + 20 + 4 * k, 4);
+      if (c[k] < 0 || c[k] > (1 << 20))
+        return false;
+    }
+    return true;
   };
   // isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt
   int64_t c[6];
-  counts(0, c);
+  if (!counts(0, c))
+    return std::nullopt;
   char version = b[4];
   size_t at = header;
   int tbytes = 4;
   if (version >= '2') {
     // Skip the 32-bit block: the 64-bit one follows with its own header.
     at += c[3] * 4 + c[3] + c[4] * 6 + c[5] + c[2] * 8 + c[1] + c[0];
-    if (b.size() < at + header || b.compare(at, 4, "TZif") != 0)
+    if (b.size() < at + header || b.compare(at, 4, "TZif") != 0
+        || !counts(at, c))
       return std::nullopt;
-    counts(at, c);
     at += header;
     tbytes = 8;
   }

@@ -162,3 +162,19 @@ TEST_CASE("unknown and malformed zone names are refused") {
   CHECK(err.find("not a time zone name") != std::string::npos);
   CHECK(time_zone::load("UTC"));
 }
+
+TEST_CASE("a TZif file with negative or huge counts is refused") {
+  // Found by fuzz_tzif: a negative transition count wrapped the size
+  // arithmetic and the reader went past the end of the bytes.
+  auto file = [](uint32_t timecnt, uint32_t typecnt) {
+    std::string b = "TZif1" + std::string(15, '\0');
+    for (uint32_t v : {0u, 0u, 0u, timecnt, typecnt, 4u})
+      for (int k = 3; k >= 0; --k)
+        b += static_cast<char>((v >> (8 * k)) & 0xff);
+    b += std::string(64, '\0');
+    return b;
+  };
+  CHECK_FALSE(time_zone::from_tzif(file(0xffffffffu, 1), "Bad/Negative"));
+  CHECK_FALSE(time_zone::from_tzif(file(0, 0x7fffffffu), "Bad/Huge"));
+  CHECK(time_zone::from_tzif(file(0, 1), "Ok/Fixed"));
+}
