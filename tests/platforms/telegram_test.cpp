@@ -56,6 +56,16 @@ TEST_CASE("telegram markdown becomes telegram html") {
   CHECK(markdown_to_html("__also bold__") == "<b>also bold</b>");
 }
 
+TEST_CASE("telegram updates with a non-boolean is_bot are read") {
+  // Found by fuzz_telegram: from.value("is_bot", false) threw on a string.
+  auto update = nlohmann::json::parse(
+    R"({"update_id":1,"message":{"message_id":5,"from":{"id":7,"is_bot":"A"},)"
+    R"("chat":{"id":7,"type":"private"},"date":1,"text":"hi"}})");
+  auto parsed = telegram::parse_update(update, {42, "nanobot_bot"}, "telegram");
+  REQUIRE(parsed.msg);
+  CHECK(parsed.msg->content == "hi");
+}
+
 TEST_CASE("telegram markdown with its own placeholder bytes renders") {
   // Found by fuzz_markdown: a \x01 in the model's text was taken for a
   // code placeholder and std::stoul threw.

@@ -81,7 +81,8 @@ parsed_update parse_update(const json& update, const bot_identity& me,
     out.skipped = "message without a sender";
     return out;
   }
-  if (from.value("is_bot", false) == true) {
+  // value("is_bot", false) would throw on a non-boolean is_bot.
+  if (from.contains("is_bot") && from["is_bot"] == true) {
     out.skipped = "from a bot";
     return out;
   }
