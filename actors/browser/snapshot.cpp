@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "actors/common/utf8.hpp"
+
 namespace nb {
 
 using json = nlohmann::json;
@@ -41,12 +43,8 @@ std::string one_line(std::string s) {
     space = false;
     out.push_back(c == '"' ? '\'' : c);
   }
-  if (out.size() > max_name) {
-    auto cut = max_name;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80)
-      --cut;
-    out = out.substr(0, cut) + "…";
-  }
+  if (out.size() > max_name)
+    out = std::string{utf8_head(out, max_name)} + "…";
   return out;
 }
 

@@ -4,6 +4,14 @@
 
 namespace nb {
 
+namespace {
+
+bool is_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+} // namespace
+
 size_t utf8_sequence_length(std::string_view s, size_t i) {
   auto c = static_cast<unsigned char>(s[i]);
   if (c < 0x80)
@@ -51,6 +59,24 @@ std::optional<size_t> first_invalid_utf8(std::string_view s) {
     i += n;
   }
   return std::nullopt;
+}
+
+std::string_view utf8_head(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes)
+    return s;
+  auto end = max_bytes;
+  while (end > 0 && is_continuation(s[end]))
+    --end;
+  return s.substr(0, end);
+}
+
+std::string_view utf8_tail(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes)
+    return s;
+  auto start = s.size() - max_bytes;
+  while (start < s.size() && is_continuation(s[start]))
+    ++start;
+  return s.substr(start);
 }
 
 } // namespace nb

@@ -37,24 +37,6 @@ size_t utf8_length(std::string_view s) {
   }));
 }
 
-std::string_view utf8_head(std::string_view s, size_t max_bytes) {
-  if (s.size() <= max_bytes)
-    return s;
-  auto end = max_bytes;
-  while (end > 0 && is_cont(static_cast<unsigned char>(s[end])))
-    --end;
-  return s.substr(0, end);
-}
-
-std::string_view utf8_tail(std::string_view s, size_t max_bytes) {
-  if (s.size() <= max_bytes)
-    return s;
-  auto start = s.size() - max_bytes;
-  while (start < s.size() && is_cont(static_cast<unsigned char>(s[start])))
-    ++start;
-  return s.substr(start);
-}
-
 bool looks_binary(std::string_view data) {
   auto sample = data.substr(0, 8192);
   if (sample.find('\0') != std::string_view::npos)

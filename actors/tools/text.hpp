@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "actors/common/utf8.hpp" // utf8_head, utf8_tail
+
 namespace nb {
 
 /// Returns `s` with every invalid UTF-8 sequence replaced by U+FFFD.
@@ -13,14 +15,6 @@ std::string sanitize_utf8(std::string_view s);
 /// Returns the number of code points in `s` (bytes that do not continue a
 /// multi-byte sequence).
 size_t utf8_length(std::string_view s);
-
-/// Returns the longest prefix of `s` of at most `max_bytes` that does not
-/// split a multi-byte sequence.
-std::string_view utf8_head(std::string_view s, size_t max_bytes);
-
-/// Returns the longest suffix of `s` of at most `max_bytes` that does not
-/// start inside a multi-byte sequence.
-std::string_view utf8_tail(std::string_view s, size_t max_bytes);
 
 /// Returns whether `data` looks binary: a NUL byte, or many control bytes,
 /// in its first 8 KiB.

@@ -1,6 +1,8 @@
 // The one UTF-8 checker.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "actors/common/utf8.hpp"
 
 using nb::first_invalid_utf8;
@@ -24,4 +26,14 @@ TEST_CASE("each kind of ill-formed byte is found where it is") {
   CHECK(first_invalid_utf8("ok\xed\xa0\x80") == 2u);    // a surrogate
   CHECK(first_invalid_utf8("\xf4\x90\x80\x80") == 0u);  // past U+10FFFF
   CHECK(first_invalid_utf8("\xf5\x80\x80\x80") == 0u);
+}
+
+TEST_CASE("cuts never split a character") {
+  std::string s = "a\xc3\xa9\xe2\x82\xac"; // "aé€": 1 + 2 + 3 bytes
+  CHECK(nb::utf8_head(s, 2) == "a");
+  CHECK(nb::utf8_head(s, 3) == "a\xc3\xa9");
+  CHECK(nb::utf8_head(s, 100) == s);
+  CHECK(nb::utf8_tail(s, 2) == "");
+  CHECK(nb::utf8_tail(s, 4) == "\xe2\x82\xac");
+  CHECK(nb::utf8_tail(s, 5) == "\xc3\xa9\xe2\x82\xac");
 }

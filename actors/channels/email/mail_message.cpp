@@ -6,6 +6,8 @@
 #include <regex>
 #include <vector>
 
+#include "actors/common/base64.hpp"
+
 namespace nb::email {
 
 namespace {
@@ -68,25 +70,6 @@ part split(const std::string& raw) {
   return p;
 }
 
-std::string decode_base64(const std::string& in) {
-  static const std::string chars
-    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int val = 0, bits = -8;
-  for (unsigned char c : in) {
-    auto i = chars.find(static_cast<char>(c));
-    if (i == std::string::npos)
-      continue;
-    val = (val << 6) + static_cast<int>(i);
-    bits += 6;
-    if (bits >= 0) {
-      out += static_cast<char>((val >> bits) & 0xFF);
-      bits -= 8;
-    }
-  }
-  return out;
-}
-
 std::string decode_qp(const std::string& in, bool underscore_space) {
   std::string out;
   for (size_t i = 0; i < in.size(); ++i) {
@@ -117,8 +100,11 @@ std::string decode_words(const std::string& s) {
     if (last == 0 || !trim(gap).empty())
       out += gap; // whitespace between two encoded words is dropped
     auto kind = (*it)[1].str();
-    out += kind == "b" || kind == "B" ? decode_base64((*it)[2].str())
-                                      : decode_qp((*it)[2].str(), true);
+    if (kind == "b" || kind == "B")
+      // A word that is not base64 stays as it came: nothing is dropped.
+      out += base64_decode((*it)[2].str()).value_or(it->str());
+    else
+      out += decode_qp((*it)[2].str(), true);
     last = it->position() + it->length();
   }
   return out + s.substr(last);
@@ -133,7 +119,7 @@ std::string param(const std::string& header, const std::string& name) {
 std::string decode_body(const part& p) {
   auto enc = lower(p.header("content-transfer-encoding"));
   if (enc == "base64")
-    return decode_base64(p.body);
+    return base64_decode(p.body).value_or(p.body);
   if (enc == "quoted-printable")
     return decode_qp(p.body, false);
   return p.body;
@@ -233,26 +219,6 @@ bool ascii(const std::string& s) {
   return true;
 }
 
-std::string encode_base64(const std::string& in) {
-  static const char* chars
-    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int val = 0, bits = -6;
-  for (unsigned char c : in) {
-    val = (val << 8) + c;
-    bits += 8;
-    while (bits >= 0) {
-      out += chars[(val >> bits) & 0x3F];
-      bits -= 6;
-    }
-  }
-  if (bits > -6)
-    out += chars[((val << 8) >> (bits + 8)) & 0x3F];
-  while (out.size() % 4)
-    out += '=';
-  return out;
-}
-
 } // namespace
 
 mail parse_mail(const std::string& raw) {
@@ -292,7 +258,7 @@ std::string compose_reply(const std::string& from, const std::string& to,
   gmtime_r(&now, &tm);
   std::strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S +0000", &tm);
   std::string subj = ascii(subject)
-                       ? subject : "=?UTF-8?B?" + encode_base64(subject) + "?=";
+                       ? subject : "=?UTF-8?B?" + base64_encode(subject) + "?=";
   std::string out = "From: " + from + "\r\nTo: " + to + "\r\nSubject: " + subj
                     + "\r\nDate: " + date + "\r\nMessage-ID: " + message_id
                     + "\r\n";
