@@ -1,6 +1,7 @@
-// One API connection: reads a request (header and body limits, timeouts),
-// answers it (a whole response or an SSE stream, written with a bounded
-// backlog), then reads the next. Runs on the server's io thread only.
+// One API connection, the reading side: a request's header and body under
+// their limits and timeouts, then its dispatch to a route or a turn. The
+// writing side (responses, SSE streams, closing) is api_conn_write.cpp.
+// Runs on the server's io thread only.
 #include "actors/channels/api/api_core.hpp"
 
 #include <boost/beast/http/status.hpp>
@@ -13,10 +14,6 @@ namespace nb::api::detail {
 
 namespace {
 
-constexpr size_t read_slack = 64 * 1024; ///< buffer beyond the header limit
-constexpr size_t large_body = 64 * 1024; ///< memory is trimmed after one
-constexpr auto linger_time = std::chrono::seconds(2);
-
 std::string too_big(size_t limit) {
   return "request body exceeds " + std::to_string(limit / 1024) + " KiB";
 }
@@ -28,16 +25,6 @@ bool is_route(std::string_view method, std::string_view path) {
 
 std::string path_of(std::string_view target) {
   return std::string{target.substr(0, target.find('?'))};
-}
-
-std::string hex(size_t n) {
-  static const char digits[] = "0123456789abcdef";
-  std::string out;
-  do {
-    out.insert(out.begin(), digits[n & 0xf]);
-    n >>= 4;
-  } while (n != 0);
-  return out;
 }
 
 /// The end of a read that is no client error: the peer left or was slow.
@@ -294,185 +281,6 @@ void conn::end_turn() {
     caf::anon_send_exit(turn, caf::exit_reason::user_shutdown);
     turn = nullptr;
   }
-}
-
-void conn::respond(int status, std::string body, bool close,
-                   const char* extra_headers) {
-  phase = phase_t::answering;
-  close_after = close || owner.stopping;
-  auto reason = http::obsolete_reason(http::int_to_status(status));
-  std::string out = "HTTP/1.1 " + std::to_string(status) + ' '
-                    + std::string{reason.data(), reason.size()} + "\r\n";
-  out += "Content-Type: application/json\r\nContent-Length: "
-         + std::to_string(body.size()) + "\r\n" + extra_headers;
-  if (close_after)
-    out += "Connection: close\r\n";
-  out += "\r\n";
-  out += body;
-  response_queued = true;
-  queue(std::move(out));
-}
-
-void conn::respond_error(const api_error& err, bool close) {
-  respond(err.status, error_body(err), close,
-          err.status == 401 ? "WWW-Authenticate: Bearer\r\n" : "");
-}
-
-void conn::begin_stream() {
-  streaming = true;
-  std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                     "Cache-Control: no-cache\r\nX-Accel-Buffering: no\r\n";
-  if (http10) {
-    keep_alive = false; // the stream's end is the connection's
-    head += "Connection: close\r\n";
-  } else {
-    head += "Transfer-Encoding: chunked\r\n";
-    if (!keep_alive)
-      head += "Connection: close\r\n";
-  }
-  queue(head + "\r\n");
-  stream_bytes(sse->opening());
-}
-
-void conn::stream_bytes(const std::string& frames) {
-  if (closed || frames.empty())
-    return;
-  queue(http10 ? frames : hex(frames.size()) + "\r\n" + frames + "\r\n");
-  if (queued_bytes > owner.limits.max_stream_backlog_bytes) {
-    owner.log->warn("[api:{}] client {} does not read its stream ({} bytes "
-                    "waiting): dropped; the turn goes on",
-                    chat_id, client, queued_bytes);
-    close();
-  }
-}
-
-void conn::end_stream(const std::string& last_frames) {
-  stream_bytes(last_frames);
-  if (closed)
-    return;
-  close_after = !keep_alive || owner.stopping;
-  response_queued = true;
-  queue(http10 ? std::string{} : std::string{"0\r\n\r\n"});
-}
-
-void conn::queue(std::string bytes) {
-  queued_bytes += bytes.size();
-  outq.push_back(std::move(bytes));
-  if (!writing)
-    write_next();
-}
-
-void conn::write_next() {
-  if (closed)
-    return;
-  if (outq.empty()) {
-    writing = false;
-    if (response_queued)
-      exchange_written();
-    return;
-  }
-  writing = true;
-  // Everything queued goes out in one write: frames that piled up while
-  // the last write was in flight travel together.
-  in_flight.assign(std::make_move_iterator(outq.begin()),
-                   std::make_move_iterator(outq.end()));
-  outq.clear();
-  std::vector<net::const_buffer> pieces;
-  pieces.reserve(in_flight.size());
-  for (const auto& s : in_flight)
-    pieces.push_back(net::buffer(s));
-  stream.expires_after(owner.limits.write_timeout);
-  net::async_write(stream, pieces,
-                   [self = shared_from_this()](beast::error_code ec,
-                                               size_t n) {
-                     if (self->closed)
-                       return;
-                     if (ec) {
-                       self->close();
-                       return;
-                     }
-                     self->queued_bytes -= n;
-                     self->in_flight.clear();
-                     self->write_next();
-                   });
-}
-
-void conn::exchange_written() {
-  response_queued = false;
-  streaming = false;
-  sse.reset();
-  collector.reset();
-  if (body_size >= large_body)
-    owner.trim_soon();
-  body_size = 0;
-  if (buf.capacity() > read_slack)
-    buf.shrink_to_fit();
-  if (close_after || owner.stopping) {
-    linger_close();
-    return;
-  }
-  read_header();
-}
-
-void conn::linger_close() {
-  // Closing with unread input makes the kernel send a reset, which can
-  // destroy the response before the client reads it: stop sending, then
-  // discard what still comes for a moment.
-  phase = phase_t::closing;
-  beast::error_code ec;
-  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
-  if (!drain) {
-    drain = std::make_unique<char[]>(4096);
-    stream.expires_after(linger_time); // once: a sender cannot extend it
-  }
-  stream.async_read_some(net::buffer(drain.get(), 4096),
-                         [self = shared_from_this()](beast::error_code e,
-                                                     size_t) {
-                           if (e)
-                             self->close();
-                           else
-                             self->linger_close();
-                         });
-}
-
-void conn::close() {
-  if (closed)
-    return;
-  closed = true;
-  phase = phase_t::closing;
-  auto self = shared_from_this();
-  end_turn();
-  outq.clear();
-  stream.close();
-  owner.forget(*this);
-}
-
-void conn::shutdown() {
-  switch (phase) {
-    case phase_t::header:
-    case phase_t::body:
-      close();
-      return;
-    case phase_t::answering:
-      if (turn)
-        fail_exchange(shutting_down());
-      else
-        close_after = true;
-      return;
-    case phase_t::closing:
-      return;
-  }
-}
-
-void conn::evict() {
-  owner.log->debug("[api] closing an idle connection of {} to make room",
-                   client);
-  close();
-}
-
-void conn::refuse(const std::string& why) {
-  owner.log->warn("[api] refused a connection: {}", why);
-  respond_error({503, why, "server_error"}, true);
 }
 
 } // namespace nb::api::detail

@@ -30,6 +30,11 @@ using tcp = net::ip::tcp;
 
 struct core;
 
+/// Read buffer kept beyond the header limit between requests.
+inline constexpr size_t read_slack = 64 * 1024;
+/// A body at least this large has memory trimmed after its answer.
+inline constexpr size_t large_body = 64 * 1024;
+
 /// One client connection; lives on the io thread only. Requests are read
 /// one at a time and the next is read only once the previous answer is
 /// written, so pipelined requests are answered in order.
