@@ -1,4 +1,5 @@
 #include "actors/memory_index/index_db.hpp"
+#include "actors/memory_index/index_db_stmt.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -47,13 +48,6 @@ CREATE TABLE IF NOT EXISTS embed_cache(
   vector BLOB NOT NULL, PRIMARY KEY (model, dims, hash));
 )sql";
 
-std::string blob_of(const std::vector<float>& v) {
-  std::string out(v.size() * sizeof(float), '\0');
-  if (!v.empty())
-    std::memcpy(out.data(), v.data(), out.size());
-  return out;
-}
-
 } // namespace
 
 bool db_error::corrupt() const {
@@ -62,79 +56,6 @@ bool db_error::corrupt() const {
          || primary == SQLITE_BUSY || primary == SQLITE_LOCKED
          || primary == SQLITE_CANTOPEN || primary == SQLITE_IOERR;
 }
-
-/// A prepared statement, finalised on scope exit.
-class index_db::stmt {
-public:
-  stmt(index_db& db, const char* sql) : db_(db) {
-    auto rc = sqlite3_prepare_v2(db.db_, sql, -1, &s_, nullptr);
-    if (rc != SQLITE_OK)
-      db.fail(rc, std::string{"prepare: "} + sqlite3_errmsg(db.db_));
-  }
-  ~stmt() { sqlite3_finalize(s_); }
-  stmt(const stmt&) = delete;
-  stmt& operator=(const stmt&) = delete;
-
-  stmt& bind(int i, int64_t v) {
-    check(sqlite3_bind_int64(s_, i, v));
-    return *this;
-  }
-  stmt& bind(int i, double v) {
-    check(sqlite3_bind_double(s_, i, v));
-    return *this;
-  }
-  stmt& bind(int i, const std::string& v) {
-    check(sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()),
-                            SQLITE_TRANSIENT));
-    return *this;
-  }
-  stmt& bind_blob(int i, const std::string& v) {
-    check(sqlite3_bind_blob(s_, i, v.data(), static_cast<int>(v.size()),
-                            SQLITE_TRANSIENT));
-    return *this;
-  }
-  /// Steps once; true while a row is available.
-  bool step() {
-    auto rc = sqlite3_step(s_);
-    if (rc == SQLITE_ROW)
-      return true;
-    if (rc == SQLITE_DONE)
-      return false;
-    db_.fail(rc, std::string{"step: "} + sqlite3_errmsg(db_.db_));
-  }
-  void run() {
-    while (step()) {
-    }
-  }
-  /// Ready for the next bindings (the statement is reused).
-  void reset() {
-    sqlite3_reset(s_);
-    sqlite3_clear_bindings(s_);
-  }
-  int64_t i64(int col) { return sqlite3_column_int64(s_, col); }
-  double real(int col) { return sqlite3_column_double(s_, col); }
-  std::string text(int col) {
-    auto p = sqlite3_column_text(s_, col);
-    return p ? std::string{reinterpret_cast<const char*>(p),
-                           static_cast<size_t>(sqlite3_column_bytes(s_, col))}
-             : std::string{};
-  }
-  const float* floats(int col, int32_t dims) {
-    auto p = sqlite3_column_blob(s_, col);
-    auto n = sqlite3_column_bytes(s_, col);
-    if (p == nullptr || n != dims * static_cast<int>(sizeof(float)))
-      return nullptr;
-    return static_cast<const float*>(p);
-  }
-
-private:
-  void check(int rc) {
-    if (rc != SQLITE_OK)
-      db_.fail(rc, std::string{"bind: "} + sqlite3_errmsg(db_.db_));
-  }
-  index_db& db_;
-  sqlite3_stmt* s_ = nullptr;
-};
 
 index_db::index_db(const std::string& path) : path_(path) {
   auto rc = sqlite3_open_v2(path.c_str(), &db_,
@@ -356,73 +277,6 @@ void index_db::mark_recalled(const std::vector<int64_t>& ids, int64_t now) {
   }
 }
 
-std::vector<std::pair<int64_t, std::string>>
-index_db::unembedded(const std::string& model, int32_t dims, int limit) {
-  std::vector<std::pair<int64_t, std::string>> out;
-  stmt s{*this, "SELECT id, text FROM chunks WHERE embedding IS NULL "
-                "OR embed_model IS NOT ? OR embed_dims IS NOT ? "
-                "ORDER BY id LIMIT ?"};
-  s.bind(1, model).bind(2, int64_t{dims}).bind(3, int64_t{limit});
-  while (s.step())
-    out.emplace_back(s.i64(0), s.text(1));
-  return out;
-}
-
-void index_db::set_embedding(int64_t id, const std::vector<float>& v,
-                             const std::string& model) {
-  stmt s{*this, "UPDATE chunks SET embedding = ?, embed_model = ?, "
-                "embed_dims = ? WHERE id = ?"};
-  s.bind_blob(1, blob_of(v)).bind(2, model);
-  s.bind(3, static_cast<int64_t>(v.size())).bind(4, id).run();
-}
-
-void index_db::each_embedding(
-  const std::string& model, int32_t dims,
-  const std::function<void(int64_t, const float*)>& each) {
-  stmt s{*this, "SELECT id, embedding FROM chunks WHERE embed_model = ? "
-                "AND embed_dims = ? ORDER BY id"};
-  s.bind(1, model).bind(2, int64_t{dims});
-  while (s.step())
-    if (auto* v = s.floats(1, dims))
-      each(s.i64(0), v);
-}
-
-int64_t index_db::count_embedded(const std::string& model, int32_t dims) {
-  stmt s{*this, "SELECT count(*) FROM chunks WHERE embed_model = ? "
-                "AND embed_dims = ?"};
-  s.bind(1, model).bind(2, int64_t{dims});
-  return s.step() ? s.i64(0) : 0;
-}
-
-int32_t index_db::known_dims(const std::string& model) {
-  stmt s{*this, "SELECT embed_dims FROM chunks WHERE embed_model = ? "
-                "AND embed_dims > 0 LIMIT 1"};
-  s.bind(1, model);
-  return s.step() ? static_cast<int32_t>(s.i64(0)) : 0;
-}
-
-std::optional<std::vector<float>>
-index_db::cached(const std::string& model, int32_t dims,
-                 const std::string& text_hash) {
-  stmt s{*this, "SELECT vector FROM embed_cache WHERE model = ? AND dims = ? "
-                "AND hash = ?"};
-  s.bind(1, model).bind(2, int64_t{dims}).bind(3, text_hash);
-  if (!s.step())
-    return std::nullopt;
-  auto* p = s.floats(0, dims);
-  if (p == nullptr)
-    return std::nullopt;
-  return std::vector<float>(p, p + dims);
-}
-
-void index_db::cache(const std::string& model, int32_t dims,
-                     const std::string& text_hash,
-                     const std::vector<float>& v) {
-  stmt s{*this, "INSERT OR REPLACE INTO embed_cache(model, dims, hash, vector) "
-                "VALUES (?, ?, ?, ?)"};
-  s.bind(1, model).bind(2, int64_t{dims}).bind(3, text_hash);
-  s.bind_blob(4, blob_of(v)).run();
-}
 
 int64_t index_db::file_bytes() const {
   int64_t total = 0;
