@@ -90,6 +90,17 @@ json drain_config(json extra = json::object()) {
   return cfg;
 }
 
+/// SIGTERM, then a clean exit no later than the drain plus 5 s.
+void stop_within_drain(child_process& gw) {
+  auto signalled = clock_type::now();
+  gw.signal(SIGTERM);
+  auto code = gw.wait(std::chrono::seconds(60));
+  auto took = seconds_since(signalled);
+  MESSAGE("exit " << code << " after " << took << " s (drain " << drain_s << " s)");
+  CHECK(code == 0);
+  CHECK(took < drain_s + 5);
+}
+
 } // namespace
 
 TEST_CASE("SIGTERM during a 60 s model call exits within the drain plus 5 s") {
@@ -104,13 +115,7 @@ TEST_CASE("SIGTERM during a 60 s model call exits within the drain plus 5 s") {
                             [&] { return h.post_chat("a slow question", "slow", 90); });
   REQUIRE(eventually([&] { return llm.request_count() == 1; },
                      std::chrono::seconds(10)));
-  auto signalled = clock_type::now();
-  gw.signal(SIGTERM);
-  auto code = gw.wait(std::chrono::seconds(60));
-  auto took = seconds_since(signalled);
-  MESSAGE("exit " << code << " after " << took << " s (drain " << drain_s << " s)");
-  CHECK(code == 0);
-  CHECK(took < drain_s + 5);
+  stop_within_drain(gw);
   CHECK(gw.err().find("stopped cleanly") != std::string::npos);
   // The waiting client heard that the gateway stopped.
   auto res = pending.get();
@@ -136,13 +141,7 @@ TEST_CASE("SIGTERM during a 100 s exec kills its process group and exits in time
     sleepers = descendants_named(gw.pid(), "sleep");
     return !sleepers.empty();
   }, std::chrono::seconds(15)));
-  auto signalled = clock_type::now();
-  gw.signal(SIGTERM);
-  auto code = gw.wait(std::chrono::seconds(60));
-  auto took = seconds_since(signalled);
-  MESSAGE("exit " << code << " after " << took << " s (drain " << drain_s << " s)");
-  CHECK(code == 0);
-  CHECK(took < drain_s + 5);
+  stop_within_drain(gw);
   // The command did not outlive the gateway.
   for (auto pid : sleepers)
     CHECK(eventually([&] { return proc_gone(pid); }, std::chrono::seconds(3)));

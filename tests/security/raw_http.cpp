@@ -57,22 +57,26 @@ bool raw_conn::send(std::string_view bytes) {
   return fd_ >= 0;
 }
 
-bool raw_conn::fill(clock::time_point deadline) {
+raw_conn::wait_result raw_conn::receive(clock::time_point deadline) {
   if (fd_ < 0)
-    return false;
+    return wait_result::closed;
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
     deadline - clock::now());
   if (left.count() <= 0)
-    return false;
+    return wait_result::timed_out;
   pollfd p{fd_, POLLIN, 0};
   if (::poll(&p, 1, static_cast<int>(left.count())) <= 0)
-    return false;
+    return wait_result::timed_out;
   char chunk[16384];
   auto n = ::recv(fd_, chunk, sizeof chunk, 0);
   if (n <= 0)
-    return false;
+    return wait_result::closed;
   buf_.append(chunk, static_cast<size_t>(n));
-  return true;
+  return wait_result::data;
+}
+
+bool raw_conn::fill(clock::time_point deadline) {
+  return receive(deadline) == wait_result::data;
 }
 
 std::optional<raw_reply>
@@ -136,20 +140,17 @@ raw_conn::read_reply(std::chrono::milliseconds timeout) {
 
 bool raw_conn::closed_within(std::chrono::milliseconds timeout) {
   auto deadline = clock::now() + timeout;
-  while (fd_ >= 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      deadline - clock::now());
-    if (left.count() <= 0)
-      return false;
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0)
-      return false;
-    char chunk[4096];
-    auto n = ::recv(fd_, chunk, sizeof chunk, 0);
-    if (n <= 0)
+  for (;;) {
+    switch (receive(deadline)) {
+    case wait_result::closed:
       return true;
+    case wait_result::timed_out:
+      return false;
+    case wait_result::data:
+      buf_.clear(); // what the server still sends is skipped
+      break;
+    }
   }
-  return true;
 }
 
 std::string completion_request(const std::string& body,

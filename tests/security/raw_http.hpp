@@ -46,6 +46,9 @@ public:
   void close();
 
 private:
+  enum class wait_result { data, closed, timed_out };
+  /// One read into buf_, waiting no later than `deadline`.
+  wait_result receive(std::chrono::steady_clock::time_point deadline);
   /// Reads more into buf_; false on timeout, EOF or error.
   bool fill(std::chrono::steady_clock::time_point deadline);
 

@@ -27,6 +27,7 @@
 #include "config/load.hpp"
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/soak/flag_pairs.hpp"
 #include "tests/support/fake_llm.hpp"
 
 namespace fs = std::filesystem;
@@ -46,25 +47,19 @@ struct options {
 
 options parse(int argc, char** argv) {
   options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&] {
-      if (i + 1 >= argc)
-        throw std::invalid_argument("missing value after " + a);
-      return std::string{argv[++i]};
-    };
-    if (a == "--sessions")
-      o.sessions = std::stoi(next());
-    else if (a == "--messages")
-      o.messages = std::stoi(next());
-    else if (a == "--concurrency")
-      o.concurrency = std::stoi(next());
-    else if (a == "--idle-seconds")
-      o.idle_s = std::stoi(next());
-    else if (a == "--out")
-      o.out = next();
+  for (auto& [name, value] : nb::soak::flag_pairs(argc, argv)) {
+    if (name == "--sessions")
+      o.sessions = std::stoi(value);
+    else if (name == "--messages")
+      o.messages = std::stoi(value);
+    else if (name == "--concurrency")
+      o.concurrency = std::stoi(value);
+    else if (name == "--idle-seconds")
+      o.idle_s = std::stoi(value);
+    else if (name == "--out")
+      o.out = value;
     else
-      throw std::invalid_argument("unknown option " + a);
+      throw std::invalid_argument("unknown option " + name);
   }
   return o;
 }

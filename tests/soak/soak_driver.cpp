@@ -27,6 +27,7 @@
 
 #include "tests/integration/child_process.hpp"
 #include "tests/platforms/fake_telegram.hpp"
+#include "tests/soak/flag_pairs.hpp"
 #include "tests/support/fake_llm.hpp"
 #include "tests/websocket/ws_client.hpp"
 
@@ -45,21 +46,15 @@ struct options {
 
 options parse(int argc, char** argv) {
   options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&] {
-      if (i + 1 >= argc)
-        throw std::invalid_argument("missing value after " + a);
-      return std::string{argv[++i]};
-    };
-    if (a == "--minutes")
-      o.minutes = std::stod(next());
-    else if (a == "--sample-seconds")
-      o.sample_s = std::stoi(next());
-    else if (a == "--out")
-      o.out = next();
+  for (auto& [name, value] : nb::soak::flag_pairs(argc, argv)) {
+    if (name == "--minutes")
+      o.minutes = std::stod(value);
+    else if (name == "--sample-seconds")
+      o.sample_s = std::stoi(value);
+    else if (name == "--out")
+      o.out = value;
     else
-      throw std::invalid_argument("unknown option " + a);
+      throw std::invalid_argument("unknown option " + name);
   }
   return o;
 }
