@@ -12,6 +12,7 @@
 #include "config/keys.hpp"
 #include "config/model_list.hpp"
 #include "config/pipeline.hpp"
+#include "config/posix_regex.hpp"
 
 namespace nb {
 
@@ -87,9 +88,29 @@ bool is_cidr(const std::string& text) {
   return std::stoi(bits) <= (v4 ? 32 : 128);
 }
 
+/// An exec pattern list entry that does not compile, as exec would compile
+/// it (an error found at start-up, not at the first command).
+std::optional<config_error> check_patterns(const std::vector<std::string>& ps,
+                                           const std::string& key) {
+  for (size_t i = 0; i < ps.size(); ++i) {
+    posix_regex re{to_posix(ps[i]), REG_NOSUB};
+    if (!re.ok())
+      return config_error{key + "[" + std::to_string(i) + "]",
+                          "'" + ps[i] + "' is not a valid regular expression ("
+                            + re.error() + ")"};
+  }
+  return std::nullopt;
+}
+
 /// Rules that span keys (REFERENCE §16 and RELIABILITY H9).
 std::optional<config_error> cross_check(const settings& s,
                                         config::diagnostics& diag) {
+  if (auto bad = check_patterns(s.tools.exec.deny_patterns,
+                                "tools.exec.denyPatterns"))
+    return bad;
+  if (auto bad = check_patterns(s.tools.exec.allow_patterns,
+                                "tools.exec.allowPatterns"))
+    return bad;
   if (!is_loopback_host(s.api.host) && s.api.api_key.empty())
     return config_error{"api.host",
                         "a non-loopback address requires api.apiKey (set "
@@ -133,14 +154,63 @@ load_result from_tree(json root, const std::string& path,
   return out;
 }
 
+constexpr std::string_view bom = "\xEF\xBB\xBF";
+
+/// The first key or string value holding a byte-order mark (U+FEFF): it is
+/// invisible in an editor, and turns "gateway" into an unknown key or an
+/// API key into a wrong one. Returns the path, "" when there is none.
+/// Deeper than 64 levels it stops looking (the walk refuses such trees).
+std::string find_bom(const json& j, const std::string& at, int depth = 0) {
+  if (depth > 64)
+    return {};
+  auto join = [&](const std::string& key) {
+    return at.empty() ? key : at + "." + key;
+  };
+  if (j.is_object()) {
+    for (auto& [key, value] : j.items()) {
+      if (key.find(bom) != std::string::npos) {
+        auto clean = key;
+        auto shown = key;
+        for (size_t p; (p = clean.find(bom)) != std::string::npos;)
+          clean.erase(p, bom.size());
+        for (size_t p; (p = shown.find(bom)) != std::string::npos;)
+          shown.replace(p, bom.size(), "<U+FEFF>");
+        // The rest of the key is shown only if it would be shown anyway.
+        auto safe = config::display_key(clean);
+        return join(safe == clean ? shown : safe);
+      }
+      if (auto hit = find_bom(value, join(key), depth + 1); !hit.empty())
+        return hit;
+    }
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i)
+      if (auto hit = find_bom(j[i], at + "[" + std::to_string(i) + "]",
+                              depth + 1);
+          !hit.empty())
+        return hit;
+  } else if (j.is_string()
+             && j.get_ref<const std::string&>().find(bom)
+                  != std::string::npos) {
+    return at;
+  }
+  return {};
+}
+
 load_result parse_impl(std::string_view text, const std::string& path,
                        const env_lookup& env) {
+  if (text.substr(0, bom.size()) == bom)
+    return config_error{"", path + " starts with a UTF-8 byte-order mark "
+                              "(EF BB BF), which nanobot does not accept: "
+                              "save the file as UTF-8 without BOM"};
   json root;
   try {
     root = json::parse(text.begin(), text.end());
   } catch (const json::exception& e) {
     return config_error{"", parse_reason(e, path)};
   }
+  if (auto at = find_bom(root, ""); !at.empty())
+    return config_error{at, "contains an invisible byte-order mark (U+FEFF) "
+                            "in its name or value; delete it"};
   return from_tree(std::move(root), path, env, {});
 }
 

@@ -280,8 +280,21 @@ private:
   std::optional<config_error> leaf(const key_spec& spec, const json& value,
                                    const std::string& shown,
                                    const std::string& name) {
-    if (value.is_null())
-      return std::nullopt; // nanobot writes null for "not set"
+    // nanobot writes null for optional texts and lists it leaves unset; a
+    // number or a switch is never optional there (pydantic refuses null).
+    bool typed = spec.kind == key_kind::integer
+                 || spec.kind == key_kind::number
+                 || spec.kind == key_kind::seconds
+                 || spec.kind == key_kind::boolean;
+    if (value.is_null() && !typed)
+      return std::nullopt;
+    if (value.is_null()) {
+      field_value unused;
+      auto bad = check_value(spec, value, unused);
+      return fail(shown, shown,
+                  (bad ? bad->reason : std::string{"null is not allowed"})
+                    + " (remove the key to use the default)");
+    }
     auto resolved = resolve(spec, value, shown);
     if (!resolved)
       return std::nullopt; // reported once the walk is complete

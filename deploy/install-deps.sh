@@ -10,6 +10,8 @@ packages=(
   libpq-dev postgresql  # the PostgreSQL session store and its tests
   libsqlite3-dev  # the semantic memory index (FTS5 and trigram compiled in)
   openssl       # the cluster TLS test makes its certificates with the CLI
+  bubblewrap    # exec runs every command in a bwrap sandbox
+  slirp4netns   # the sandbox's "loopback-denied" network (outbound access)
 )
 # node/npm run the WebUI test's playwright-core; any install will do (a
 # nodesource nodejs already brings npm, and Debian's npm would conflict).

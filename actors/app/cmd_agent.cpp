@@ -13,6 +13,7 @@ int cmd_agent(const options& opts) {
   auto cfg = load_config_or_report(opts);
   if (!cfg)
     return 2;
+  refuse_exec_without_sandbox(*cfg);
   try {
     runtime rt{*cfg};
     cli_options co;

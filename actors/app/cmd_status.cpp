@@ -5,6 +5,7 @@
 #include "actors/app/load_config.hpp"
 #include "actors/browser/chromium.hpp"
 #include "actors/provider/provider_registry.hpp"
+#include "actors/tools/sandbox/sandbox_probe.hpp"
 
 namespace nb {
 
@@ -54,7 +55,8 @@ int cmd_status(const options& opts) {
               << "\"; apt-get install chromium)"
               << (browser_enabled(browser) ? ": the browser tool will fail"
                                            : ": no browser tool");
-  std::cout << "\n";
+  std::cout << "\nSandbox:   " << describe_sandbox(*cfg, sandbox_status_for())
+            << "\n";
   return 0;
 }
 

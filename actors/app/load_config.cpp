@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "actors/common/log.hpp"
+#include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "config/load.hpp"
 
 namespace nb {
@@ -20,6 +22,11 @@ std::optional<settings> load_config_or_report(const options& opts) {
     for (auto& n : loaded.notices)
       std::cerr << "note: " << n << "\n";
   return std::move(loaded.value);
+}
+
+void refuse_exec_without_sandbox(settings& cfg) {
+  if (auto why = disable_exec_without_sandbox(cfg); !why.empty())
+    log::get("tools")->error("{}", why);
 }
 
 } // namespace nb

@@ -12,4 +12,9 @@ namespace nb {
 /// prints it and returns nothing: the caller exits with code 2.
 std::optional<settings> load_config_or_report(const options& opts);
 
+/// For the commands that run tools: when exec must run in the bubblewrap
+/// sandbox and this machine cannot provide one, turns exec off and logs
+/// why and how to install bubblewrap (the rest of the gateway runs).
+void refuse_exec_without_sandbox(settings& cfg);
+
 } // namespace nb

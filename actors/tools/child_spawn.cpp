@@ -15,6 +15,8 @@ namespace nb {
 
 namespace {
 
+constexpr size_t max_extra_fds = 8;
+
 // Only async-signal-safe calls from here on: the parent is multithreaded.
 [[noreturn]] void child_fail(int report_fd, int err) {
   auto n = ::write(report_fd, &err, sizeof err);
@@ -36,6 +38,31 @@ void set_limit(int resource, uint64_t value, uint64_t hard_extra = 0) {
   rl.rlim_cur = v;
   rl.rlim_max = hard;
   ::setrlimit(resource, &rl);
+}
+
+// Moves `fds` to 3, 4, ... without clobbering one another or `report`
+// (which is moved out of the way first when it sits in that range).
+bool place_extra_fds(const std::vector<int>& fds, int& report) {
+  int top = 3 + static_cast<int>(fds.size());
+  if (report < top) {
+    int moved = ::fcntl(report, F_DUPFD_CLOEXEC, top);
+    if (moved < 0)
+      return false;
+    report = moved;
+  }
+  // Stage every source above the target range, then dup2 into place
+  // (dup2 clears close-on-exec on the new descriptor).
+  int staged[max_extra_fds];
+  size_t n = fds.size();
+  for (size_t k = 0; k < n; ++k) {
+    staged[k] = ::fcntl(fds[k], F_DUPFD_CLOEXEC, top);
+    if (staged[k] < 0)
+      return false;
+  }
+  for (size_t k = 0; k < n; ++k)
+    if (::dup2(staged[k], 3 + static_cast<int>(k)) < 0)
+      return false;
+  return true;
 }
 
 } // namespace
@@ -67,6 +94,10 @@ pid_t spawn_child(const child_spec& s, std::string& error) {
   for (auto& e : s.env)
     envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
+  if (s.extra_fds.size() > max_extra_fds) {
+    error = "too many descriptors to pass on";
+    return -1;
+  }
   uint64_t nproc = s.limits.processes ? nproc_limit_for(s.limits.processes)
                                       : 0;
   int report[2];
@@ -109,31 +140,13 @@ pid_t spawn_child(const child_spec& s, std::string& error) {
       if (src < 0 || ::dup2(src, k) < 0)
         child_fail(report[1], errno ? errno : EBADF);
     }
-    // Extra descriptors go to 3, 4, ...: first lifted above every target
-    // (and above the report pipe) so no dup2 overwrites a later source.
-    int report_fd = report[1];
-    int extra = static_cast<int>(s.extra_fds.size());
-    if (extra > 0) {
-      int floor = 3 + extra;
-      if (report_fd < floor)
-        report_fd = ::fcntl(report_fd, F_DUPFD_CLOEXEC, floor);
-      if (report_fd < 0)
-        child_fail(report[1], errno);
-      int lifted[16];
-      for (int k = 0; k < extra && k < 16; ++k) {
-        lifted[k] = ::fcntl(s.extra_fds[k], F_DUPFD_CLOEXEC,
-                            report_fd + 1 + k);
-        if (lifted[k] < 0)
-          child_fail(report_fd, errno);
-      }
-      for (int k = 0; k < extra && k < 16; ++k)
-        if (::dup2(lifted[k], 3 + k) < 0) // dup2 clears close-on-exec
-          child_fail(report_fd, errno);
-    }
     if (s.die_with_parent)
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (!s.cwd.empty() && ::chdir(s.cwd.c_str()) != 0)
-      child_fail(report_fd, errno);
+      child_fail(report[1], errno);
+    if (s.cgroup_procs_fd >= 0
+        && ::write(s.cgroup_procs_fd, "0", 1) != 1)
+      child_fail(report[1], errno);
     if (nproc)
       set_limit(RLIMIT_NPROC, nproc);
     if (s.limits.memory_mb)
@@ -142,10 +155,13 @@ pid_t spawn_child(const child_spec& s, std::string& error) {
       set_limit(RLIMIT_CPU, s.limits.cpu_s, 2); // SIGXCPU, then SIGKILL
     if (s.limits.no_core)
       set_limit(RLIMIT_CORE, 0);
-    // Everything above the extras goes now except the report pipe, which is close-on-exec
-    // and still needed if execve fails.
+    int report_fd = report[1];
+    if (!s.extra_fds.empty() && !place_extra_fds(s.extra_fds, report_fd))
+      child_fail(report_fd, errno);
+    // Everything above the extras goes now except the report pipe,
+    // which is close-on-exec and still needed if execve fails.
+    auto first = 3u + static_cast<unsigned>(s.extra_fds.size());
     auto keep = static_cast<unsigned>(report_fd);
-    auto first = static_cast<unsigned>(3 + extra);
     if (keep > first)
       ::close_range(first, keep - 1, 0);
     ::close_range(keep + 1, ~0U, 0);

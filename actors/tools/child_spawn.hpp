@@ -29,11 +29,16 @@ struct child_spec {
   int stdout_fd = -1;            ///< -1: /dev/null
   int stderr_fd = -1;            ///< -1: /dev/null
   bool new_group = true;         ///< its own process group (pgid = pid)
-  /// Descriptors placed at 3, 4, ... in the child, in this order (e.g. the
-  /// DevTools pipe Chromium reads on 3 and writes on 4).
+  /// Descriptors placed at 3, 4, ... in the child, in this order (the
+  /// DevTools pipe Chromium reads on 3 and writes on 4; the sandbox's status
+  /// and start pipes). Everything else above 2 is closed.
   std::vector<int> extra_fds;
   bool die_with_parent = false;  ///< SIGKILL when the gateway dies
   child_limits limits;
+  /// An open `cgroup.procs` (or `tasks`) file: the child writes "0" to it
+  /// before exec, so it and everything it starts count against that
+  /// cgroup's limits from the first instruction. -1: none.
+  int cgroup_procs_fd = -1;
 };
 
 /// Starts the child; returns its pid, or -1 with `error` set (exec failures

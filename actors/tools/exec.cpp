@@ -1,4 +1,6 @@
-// exec: one shell command in a fresh process group, with a time limit.
+// exec: one shell command in a fresh process group, with a time limit; in
+// the bubblewrap sandbox (actors/tools/sandbox/) when the workspace is
+// restricted.
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include "actors/tools/exec_cancel.hpp"
 #include "actors/tools/exec_guard.hpp"
 #include "actors/tools/exec_process.hpp"
+#include "actors/tools/sandbox/sandboxed_run.hpp"
 #include "actors/tools/ssrf.hpp"
 #include "actors/tools/workspace_guard.hpp"
 
@@ -217,7 +220,19 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
   if (stop.refused())
     return fail("Error: Command not run: the task was stopped (/stop).");
   opts.cancelled = [&stop] { return stop.requested(); };
-  auto r = run_process(opts);
+  process_result r;
+  if (ctx.restrict_to_workspace) {
+    auto& status = sandbox_status_for();
+    if (!status.available)
+      return fail("Error: " + sandbox_unavailable_text(status));
+    sandbox_request req;
+    req.workspace = root.path;
+    req.cwd = cwd.path;
+    req.max_processes = ctx.exec.max_processes;
+    r = run_sandboxed(std::move(opts), req, status);
+  } else {
+    r = run_process(opts);
+  }
   if (r.cancelled)
     return fail("Error: Command stopped (/stop); its processes were "
                 "killed.");
@@ -273,7 +288,11 @@ void add_exec(tool_registry& reg) {
            "prefer read_file, list_dir, write_file and edit_file for plain "
            "file work. Nothing can be typed into the command (stdin is "
            "empty), so pass -y/--yes to installers. Output beyond 10000 "
-           "characters is cut in the middle; the default timeout is 60 s.",
+           "characters is cut in the middle; the default timeout is 60 s. "
+           "When the workspace is restricted, commands run in a sandbox: "
+           "only the workspace is writable, the host's loopback and private "
+           "networks are unreachable, and background processes end with "
+           "the command.",
            schema.dump(), false, true},
           exec_tool);
 }

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <memory>
 
-#include "actors/tools/posix_regex.hpp"
+#include "config/posix_regex.hpp"
 
 namespace nb {
 

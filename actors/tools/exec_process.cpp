@@ -78,6 +78,8 @@ process_result run_process(const process_options& o) {
   spec.stdout_fd = out_pipe[1];
   spec.stderr_fd = err_pipe[1];
   spec.limits = o.limits;
+  spec.cgroup_procs_fd = o.cgroup_procs_fd;
+  spec.extra_fds = o.inherit_fds;
   pid_t pid = spawn_child(spec, r.error);
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
@@ -85,6 +87,26 @@ process_result run_process(const process_options& o) {
     ::close(out_pipe[0]);
     ::close(err_pipe[0]);
     return r;
+  }
+  if (o.started) {
+    r.error = o.started(pid);
+    if (!r.error.empty()) {
+      ::killpg(pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+      int status;
+      reap(pid, status);
+      // What the child said before it went (bwrap names its own failures).
+      char said[2048];
+      pollfd p{err_pipe[0], POLLIN, 0};
+      if (::poll(&p, 1, 200) > 0) {
+        auto n = ::read(err_pipe[0], said, sizeof said);
+        if (n > 0)
+          r.error += " (" + std::string(said, static_cast<size_t>(n)) + ")";
+      }
+      ::close(out_pipe[0]);
+      ::close(err_pipe[0]);
+      return r;
+    }
   }
   int fds[2] = {out_pipe[0], err_pipe[0]};
   captured_stream* sinks[2] = {&r.out, &r.err};

@@ -28,6 +28,12 @@ struct process_options {
   /// Polled between reads (at least every 50 ms): true kills the whole
   /// process group at once (/stop). Null: never.
   std::function<bool()> cancelled;
+  int cgroup_procs_fd = -1;     ///< see child_spec
+  std::vector<int> inherit_fds; ///< see child_spec
+  /// Called once the child runs, before its output is read (the sandbox
+  /// wires its network here); a non-empty error kills the group and ends
+  /// the run with that error. Null: nothing to do.
+  std::function<std::string(pid_t)> started;
 };
 
 /// One output stream: its first and last capture_limit bytes.

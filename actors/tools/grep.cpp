@@ -9,7 +9,7 @@
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/file_io.hpp"
 #include "actors/tools/file_walk.hpp"
-#include "actors/tools/posix_regex.hpp"
+#include "config/posix_regex.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/untrusted.hpp"
 #include "actors/tools/workspace_guard.hpp"

@@ -10,7 +10,7 @@ TEST_CASE("${VAR} references are resolved inside string values") {
     "providers": {"openrouter": {"apiKey": "${OPENROUTER_KEY}",
       "extraHeaders": {"Authorization": "Bearer ${TOKEN}"}}},
     "agents": {"defaults": {"workspace": "${BASE}/ws/${BASE}"}},
-    "tools": {"exec": {"denyPatterns": ["${PAT}", "literal $ {x} ${ no"]}},
+    "tools": {"exec": {"allowedEnvKeys": ["${PAT}", "literal $ {x} ${ no"]}},
     "api": {"port": "${PORT}"}})",
                     {{"OPENROUTER_KEY", "sk-or-1"},
                      {"TOKEN", "t0k"},
@@ -22,8 +22,8 @@ TEST_CASE("${VAR} references are resolved inside string values") {
   CHECK(s.providers.at("openrouter").extra_headers.at("Authorization")
         == "Bearer t0k");
   CHECK(s.agent.workspace == "/b/ws//b");
-  CHECK(s.tools.exec.deny_patterns[0] == "rm -rf");
-  CHECK(s.tools.exec.deny_patterns[1] == "literal $ {x} ${ no");
+  CHECK(s.tools.exec.allowed_env_keys[0] == "rm -rf");
+  CHECK(s.tools.exec.allowed_env_keys[1] == "literal $ {x} ${ no");
   CHECK(s.api.port == 8911);
 }
 

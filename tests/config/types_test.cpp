@@ -206,3 +206,38 @@ TEST_CASE("the legacy tools.exec.restrictToWorkspace moves up") {
                   "exec": {"restrict_to_workspace": false}}})"));
   CHECK(both.value.tools.restrict_to_workspace);
 }
+
+TEST_CASE("null for a number or a switch is an error naming the key") {
+  for (auto [text, key] :
+       {std::pair{R"({"gateway": {"port": null}})", "gateway.port"},
+        std::pair{R"({"api": {"timeout": null}})", "api.timeout"},
+        std::pair{R"({"tools": {"restrictToWorkspace": null}})",
+                  "tools.restrictToWorkspace"}}) {
+    CAPTURE(text);
+    auto e = err(parse(text));
+    CHECK(e.key_path == key);
+    CHECK(contains(e.reason, "found null"));
+    CHECK(contains(e.reason, "remove the key to use the default"));
+  }
+}
+
+TEST_CASE("an exec pattern that does not compile is refused at load") {
+  auto e = err(parse(R"({"tools": {"exec": {"denyPatterns": ["ok", "rm (-rf"]}}})"));
+  CHECK(e.key_path == "tools.exec.denyPatterns[1]");
+  CHECK(contains(e.reason, "'rm (-rf' is not a valid regular expression"));
+  auto a = err(parse(R"({"tools": {"exec": {"allowPatterns": ["[a-"]}}})"));
+  CHECK(a.key_path == "tools.exec.allowPatterns[0]");
+  CHECK(ok(parse(R"({"tools": {"exec": {"denyPatterns": ["\\bcurl\\b", "(?:a|b)\\d+"]}}})"))
+          .value.tools.exec.deny_patterns.size() == 2);
+}
+
+TEST_CASE("a byte-order mark is an error naming where it is") {
+  auto start = err(parse("\xEF\xBB\xBF{\"gateway\": {\"port\": 1}}"));
+  CHECK(contains(start.reason, "byte-order mark"));
+  CHECK(contains(start.reason, "without BOM"));
+  auto key = err(parse("{\"gateway\": {\"\xEF\xBB\xBFport\": 1}}"));
+  CHECK(key.key_path == "gateway.<U+FEFF>port");
+  CHECK(contains(key.reason, "byte-order mark"));
+  auto value = err(parse("{\"providers\": {\"x\": {\"apiKey\": \"\xEF\xBB\xBFsk\"}}}"));
+  CHECK(value.key_path == "providers.x.apiKey");
+}

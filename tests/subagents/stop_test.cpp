@@ -24,7 +24,7 @@ const char* two_sleeps = "sh -c 'sleep 300 & sleep 300'";
 std::vector<int> wait_for_sleeps(size_t n) {
   auto until = steady_clock::now() + 30s;
   while (steady_clock::now() < until) {
-    auto pids = group_members_named("sleep");
+    auto pids = descendants_named("sleep");
     if (pids.size() >= n)
       return pids;
     std::this_thread::sleep_for(20ms);

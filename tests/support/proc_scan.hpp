@@ -59,18 +59,23 @@ inline std::vector<proc_entry> all_procs() {
   return out;
 }
 
-/// Live (not zombie) processes named `comm` in the process groups led by
-/// children of this test process: what an exec started, grandchildren
-/// included.
-inline std::vector<int> group_members_named(const std::string& comm) {
+/// Live (not zombie) processes named `comm` that descend from this test
+/// process: what an exec started, grandchildren included, also inside a
+/// sandbox (its own session and PID namespace; /proc shows host pids).
+inline std::vector<int> descendants_named(const std::string& comm) {
   auto procs = all_procs();
-  std::set<int> groups;
-  for (auto& p : procs)
-    if (p.ppid == ::getpid())
-      groups.insert(p.pgrp);
+  std::set<int> family{::getpid()};
+  // Parents may be listed after their children: repeat until stable.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (auto& p : procs)
+      if (family.count(p.ppid) && family.insert(p.pid).second)
+        grew = true;
+  }
   std::vector<int> out;
   for (auto& p : procs)
-    if (groups.count(p.pgrp) && p.comm == comm && p.state != 'Z')
+    if (p.pid != ::getpid() && family.count(p.pid) && p.comm == comm
+        && p.state != 'Z')
       out.push_back(p.pid);
   return out;
 }

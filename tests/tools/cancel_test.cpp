@@ -33,7 +33,7 @@ tool_request exec_req(const std::string& session, const std::string& id,
 std::vector<int> wait_for(const std::string& comm, size_t n) {
   auto until = steady_clock::now() + seconds(20);
   while (steady_clock::now() < until) {
-    auto pids = nb::test::group_members_named(comm);
+    auto pids = nb::test::descendants_named(comm);
     if (pids.size() >= n)
       return pids;
     std::this_thread::sleep_for(milliseconds(20));

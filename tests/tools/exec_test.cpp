@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/support/proc_scan.hpp"
 #include "tests/tools/fixture.hpp"
 
 using namespace nb;
@@ -83,6 +84,17 @@ TEST_CASE("exec timeout kills background children and leaves no zombie") {
   CHECK(out.is_error);
   CHECK(has(out.content, "Error: Command timed out after 1 seconds"));
   CHECK(steady_clock::now() - start < seconds(20));
+  // The pids are the sandbox's own (its PID namespace): all three ran, and
+  // none of them is left on the host.
+  REQUIRE(read_pids(t.get("ws/pids")).size() == 3);
+  CHECK(nb::test::descendants_named("sleep").empty());
+  CHECK(no_zombie_children());
+  // Unsandboxed, the same holds through the process group.
+  out = test::run(t.ctx(false), "exec",
+                  {{"command", "sleep 100 & echo $! > pids; sleep 100 & "
+                               "echo $! >> pids; echo $$ >> pids; sleep 100"},
+                   {"timeout", 1}});
+  CHECK(has(out.content, "timed out after 1 seconds"));
   auto pids = read_pids(t.get("ws/pids"));
   REQUIRE(pids.size() == 3);
   for (auto pid : pids) {
@@ -137,7 +149,10 @@ TEST_CASE("exec hides the parent environment") {
   CHECK_FALSE(has(env.content, "s3cr3t-value"));
   CHECK(has(env.content, "LANG=C.UTF-8"));
   CHECK(has(env.content, "TERM=dumb"));
-  CHECK(has(env.content, "HOME=" + t.root + "/home"));
+  // $HOME is not mounted in the sandbox: the workspace is home.
+  CHECK(has(env.content, "HOME=" + t.ws + "\n"));
+  auto open = test::run(t.ctx(false), "exec", {{"command", "env"}});
+  CHECK(has(open.content, "HOME=" + t.root + "/home"));
   CHECK(has(env.content, ":$(touch pwned)\n"));
   CHECK_FALSE(t.exists("ws/pwned"));
 }
@@ -151,14 +166,26 @@ TEST_CASE("exec returns promptly when a grandchild holds the pipe") {
   CHECK_FALSE(out.is_error);
   CHECK(has(out.content, "hi\n"));
   CHECK(has(out.content, "Exit code: 0"));
-  auto pids = read_pids(t.get("ws/gc"));
-  REQUIRE(pids.size() == 1);
-  CHECK(gone(pids[0]));
+  REQUIRE(read_pids(t.get("ws/gc")).size() == 1);
+  CHECK(nb::test::descendants_named("sleep").empty());
 }
 
-TEST_CASE("exec leaves a background job that let go of the pipes alone") {
+TEST_CASE("exec in the sandbox leaves no background job behind") {
   test::temp_tree t;
-  auto out = test::run(t.ctx(), "exec",
+  for (auto cmd : {"sleep 30 >/dev/null 2>&1 & echo $!",
+                   "setsid sleep 30 >/dev/null 2>&1 < /dev/null & echo ok",
+                   "nohup sleep 30 >/dev/null 2>&1 & disown; echo ok"}) {
+    CAPTURE(cmd);
+    auto out = test::run(t.ctx(), "exec", {{"command", cmd}});
+    INFO(out.content);
+    CHECK_FALSE(out.is_error);
+    CHECK(nb::test::descendants_named("sleep").empty());
+  }
+}
+
+TEST_CASE("exec without the sandbox leaves a job that let go of the pipes alone") {
+  test::temp_tree t;
+  auto out = test::run(t.ctx(false), "exec",
                        {{"command", "sleep 30 >/dev/null 2>&1 & echo $!"}});
   auto pids = read_pids(out.content);
   REQUIRE(!pids.empty());

@@ -1,4 +1,4 @@
-#include "actors/tools/posix_regex.hpp"
+#include "config/posix_regex.hpp"
 
 namespace nb {
 

@@ -1,5 +1,7 @@
-// Tools: POSIX extended regular expressions (glibc) with Python-style
-// syntax translated. Used instead of std::regex because libstdc++'s
+// POSIX extended regular expressions (glibc) with Python-style syntax
+// translated; in config/ because the loader checks the patterns users write
+// (tools.exec.denyPatterns) with the same translation exec uses, and every
+// library links nb_config. Used instead of std::regex because libstdc++'s
 // recursive matcher overflows the stack on inputs of a few tens of KiB.
 #pragma once
 

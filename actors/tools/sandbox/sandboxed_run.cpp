@@ -1,0 +1,88 @@
+#include "actors/tools/sandbox/sandboxed_run.hpp"
+
+#include <memory>
+
+#include <unistd.h>
+
+#include "actors/tools/sandbox/bwrap_args.hpp"
+#include "actors/tools/sandbox/pids_cgroup.hpp"
+#include "actors/tools/sandbox/slirp_net.hpp"
+#include "actors/tools/workspace_guard.hpp"
+
+namespace nb {
+
+namespace {
+
+sandbox_plan plan_for(const sandbox_request& req) {
+  sandbox_plan p;
+  p.workspace = req.workspace;
+  p.cwd = req.cwd;
+  parse_sandbox_network(req.network, p.network);
+  // Inside, the command is an ordinary user (no capabilities even in its
+  // own namespace); a non-root gateway keeps its uid so files it creates
+  // look like its own.
+  auto uid = ::geteuid();
+  p.uid = uid == 0 ? 65534 : uid;
+  auto real = [&](const std::string& path) {
+    auto r = resolve_real_path(path, req.workspace);
+    return r.ok() ? r.path : std::string{};
+  };
+  for (auto& b : req.ro_binds)
+    if (auto r = real(b); !r.empty())
+      p.ro_binds.push_back(r);
+  for (auto& b : req.rw_binds)
+    if (auto r = real(b); !r.empty())
+      p.rw_binds.push_back(r);
+  if (!req.config_dir.empty()) {
+    auto dir = real(req.config_dir);
+    if (dir == req.workspace) {
+      // A home whose workspace is the config dir itself: hide the two
+      // things in it that are not the agent's.
+      if (!req.config_file.empty())
+        p.hidden.push_back(real(req.config_file));
+      p.hidden.push_back(dir + "/sessions");
+    } else if (!dir.empty()) {
+      p.hidden.push_back(dir);
+    }
+  }
+  return p;
+}
+
+} // namespace
+
+process_result run_sandboxed(process_options opts, const sandbox_request& req,
+                             const sandbox_status& status) {
+  auto plan = plan_for(req);
+  // Outbound access needs slirp4netns; without it (or if its pipes fail)
+  // "loopback-denied" falls back to no network, never to the host's.
+  std::unique_ptr<slirp_network> net;
+  if (plan.network == sandbox_network::loopback_denied
+      && status.outbound_problem.empty()) {
+    net = std::make_unique<slirp_network>(status.slirp4netns);
+    if (net->ok()) {
+      plan.outbound = true;
+      plan.info_fd = 3; // bwrap_fds() order, renumbered by spawn_child
+      plan.block_fd = 4;
+      plan.resolv_fd = 5;
+      opts.inherit_fds = net->bwrap_fds();
+      opts.started = [n = net.get()](pid_t pid) { return n->attach(pid); };
+    }
+  }
+  std::vector<std::string> argv{status.bwrap};
+  auto args = bwrap_args(plan);
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), opts.argv.begin(), opts.argv.end());
+  opts.argv = std::move(argv);
+  opts.program = status.bwrap;
+  // $HOME is not mounted: the workspace is home.
+  for (auto& e : opts.env)
+    if (e.rfind("HOME=", 0) == 0)
+      e = "HOME=" + req.workspace;
+  pids_cgroup cgroup{req.max_processes};
+  opts.cgroup_procs_fd = cgroup.procs_fd();
+  auto r = run_process(opts);
+  cgroup.kill_all();
+  return r;
+}
+
+} // namespace nb

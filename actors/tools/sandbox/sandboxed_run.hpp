@@ -1,0 +1,33 @@
+// Sandbox: one exec command inside bubblewrap, with its own pids cgroup
+// and, for "loopback-denied", its own user-mode network.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "actors/tools/exec_process.hpp"
+#include "actors/tools/sandbox/sandbox_probe.hpp"
+
+namespace nb {
+
+/// Where the command runs, what it must not see and what it may reach.
+struct sandbox_request {
+  std::string workspace;  ///< real path, bound read-write
+  std::string cwd;        ///< real path inside the workspace
+  std::string config_dir; ///< hidden (config.json, sessions/); "" = none
+  std::string config_file;
+  std::string network = sandbox_default_network; ///< or "none", "host"
+  std::vector<std::string> ro_binds; ///< extra trees shown read-only
+  std::vector<std::string> rw_binds; ///< extra trees shown writable
+  int64_t max_processes = 256;       ///< the pids cgroup's limit
+};
+
+/// Runs `opts` (program, argv, env as for an unsandboxed run) inside the
+/// sandbox: bwrap's arguments go in front of the argv, HOME becomes the
+/// workspace, and every process the command started is gone when this
+/// returns (PID namespace, --die-with-parent, the cgroup).
+process_result run_sandboxed(process_options opts, const sandbox_request& req,
+                             const sandbox_status& status);
+
+} // namespace nb
