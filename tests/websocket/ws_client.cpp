@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <random>
+#include <utility>
 
 namespace nb::test {
 
@@ -56,8 +57,12 @@ int ws_client::connect(int port, const std::string& target) {
 }
 
 void ws_client::send_text(const std::string& text) {
+  send_frame(0x1, text);
+}
+
+void ws_client::send_frame(unsigned char opcode, const std::string& text) {
   std::string frame;
-  frame += static_cast<char>(0x81); // FIN + text
+  frame += static_cast<char>(0x80 | opcode); // FIN + opcode
   size_t n = text.size();
   if (n < 126) {
     frame += static_cast<char>(0x80 | n);
@@ -77,7 +82,12 @@ void ws_client::send_text(const std::string& text) {
   frame.append(mask, 4);
   for (size_t i = 0; i < n; ++i)
     frame += static_cast<char>(text[i] ^ mask[i % 4]);
-  ::send(fd_, frame.data(), frame.size(), MSG_NOSIGNAL);
+  for (size_t sent = 0; sent < frame.size();) {
+    auto r = ::send(fd_, frame.data() + sent, frame.size() - sent, MSG_NOSIGNAL);
+    if (r <= 0)
+      return; // the server closed: read_text reports it
+    sent += static_cast<size_t>(r);
+  }
 }
 
 bool ws_client::read_exact(char* out, size_t n,
@@ -120,9 +130,19 @@ std::optional<std::string> ws_client::read_text(
     if (len > 0 && !read_exact(payload.data(), len, until))
       return std::nullopt;
     int op = h[0] & 0x0F;
-    if (op == 0x1)
-      return payload;
+    bool fin = (h[0] & 0x80) != 0;
+    // A long message may come in fragments: text, then continuations.
+    if (op == 0x1 || (op == 0x0 && fragmented_)) {
+      message_ += payload;
+      fragmented_ = !fin;
+      if (fin)
+        return std::exchange(message_, {});
+      continue;
+    }
     if (op == 0x8) {
+      if (payload.size() >= 2)
+        close_code_ = (static_cast<unsigned char>(payload[0]) << 8)
+                      | static_cast<unsigned char>(payload[1]);
       drop();
       return std::nullopt;
     }

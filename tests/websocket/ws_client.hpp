@@ -22,6 +22,14 @@ public:
 
   void send_text(const std::string& text);
 
+  /// One masked frame with any opcode (0x2 binary, 0x1 text with any bytes).
+  void send_frame(unsigned char opcode, const std::string& payload);
+
+  /// The status code of the close frame the server sent (0: none yet).
+  int close_code() const {
+    return close_code_;
+  }
+
   /// The next text frame, or nullopt after `timeout` or a close.
   std::optional<std::string> read_text(std::chrono::milliseconds timeout);
 
@@ -32,6 +40,9 @@ private:
   bool read_exact(char* out, size_t n, std::chrono::steady_clock::time_point until);
   int fd_ = -1;
   std::string pending_; ///< bytes read past the HTTP response
+  int close_code_ = 0;
+  std::string message_; ///< a fragmented text message so far
+  bool fragmented_ = false;
 };
 
 } // namespace nb::test

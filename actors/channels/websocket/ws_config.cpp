@@ -89,6 +89,12 @@ parse_channel_config(const settings& cfg, const std::string& name) {
       return at + "maxMessageBytes: expected an integer 1024-41943040";
     out.server.max_message_bytes = static_cast<size_t>(v->get<int64_t>());
   }
+  if (const auto* v = member(obj, "maxQueuedBytes")) {
+    if (!v->is_number_integer() || v->get<int64_t>() < 65536
+        || v->get<int64_t>() > 1073741824)
+      return at + "maxQueuedBytes: expected an integer 65536-1073741824";
+    out.server.max_queued_bytes = static_cast<size_t>(v->get<int64_t>());
+  }
   if (const auto* v = member(obj, "streaming")) {
     if (!v->is_boolean())
       return at + "streaming: expected a boolean";

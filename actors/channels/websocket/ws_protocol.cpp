@@ -22,6 +22,12 @@ bool id_chars(const std::string& id, size_t max, bool dot) {
   return true;
 }
 
+// Events go out as text even if a byte of the reply is not UTF-8 (a cut
+// multibyte character): replaced, never an exception on the io thread.
+std::string to_text(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 bool streamed(const outbound_msg& msg) {
   auto meta = json::parse(msg.metadata_json, nullptr, false);
   return meta.is_object() && meta.value("streamed", false) == true;
@@ -50,24 +56,27 @@ std::vector<std::string> events_for(const outbound_msg& msg) {
   std::vector<std::string> out;
   switch (msg.kind) {
     case outbound_kind::delta:
-      out.push_back(json{{"event", "delta"}, {"chat_id", msg.chat_id},
-                         {"text", msg.content}, {"stream_id", msg.stream_id}}
-                      .dump());
+      out.push_back(to_text(json{{"event", "delta"},
+                                 {"chat_id", msg.chat_id},
+                                 {"text", msg.content},
+                                 {"stream_id", msg.stream_id}}));
       break;
     case outbound_kind::stream_end:
-      out.push_back(json{{"event", "stream_end"}, {"chat_id", msg.chat_id},
-                         {"stream_id", msg.stream_id}}
-                      .dump());
+      out.push_back(to_text(json{{"event", "stream_end"},
+                                 {"chat_id", msg.chat_id},
+                                 {"stream_id", msg.stream_id}}));
       break;
     case outbound_kind::progress:
-      out.push_back(json{{"event", "message"}, {"chat_id", msg.chat_id},
-                         {"text", msg.content}, {"kind", "tool_hint"}}
-                      .dump());
+      out.push_back(to_text(json{{"event", "message"},
+                                 {"chat_id", msg.chat_id},
+                                 {"text", msg.content},
+                                 {"kind", "tool_hint"}}));
       break;
     case outbound_kind::retry_wait:
-      out.push_back(json{{"event", "message"}, {"chat_id", msg.chat_id},
-                         {"text", msg.content}, {"kind", "progress"}}
-                      .dump());
+      out.push_back(to_text(json{{"event", "message"},
+                                 {"chat_id", msg.chat_id},
+                                 {"text", msg.content},
+                                 {"kind", "progress"}}));
       break;
     case outbound_kind::final_reply: {
       if (!streamed(msg)) {
@@ -77,16 +86,16 @@ std::vector<std::string> events_for(const outbound_msg& msg) {
           m["turn_id"] = msg.stream_id;
         if (msg.is_error)
           m["error"] = true;
-        out.push_back(m.dump());
+        out.push_back(to_text(m));
       }
       // Only a turn's own reply (it carries the turn's id) ends the turn;
       // the message tool's messages, pairing notes and answers to commands
       // sent during a turn arrive while it still runs.
       if (msg.stream_id.empty())
         break;
-      out.push_back(json{{"event", "turn_end"}, {"chat_id", msg.chat_id},
-                         {"turn_id", msg.stream_id}}
-                      .dump());
+      out.push_back(to_text(json{{"event", "turn_end"},
+                                 {"chat_id", msg.chat_id},
+                                 {"turn_id", msg.stream_id}}));
       break;
     }
   }
@@ -95,17 +104,17 @@ std::vector<std::string> events_for(const outbound_msg& msg) {
 
 std::string ready_event(const std::string& chat_id,
                         const std::string& client_id) {
-  return json{{"event", "ready"}, {"chat_id", chat_id},
-              {"client_id", client_id}}
-    .dump();
+  return to_text(json{{"event", "ready"},
+                      {"chat_id", chat_id},
+                      {"client_id", client_id}});
 }
 
 std::string attached_event(const std::string& chat_id) {
-  return json{{"event", "attached"}, {"chat_id", chat_id}}.dump();
+  return to_text(json{{"event", "attached"}, {"chat_id", chat_id}});
 }
 
 std::string error_event(const std::string& detail) {
-  return json{{"event", "error"}, {"detail", detail}}.dump();
+  return to_text(json{{"event", "error"}, {"detail", detail}});
 }
 
 std::variant<client_command, std::string> parse_client_frame(

@@ -32,9 +32,25 @@ void ws_conn::read() {
       self->close();
       return;
     }
-    auto text = beast::buffers_to_string(self->buf.data());
-    self->buf.consume(self->buf.size());
-    self->on_frame(text);
+    auto size = self->buf.size();
+    if (!self->ws.got_text()) {
+      // Binary frames carry no message here: the whole frame is refused.
+      self->buf.consume(size);
+      self->push(error_event("binary frames are not accepted: send each "
+                             "message as a JSON text frame (files go by "
+                             "upload)"),
+                 nullptr, false);
+    } else {
+      // A text frame's UTF-8 was checked by Beast as it arrived (invalid
+      // bytes close the connection with 1007); the message is taken whole.
+      auto text = beast::buffers_to_string(self->buf.data());
+      self->buf.consume(size);
+      self->on_frame(text);
+    }
+    if (size > 65536) {
+      self->buf.shrink_to_fit();
+      self->owner->trim_memory();
+    }
     self->read();
   });
 }
@@ -69,7 +85,22 @@ void ws_conn::on_frame(const std::string& text) {
 
 void ws_conn::push(std::string text, std::shared_ptr<delivery> done,
                    bool last) {
+  if (closed) {
+    // Dropped mid-delivery: this connection's share is settled as not
+    // delivered, so the delivery still completes.
+    if (done && last)
+      owner->settle(done);
+    return;
+  }
+  queued_bytes += text.size();
   outq.push_back({std::move(text), std::move(done), last});
+  if (queued_bytes > owner->cfg.max_queued_bytes) {
+    // It stopped reading: what waits for it counts as not delivered (the
+    // manager may retry elsewhere), and the memory goes back.
+    close();
+    owner->trim_memory();
+    return;
+  }
   if (!writing)
     write_next();
 }
@@ -91,6 +122,7 @@ void ws_conn::write_next() {
                    }
                    auto f = std::move(self->outq.front());
                    self->outq.pop_front();
+                   self->queued_bytes -= f.text.size();
                    if (f.done && f.last) {
                      ++f.done->delivered;
                      self->owner->settle(f.done);
@@ -111,6 +143,8 @@ void ws_conn::close() {
     if (f.done && f.last)
       owner->settle(f.done);
   outq.clear();
+  outq.shrink_to_fit();
+  queued_bytes = 0;
   beast::error_code ec;
   beast::get_lowest_layer(ws).socket().close(ec);
 }

@@ -18,7 +18,11 @@ struct server_config {
   std::string path = "/"; ///< the WebSocket endpoint
   std::string token;      ///< "": no token needed
   std::string webui_dir;  ///< "": no WebUI
-  size_t max_message_bytes = 37748736;
+  /// Largest client message; files go by upload, not inside a message.
+  size_t max_message_bytes = 1048576;
+  /// Outgoing bytes waiting for one connection: a client that stops
+  /// reading is dropped past this instead of growing the queue without end.
+  size_t max_queued_bytes = 8u << 20;
 };
 
 struct server_hooks {

@@ -18,6 +18,8 @@
 #include <thread>
 #include <utility> // Boost 1.74 asio uses std::exchange without it
 
+#include <malloc.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -75,6 +77,7 @@ struct ws_conn : std::enable_shared_from_this<ws_conn> {
   beast::flat_buffer buf;
   request upgrade;
   std::deque<out_frame> outq;
+  size_t queued_bytes = 0; ///< text bytes in outq
   bool writing = false;
   bool closed = false;
   std::string client;
@@ -110,6 +113,17 @@ struct core : std::enable_shared_from_this<core> {
   std::atomic<size_t> open{0};
   std::mt19937_64 rng{std::random_device{}()};
   job_worker worker;
+  std::chrono::steady_clock::time_point last_trim{};
+
+  /// Gives freed heap back to the system after a large message or a
+  /// dropped queue (glibc keeps it otherwise); at most once a second.
+  void trim_memory() {
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_trim < std::chrono::seconds(1))
+      return;
+    last_trim = now;
+    ::malloc_trim(0);
+  }
 
   std::string random_id(const char* prefix) {
     static const char hex[] = "0123456789abcdef";
