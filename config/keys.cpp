@@ -263,6 +263,11 @@ std::vector<key_spec> make_table() {
     leaf("gateway.drainSeconds", k::seconds, 0, 3600,
          [](settings& s, name_t, val_t v) { s.gateway.drain_s = i32(v); }),
     ignored("gateway.restartMode"),
+    section("gateway.inbox"),
+    leaf("gateway.inbox.maxBytes", k::integer, 4096, 1e12,
+         [](settings& s, name_t, val_t v) {
+           s.gateway.inbox.max_bytes = static_cast<int64_t>(v.number);
+         }),
     section("gateway.heartbeat"),
     leaf("gateway.heartbeat.enabled", k::boolean, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) {

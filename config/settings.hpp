@@ -143,6 +143,13 @@ struct heartbeat_settings {
 };
 
 /// gateway (health, /stats, /metrics) and the runtime's own knobs
+/// gateway.inbox: the durable inbox journal (actors/inbox).
+struct inbox_settings {
+  /// The journal refuses new messages past this size (the adapters then
+  /// stop acknowledging their platform and report the inbox as full).
+  int64_t max_bytes = 64 << 20;
+};
+
 struct gateway_settings {
   std::string host = "127.0.0.1";
   int32_t port = 18790;
@@ -157,6 +164,7 @@ struct gateway_settings {
   /// left is cancelled and the process exits within 5 s more.
   int32_t drain_s = 15;
   heartbeat_settings heartbeat;
+  inbox_settings inbox;
 };
 
 /// Timeouts that nanobot reads from NANOBOT_* environment variables.

@@ -57,6 +57,7 @@ nlohmann::json to_config_json(const settings& s) {
       {"httpThreads", g.http_threads},
       {"sessionIdleSeconds", g.session_idle_s},
       {"drainSeconds", g.drain_s},
+      {"inbox", {{"maxBytes", g.inbox.max_bytes}}},
       {"heartbeat",
        {{"enabled", g.heartbeat.enabled},
         {"intervalS", g.heartbeat.interval_s},

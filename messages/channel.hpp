@@ -13,6 +13,7 @@
 #include <caf/typed_actor.hpp>
 
 #include "messages/chat.hpp"
+#include "messages/inbox.hpp"
 
 namespace nb {
 
@@ -46,8 +47,12 @@ using channel_actor
 /// The channel manager: the services' outbox (outbound_msg) and the adapters'
 /// inbox (inbound_msg: access control, then the router). Inbound metadata
 /// keys it reads: "_is_group" (bool), "_mentioned" (bool), "_message_id".
+/// `inbox_record` is the same inbound path with a receipt: answered once the
+/// message is in the inbox journal (or was refused by access control), so
+/// the adapter may acknowledge the platform.
 using channel_manager_actor = caf::typed_actor<
   caf::reacts_to<outbound_msg>, caf::reacts_to<inbound_msg>,
+  caf::replies_to<inbox_record>::with<inbox_receipt>,
   caf::replies_to<channel_status_atom>::with<std::vector<channel_status>>>;
 
 } // namespace nb

@@ -62,13 +62,17 @@ struct inbound_msg {
   bool wants_stream = false;
   /// Where replies go; null means "to the channel manager".
   outbound_sink reply_to;
+  /// The inbox journal entry holding this message ("" when not journaled);
+  /// the session settles it once the message is stored.
+  std::string inbox_id;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, inbound_msg& x) {
   return f(caf::meta::type_name("inbound_msg"), x.channel, x.sender_id,
            x.chat_id, x.content, x.media, x.metadata_json,
-           x.session_key_override, x.wants_stream, x.reply_to);
+           x.session_key_override, x.wants_stream, x.reply_to,
+           x.inbox_id);
 }
 
 /// Returns the key that serialises one conversation.

@@ -42,12 +42,13 @@ struct node_welcome {
   store_actor store;    ///< the shared session store
   tools_actor tools;    ///< a tools node's front (null: use local tools)
   outbound_sink outbox; ///< replies without a reply_to
+  inbox_settle_sink inbox; ///< the gateway's inbox: sessions settle there
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_welcome& x) {
   return f(caf::meta::type_name("node_welcome"), x.gateway_id, x.store,
-           x.tools, x.outbox);
+           x.tools, x.outbox, x.inbox);
 }
 
 /// One node's figures for the gateway's /stats and /metrics.

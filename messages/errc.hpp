@@ -22,6 +22,7 @@ enum class errc : uint8_t {
   turn_failed,
   timed_out,
   shutting_down,
+  inbox_full, ///< the inbox journal reached gateway.inbox.maxBytes
 };
 
 std::string to_string(errc x);

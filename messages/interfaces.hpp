@@ -51,6 +51,15 @@ using runner_actor
                      caf::reacts_to<injections_ready_atom>,
                      caf::reacts_to<cancel_turn_atom>>;
 
+/// The durable inbox in front of the entry router: journals every inbound
+/// message (fsync'd, group commit) before passing it on, answers
+/// inbox_record with the receipt adapters wait for before acknowledging
+/// their platform, forgets entries as sessions settle them, and replays the
+/// unsettled ones at start (actors/inbox).
+using inbox_actor = router_actor::extend<
+  caf::replies_to<inbox_record>::with<inbox_receipt>,
+  caf::reacts_to<inbox_settle>>;
+
 // Declared in session.hpp, because session_services carries them:
 //   provider_actor      calls the LLM; blocking HTTP runs in detached workers
 //   tool_executor_actor runs tool calls: a worker, the read-only pool, a lane

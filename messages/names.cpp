@@ -43,6 +43,7 @@ std::string to_string(errc x) {
     case errc::turn_failed: return "turn_failed";
     case errc::timed_out: return "timed_out";
     case errc::shutting_down: return "shutting_down";
+    case errc::inbox_full: return "inbox_full";
   }
   return "errc(" + std::to_string(static_cast<int>(x)) + ")";
 }

@@ -9,6 +9,7 @@
 #include <caf/typed_actor.hpp>
 
 #include "messages/chat.hpp"
+#include "messages/inbox.hpp"
 #include "messages/model.hpp"
 #include "messages/runner.hpp"
 #include "messages/stats.hpp"
@@ -72,12 +73,13 @@ struct session_services {
   stats_actor stats;
   outbound_sink outbox; ///< replies without a reply_to (null: none yet)
   subagents_actor subagents; ///< the spawn tool's manager (null: none)
+  inbox_settle_sink inbox;   ///< settles journaled messages (null: none)
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_services& x) {
   return f(caf::meta::type_name("session_services"), x.store, x.provider,
-           x.tools, x.stats, x.outbox, x.subagents);
+           x.tools, x.stats, x.outbox, x.subagents, x.inbox);
 }
 
 } // namespace nb

@@ -75,7 +75,7 @@ template <> outbound_msg sample(caf::actor_system&) {
 }
 template <> inbound_msg sample(caf::actor_system& sys) {
   return {"api", "u1", "default", "hello", {"/tmp/a.png"}, R"({"x":true})",
-          "api:x", true, sink_actor(sys)};
+          "api:x", true, sink_actor(sys), "a1b2c3d4.17"};
 }
 template <> std::vector<inbound_msg> sample(caf::actor_system& sys) {
   return {sample<inbound_msg>(sys)};
@@ -172,10 +172,24 @@ template <> session_listing sample(caf::actor_system& sys) {
   return {{sample<session_activity>(sys)}};
 }
 
+template <> inbox_settle_sink sample(caf::actor_system& sys) {
+  return any_handle<inbox_settle_sink>(sys);
+}
+template <> inbox_actor sample(caf::actor_system& sys) {
+  return any_handle<inbox_actor>(sys);
+}
+template <> inbox_record sample(caf::actor_system& sys) {
+  return {sample<inbound_msg>(sys)};
+}
+template <> inbox_receipt sample(caf::actor_system&) {
+  return {"a1b2c3d4.17", true};
+}
+template <> inbox_settle sample(caf::actor_system&) { return {"a1b2c3d4.17"}; }
+
 template <> session_services sample(caf::actor_system& sys) {
   return {sample<store_actor>(sys), sample<provider_actor>(sys),
           sample<tools_actor>(sys), sample<stats_actor>(sys), sink_actor(sys),
-          sample<subagents_actor>(sys)};
+          sample<subagents_actor>(sys), sample<inbox_settle_sink>(sys)};
 }
 template <> spawn_subagent sample(caf::actor_system&) {
   return {"telegram:42", "telegram", "42", "m",
@@ -210,7 +224,8 @@ template <> member_router_actor sample(caf::actor_system& sys) { return any_hand
 template <> session_release sample(caf::actor_system&) { return {"api:chat-7"}; }
 template <> node_welcome sample(caf::actor_system& sys) {
   return {"gateway@127.0.0.1:7000", sample<store_actor>(sys),
-          sample<tools_actor>(sys), sink_actor(sys)};
+          sample<tools_actor>(sys), sink_actor(sys),
+          sample<inbox_settle_sink>(sys)};
 }
 template <> node_status sample(caf::actor_system&) {
   return {"agent-1", "agent", "127.0.0.1:7001", false, 1 << 20, 42, 7, 3, 99};
