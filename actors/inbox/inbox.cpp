@@ -1,0 +1,200 @@
+#include "actors/inbox/inbox.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "actors/common/log.hpp"
+#include "actors/inbox/journal_records.hpp"
+#include "actors/store/posix_io.hpp"
+#include "messages/errc.hpp"
+
+namespace nb {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// Marks a re-delivered message, so its session checks whether it stored
+/// it already (the settle record may not have reached the disk).
+void mark_replayed(inbound_msg& msg) {
+  auto meta = json::parse(msg.metadata_json, nullptr, false);
+  if (!meta.is_object())
+    meta = json::object();
+  meta["_replayed"] = true;
+  msg.metadata_json = meta.dump(-1, ' ', false,
+                                json::error_handler_t::replace);
+}
+
+/// Takes the journal as read at start: sets messages given up on aside,
+/// rewrites the journal compacted (with the attempt counts raised) and
+/// sends the rest to their sessions, in their original order.
+void start_from(inbox_pointer self, const std::string& bytes,
+                const std::string& path) {
+  auto& st = self->state;
+  auto img = inbox::read_journal(bytes, st.cfg.seen_limit);
+  if (img.tail != inbox::tail_kind::clean)
+    st.log->warn("inbox journal {}: a {} last record was cut off", path,
+                 img.tail == inbox::tail_kind::torn ? "torn" : "damaged");
+  if (img.bad_records > 0)
+    st.log->warn("inbox journal {}: {} unreadable record(s) skipped", path,
+                 img.bad_records);
+  if (img.epoch.empty())
+    img.epoch = store_io::random_hex(4);
+  st.epoch = img.epoch;
+  st.next_seq = img.next_seq;
+  std::vector<inbox::journal_entry> replay;
+  for (auto& e : img.live) {
+    if (e.attempts + 1 >= st.cfg.max_attempts) {
+      st.log->error("[{}] message {} was delivered {} times without being "
+                    "stored (each start ended before its session kept it); "
+                    "set aside in {}/undelivered.jsonl",
+                    session_key(e.msg), e.id, e.attempts + 1, st.cfg.dir);
+      json line{{"id", e.id},
+                {"session_key", session_key(e.msg)},
+                {"channel", e.msg.channel},
+                {"chat_id", e.msg.chat_id},
+                {"sender_id", e.msg.sender_id},
+                {"content", e.msg.content},
+                {"metadata", e.msg.metadata_json},
+                {"set_aside_at", store_io::iso_now()}};
+      self->request(st.worker, st.cfg.write_timeout, inbox::keep_atom::value,
+                    std::string{"undelivered.jsonl"},
+                    line.dump(-1, ' ', false, json::error_handler_t::replace)
+                      + "\n")
+        .then([](caf::ok_atom) {},
+              [self](caf::error& err) {
+                self->state.log->error("could not write undelivered.jsonl: "
+                                       "{}",
+                                       self->system().render(err));
+              });
+      continue;
+    }
+    ++e.attempts;
+    replay.push_back(std::move(e));
+  }
+  img.live = replay;
+  for (auto& key : img.seen) {
+    st.by_key[key] = "";
+    st.seen_bytes += static_cast<int64_t>(key.size()) + 4;
+  }
+  st.seen = img.seen;
+  for (auto& e : replay) {
+    auto frame = inbox::put_record(e);
+    st.live_bytes += static_cast<int64_t>(frame.size());
+    if (!e.dedup_key.empty())
+      st.by_key[e.dedup_key] = e.id;
+    st.live[inbox::seq_of(e.id)]
+      = inbox_state::live_entry{e.id, e.dedup_key, std::move(frame), true};
+  }
+  // The worker takes requests in order: the compaction is done before
+  // the first new message is appended.
+  st.file_bytes = static_cast<int64_t>(bytes.size());
+  st.writing = true;
+  self->request(st.worker, st.cfg.write_timeout, inbox::compact_atom::value,
+                inbox::compacted(img))
+    .then(
+      [self](int64_t size) {
+        self->state.file_bytes = size;
+        self->state.compacted_bytes = size;
+        self->state.writing = false;
+        flush(self);
+      },
+      [self](caf::error& err) {
+        self->state.log->error("could not rewrite the inbox journal at "
+                               "start: {}",
+                               self->system().render(err));
+        self->state.writing = false;
+        flush(self);
+      });
+  if (!replay.empty())
+    st.log->info("inbox: {} unsettled message(s) from {} go to their "
+                 "sessions again",
+                 replay.size(), path);
+  for (auto& e : replay) {
+    auto msg = std::move(e.msg);
+    msg.inbox_id = e.id;
+    mark_replayed(msg);
+    self->send(st.entry, std::move(msg));
+  }
+}
+
+} // namespace
+
+inbox_actor::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
+                                      router_actor entry, stats_actor stats) {
+  auto& st = self->state;
+  st.cfg = std::move(cfg);
+  st.entry = std::move(entry);
+  st.stats = std::move(stats);
+  st.log = log::get("inbox");
+  st.meter.start(self, "inbox", st.stats);
+  st.worker = inbox::spawn_worker(self->system(), st.cfg.dir);
+  self->link_to(st.worker);
+  // Nothing new is taken before the journal's unsettled messages are on
+  // their way (await holds the mailbox).
+  self->request(st.worker, st.cfg.write_timeout, inbox::open_atom::value)
+    .await(
+      [self](std::string& bytes, std::string& path) {
+        try {
+          start_from(self, bytes, path);
+        } catch (const std::exception& e) {
+          self->state.log->error("inbox journal {} unreadable ({}); "
+                                 "messages pass through unjournaled",
+                                 path, e.what());
+          self->state.broken = true;
+        }
+      },
+      [self](caf::error& err) {
+        self->state.log->error("inbox journal unavailable ({}); messages "
+                               "pass through unjournaled",
+                               self->system().render(err));
+        self->state.broken = true;
+      });
+  // The exception guard: a handler that throws (it should not) costs that
+  // one message an error, never the inbox.
+  auto guarded = [self](const char* what, auto&& work) {
+    try {
+      work();
+      return true;
+    } catch (const std::exception& e) {
+      self->state.meter.failed();
+      self->state.log->error("inbox: {} failed: {}", what, e.what());
+      return false;
+    }
+  };
+  return {
+    [self, guarded](inbound_msg& msg) {
+      auto t = self->state.meter.measure();
+      guarded("a message", [&] { record(self, std::move(msg), nullptr); });
+    },
+    [self, guarded](inbox_record& rec) -> caf::result<inbox_receipt> {
+      auto t = self->state.meter.measure();
+      auto rp = self->make_response_promise<inbox_receipt>();
+      if (!guarded("a message", [&] { record(self, std::move(rec.msg), &rp); }))
+        rp.deliver(caf::make_error(errc::store_failed,
+                                   "the inbox could not take the message"));
+      return rp;
+    },
+    [self, guarded](inbox_settle& s) {
+      auto t = self->state.meter.measure();
+      guarded("a settle", [&] { settle(self, s.id); });
+    },
+    [self](session_idle& idle) { self->send(self->state.entry, idle); },
+    [self](session_services& svc) {
+      self->send(self->state.entry, std::move(svc));
+    },
+    [self](live_sessions_atom) -> caf::result<int32_t> {
+      return self->delegate(self->state.entry, live_sessions_atom::value);
+    },
+    [self](flush_atom) -> caf::result<int32_t> {
+      return self->delegate(self->state.entry, flush_atom::value);
+    },
+  };
+}
+
+inbox_actor spawn_inbox(caf::actor_system& sys, inbox_config cfg,
+                        router_actor entry, stats_actor stats) {
+  return sys.spawn(inbox_impl, std::move(cfg), std::move(entry),
+                   std::move(stats));
+}
+
+} // namespace nb

@@ -1,0 +1,117 @@
+// The durable inbox (one per gateway): every inbound message is appended to
+// a journal under <home>/inbox and fsync'd before it goes on to the entry
+// router and before the adapter that asked acknowledges its platform. Many
+// messages share one fsync (group commit). Sessions settle entries once the
+// message is in their transcript; the journal is compacted as they do. At
+// start the unsettled entries go to their sessions again, in order, before
+// anything new; a redelivery with a known platform message id is answered
+// as a duplicate and goes nowhere.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <caf/typed_response_promise.hpp>
+
+#include "actors/common/meter.hpp"
+#include "actors/inbox/inbox_worker.hpp"
+#include "messages/interfaces.hpp"
+
+namespace nb {
+
+struct inbox_config {
+  std::string dir; ///< <home>/inbox
+  /// Unsettled messages may take this much journal; past it new ones are
+  /// refused with errc::inbox_full (the platforms keep them meanwhile).
+  int64_t max_bytes = 64 << 20;
+  /// Starts that may re-deliver one entry; then it is set aside in
+  /// <dir>/undelivered.jsonl (a message that crashes the gateway every time
+  /// must not keep it from starting).
+  int32_t max_attempts = 5;
+  size_t seen_limit = 20000;  ///< settled dedup keys remembered
+  int64_t compact_min_bytes = 1 << 20;
+  std::chrono::seconds write_timeout{60};
+};
+
+struct inbox_state {
+  inbox_state() = default;
+  static inline const char* name = "inbox";
+
+  struct live_entry {
+    std::string id;
+    std::string dedup_key;
+    std::string frame;    ///< its put record, for compaction
+    bool durable = false; ///< written and fsync'd
+  };
+
+  /// A message waiting for the next write.
+  struct item {
+    inbound_msg msg;
+    bool forward = false; ///< pass on to the entry once durable
+    bool has_promise = false;
+    caf::typed_response_promise<inbox_receipt> promise;
+    inbox_receipt receipt;
+  };
+
+  inbox_config cfg;
+  router_actor entry;
+  stats_actor stats;
+  inbox::worker_actor worker;
+  actor_meter meter;
+  std::shared_ptr<spdlog::logger> log;
+  bool broken = false; ///< the journal could not be opened: pass-through
+
+  std::string epoch;
+  int64_t next_seq = 1;
+  std::map<int64_t, live_entry> live; ///< unsettled, by sequence number
+  std::unordered_map<std::string, std::string> by_key; ///< dedup key -> id
+  std::deque<std::string> seen; ///< settled dedup keys, oldest first
+
+  std::vector<item> batch;   ///< waiting for the next write
+  std::string batch_bytes;   ///< their records and settle records
+  bool batch_sync = false;   ///< the batch holds puts: fsync it
+  bool writing = false;      ///< a write or compaction is at the worker
+
+  int64_t file_bytes = 0;
+  int64_t compacted_bytes = 0; ///< the file's size after the last compaction
+  int64_t live_bytes = 0;
+  int64_t seen_bytes = 0;
+  int64_t appended = 0;   ///< messages journaled
+  int64_t fsyncs = 0;
+  int64_t duplicates = 0;
+  int64_t refused = 0;
+};
+
+using inbox_pointer = inbox_actor::stateful_pointer<inbox_state>;
+
+inbox_actor::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
+                                      router_actor entry, stats_actor stats);
+
+/// Spawns the inbox in front of `entry`.
+inbox_actor spawn_inbox(caf::actor_system& sys, inbox_config cfg,
+                        router_actor entry, stats_actor stats);
+
+// -- the group commit (inbox_commit.cpp) -------------------------------------
+
+/// Journals `msg` and passes it on once durable; `promise` (may be null)
+/// gets the receipt then, or the error.
+void record(inbox_pointer self, inbound_msg msg,
+            caf::typed_response_promise<inbox_receipt>* promise);
+
+/// Forgets the entry `id` (a session stored it).
+void settle(inbox_pointer self, const std::string& id);
+
+/// Starts the next write when none is running.
+void flush(inbox_pointer self);
+
+} // namespace nb

@@ -1,0 +1,269 @@
+// The inbox's group commit: messages that arrive while a write is at the
+// worker wait in the next batch, so one fsync covers all of them; settle
+// records ride along (without an fsync of their own); compaction rewrites
+// the journal when settled records make up most of it.
+#include "actors/inbox/inbox.hpp"
+
+#include "actors/common/log.hpp"
+#include "actors/inbox/journal_records.hpp"
+#include "messages/errc.hpp"
+
+namespace nb {
+
+namespace {
+
+void report(inbox_pointer self) {
+  auto& st = self->state;
+  if (!st.stats)
+    return;
+  auto gauge = [&](const char* name, int64_t v) {
+    self->send(st.stats, gauge_sample{name, v});
+  };
+  gauge("inbox_live", static_cast<int64_t>(st.live.size()));
+  gauge("inbox_bytes", st.file_bytes);
+  gauge("inbox_appended", st.appended);
+  gauge("inbox_fsyncs", st.fsyncs);
+  gauge("inbox_duplicates", st.duplicates);
+  gauge("inbox_refused", st.refused);
+}
+
+bool needs_compaction(inbox_pointer self) {
+  auto& st = self->state;
+  auto keep = st.live_bytes + st.seen_bytes;
+  // Only once the file has grown since the last compaction: when what is
+  // kept is all there is, rewriting it again gains nothing.
+  return st.file_bytes > st.compacted_bytes + st.cfg.compact_min_bytes
+         && (st.file_bytes > 2 * keep + st.cfg.compact_min_bytes
+             || st.file_bytes + static_cast<int64_t>(st.batch_bytes.size())
+                  > st.cfg.max_bytes);
+}
+
+/// Rewrites the journal as its durable live entries and the seen list; the
+/// waiting batch (not yet on disk) is written after it.
+void compact(inbox_pointer self) {
+  auto& st = self->state;
+  std::string bytes = inbox::head_record(st.epoch, st.next_seq);
+  for (auto& [seq, e] : st.live)
+    if (e.durable)
+      bytes += e.frame;
+  if (!st.seen.empty())
+    bytes += inbox::seen_record(st.seen);
+  st.writing = true;
+  auto before = st.file_bytes;
+  self->request(st.worker, st.cfg.write_timeout, inbox::compact_atom::value,
+                std::move(bytes))
+    .then(
+      [self, before](int64_t size) {
+        auto& st = self->state;
+        st.file_bytes = size;
+        st.compacted_bytes = size;
+        st.writing = false;
+        st.log->debug("journal compacted: {} -> {} bytes", before, size);
+        flush(self);
+      },
+      [self](caf::error& err) {
+        auto& st = self->state;
+        st.writing = false;
+        st.log->error("journal compaction failed: {}",
+                      self->system().render(err));
+        // Go on appending; the next compaction comes once the file grew.
+        st.compacted_bytes = st.file_bytes;
+        flush(self);
+      });
+}
+
+void on_written(inbox_pointer self, std::vector<inbox_state::item> items,
+                bool synced, int64_t size) {
+  auto& st = self->state;
+  st.file_bytes = size;
+  if (synced)
+    ++st.fsyncs;
+  for (auto& it : items) {
+    if (it.forward) {
+      ++st.appended;
+      if (auto i = st.live.find(inbox::seq_of(it.receipt.id));
+          i != st.live.end())
+        i->second.durable = true;
+      self->send(st.entry, std::move(it.msg));
+    }
+    if (it.has_promise)
+      it.promise.deliver(std::move(it.receipt));
+  }
+  report(self);
+}
+
+void on_write_failed(inbox_pointer self, std::vector<inbox_state::item> items,
+                     const caf::error& err) {
+  auto& st = self->state;
+  auto why = self->system().render(err);
+  st.log->error("could not write the inbox journal: {}", why);
+  for (auto& it : items) {
+    if (it.forward) {
+      // Not durable: forget it, so a redelivery is journaled afresh.
+      auto seq = inbox::seq_of(it.receipt.id);
+      if (auto i = st.live.find(seq); i != st.live.end()) {
+        st.live_bytes -= static_cast<int64_t>(i->second.frame.size());
+        if (!i->second.dedup_key.empty())
+          st.by_key.erase(i->second.dedup_key);
+        st.live.erase(i);
+      }
+      // Nobody waits for a receipt (cron, the API ...): the message goes on
+      // unjournaled rather than not at all. An adapter gets the error and
+      // does not acknowledge; its platform sends the message again.
+      if (!it.has_promise) {
+        it.msg.inbox_id.clear();
+        self->send(st.entry, std::move(it.msg));
+      }
+    }
+    if (it.has_promise)
+      it.promise.deliver(err);
+  }
+}
+
+} // namespace
+
+void flush(inbox_pointer self) {
+  auto& st = self->state;
+  if (st.writing || (st.batch.empty() && st.batch_bytes.empty()))
+    return;
+  if (needs_compaction(self)) {
+    compact(self);
+    return;
+  }
+  st.writing = true;
+  auto items = std::move(st.batch);
+  st.batch.clear();
+  auto bytes = std::move(st.batch_bytes);
+  st.batch_bytes.clear();
+  bool sync = st.batch_sync;
+  st.batch_sync = false;
+  if (bytes.empty()) {
+    // Only duplicates waiting on an earlier write, which is done.
+    st.writing = false;
+    on_written(self, std::move(items), false, st.file_bytes);
+    return;
+  }
+  auto shared = std::make_shared<std::vector<inbox_state::item>>(
+    std::move(items));
+  self->request(st.worker, st.cfg.write_timeout, inbox::write_atom::value,
+                std::move(bytes), sync)
+    .then(
+      [self, shared, sync](int64_t size) {
+        self->state.writing = false;
+        on_written(self, std::move(*shared), sync, size);
+        flush(self);
+      },
+      [self, shared](caf::error& err) {
+        self->state.writing = false;
+        on_write_failed(self, std::move(*shared), err);
+        flush(self);
+      });
+}
+
+void record(inbox_pointer self, inbound_msg msg,
+            caf::typed_response_promise<inbox_receipt>* promise) {
+  auto& st = self->state;
+  auto key = inbox::dedup_key(msg);
+  if (!key.empty()) {
+    if (auto k = st.by_key.find(key); k != st.by_key.end()) {
+      ++st.duplicates;
+      auto id = k->second;
+      st.log->debug("redelivered message {} ({}) dropped", id,
+                    session_key(msg));
+      auto i = st.live.find(inbox::seq_of(id));
+      if (i != st.live.end() && !i->second.durable) {
+        // The first copy is not on disk yet: answer with its write.
+        inbox_state::item it;
+        it.receipt = inbox_receipt{id, true};
+        if (promise) {
+          it.has_promise = true;
+          it.promise = *promise;
+        }
+        st.batch.push_back(std::move(it));
+        flush(self);
+      } else if (promise) {
+        promise->deliver(inbox_receipt{id, true});
+      }
+      return;
+    }
+  }
+  if (st.broken) {
+    self->send(st.entry, std::move(msg));
+    if (promise)
+      promise->deliver(inbox_receipt{});
+    return;
+  }
+  auto seq = st.next_seq++;
+  inbox::journal_entry e;
+  e.id = st.epoch + "." + std::to_string(seq);
+  e.dedup_key = key;
+  e.msg = msg;
+  e.msg.reply_to = nullptr;
+  e.msg.inbox_id.clear();
+  auto bytes = inbox::put_record(e);
+  auto size = static_cast<int64_t>(bytes.size());
+  if (st.live_bytes + size > st.cfg.max_bytes) {
+    ++st.refused;
+    auto why = "the inbox journal is full: " + std::to_string(st.live.size())
+               + " unsettled message(s) take " + std::to_string(st.live_bytes)
+               + " bytes of gateway.inbox.maxBytes "
+               + std::to_string(st.cfg.max_bytes)
+               + " (sessions are not keeping up or not settling)";
+    if (st.refused == 1 || st.refused % 100 == 0)
+      st.log->error("[{}] message refused: {}", session_key(msg), why);
+    if (promise) {
+      promise->deliver(caf::make_error(errc::inbox_full, why));
+    } else {
+      // Nobody can be told to send it again: it goes on unjournaled.
+      self->send(st.entry, std::move(msg));
+    }
+    report(self);
+    return;
+  }
+  msg.inbox_id = e.id;
+  st.live_bytes += size;
+  if (!key.empty())
+    st.by_key[key] = e.id;
+  st.live[seq] = inbox_state::live_entry{e.id, key, bytes, false};
+  inbox_state::item it;
+  it.msg = std::move(msg);
+  it.forward = true;
+  it.receipt = inbox_receipt{e.id, false};
+  if (promise) {
+    it.has_promise = true;
+    it.promise = *promise;
+  }
+  st.batch.push_back(std::move(it));
+  st.batch_bytes += bytes;
+  st.batch_sync = true;
+  flush(self);
+}
+
+void settle(inbox_pointer self, const std::string& id) {
+  auto& st = self->state;
+  if (id.size() <= st.epoch.size() || id.compare(0, st.epoch.size(), st.epoch)
+      || id[st.epoch.size()] != '.')
+    return; // not ours (an old journal's entry settled late)
+  auto i = st.live.find(inbox::seq_of(id));
+  if (i == st.live.end() || i->second.id != id)
+    return; // settled already
+  st.live_bytes -= static_cast<int64_t>(i->second.frame.size());
+  if (auto& key = i->second.dedup_key; !key.empty()) {
+    st.seen.push_back(key);
+    st.seen_bytes += static_cast<int64_t>(key.size()) + 4;
+    while (st.seen.size() > st.cfg.seen_limit) {
+      auto& old = st.seen.front();
+      st.seen_bytes -= static_cast<int64_t>(old.size()) + 4;
+      // Forget the key unless a live entry uses it again.
+      auto k = st.by_key.find(old);
+      if (k != st.by_key.end() && !st.live.count(inbox::seq_of(k->second)))
+        st.by_key.erase(k);
+      st.seen.pop_front();
+    }
+  }
+  st.live.erase(i);
+  st.batch_bytes += inbox::settle_record(id);
+  flush(self);
+}
+
+} // namespace nb

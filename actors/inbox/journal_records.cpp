@@ -1,0 +1,170 @@
+#include "actors/inbox/journal_records.hpp"
+
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+namespace nb::inbox {
+
+using json = nlohmann::json;
+
+namespace {
+
+json msg_json(const inbound_msg& m) {
+  json j{{"channel", m.channel},       {"sender", m.sender_id},
+         {"chat", m.chat_id},          {"content", m.content},
+         {"meta", m.metadata_json}};
+  if (!m.media.empty())
+    j["media"] = m.media;
+  if (!m.session_key_override.empty())
+    j["key"] = m.session_key_override;
+  if (m.wants_stream)
+    j["stream"] = true;
+  return j;
+}
+
+inbound_msg msg_of(const json& j) {
+  inbound_msg m;
+  m.channel = j.value("channel", "");
+  m.sender_id = j.value("sender", "");
+  m.chat_id = j.value("chat", "");
+  m.content = j.value("content", "");
+  m.metadata_json = j.value("meta", "{}");
+  if (auto i = j.find("media"); i != j.end() && i->is_array())
+    for (auto& p : *i)
+      if (p.is_string())
+        m.media.push_back(p.get<std::string>());
+  m.session_key_override = j.value("key", "");
+  m.wants_stream = j.value("stream", false);
+  return m;
+}
+
+std::string dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace
+
+std::string dedup_key(const inbound_msg& msg) {
+  if (msg.metadata_json.find("\"_message_id\"") == std::string::npos)
+    return {};
+  auto meta = json::parse(msg.metadata_json, nullptr, false);
+  if (!meta.is_object())
+    return {};
+  auto i = meta.find("_message_id");
+  if (i == meta.end())
+    return {};
+  std::string id;
+  if (i->is_string())
+    id = i->get<std::string>();
+  else if (i->is_number_integer())
+    id = std::to_string(i->get<int64_t>());
+  if (id.empty())
+    return {};
+  return msg.channel + '\n' + msg.chat_id + '\n' + id;
+}
+
+std::string head_record(const std::string& epoch, int64_t next_seq) {
+  return frame(dump(json{{"t", "head"}, {"epoch", epoch}, {"next", next_seq}}));
+}
+
+std::string put_record(const journal_entry& e) {
+  json j{{"t", "put"}, {"id", e.id}, {"m", msg_json(e.msg)}};
+  if (!e.dedup_key.empty())
+    j["dk"] = e.dedup_key;
+  if (e.attempts > 0)
+    j["n"] = e.attempts;
+  return frame(dump(j));
+}
+
+std::string settle_record(const std::string& id) {
+  return frame(dump(json{{"t", "settle"}, {"id", id}}));
+}
+
+std::string seen_record(const std::deque<std::string>& keys) {
+  return frame(dump(json{{"t", "seen"}, {"dk", keys}}));
+}
+
+int64_t seq_of(const std::string& id) {
+  auto dot = id.rfind('.');
+  if (dot == std::string::npos || dot + 1 >= id.size())
+    return 0;
+  int64_t v = 0;
+  for (auto c : id.substr(dot + 1)) {
+    if (c < '0' || c > '9')
+      return 0;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+journal_image read_journal(std::string_view bytes, size_t seen_limit) {
+  journal_image img;
+  auto scan = scan_frames(bytes);
+  img.good_bytes = scan.good_bytes;
+  img.tail = scan.tail;
+  std::vector<journal_entry> entries;
+  std::unordered_map<std::string, size_t> where; // id -> index in entries
+  std::vector<bool> settled;
+  auto remember = [&](std::string key) {
+    if (key.empty())
+      return;
+    img.seen.push_back(std::move(key));
+    while (img.seen.size() > seen_limit)
+      img.seen.pop_front();
+  };
+  for (auto payload : scan.payloads) {
+    auto j = json::parse(payload, nullptr, false);
+    if (!j.is_object() || !j.contains("t") || !j["t"].is_string()) {
+      ++img.bad_records;
+      continue;
+    }
+    auto t = j["t"].get<std::string>();
+    if (t == "head") {
+      img.epoch = j.value("epoch", "");
+      img.next_seq = std::max(img.next_seq, j.value("next", int64_t{1}));
+    } else if (t == "put" && j.contains("m") && j["m"].is_object()) {
+      journal_entry e;
+      e.id = j.value("id", "");
+      e.dedup_key = j.value("dk", "");
+      e.attempts = j.value("n", 0);
+      e.msg = msg_of(j["m"]);
+      e.msg.inbox_id = e.id;
+      img.next_seq = std::max(img.next_seq, seq_of(e.id) + 1);
+      if (e.id.empty() || where.count(e.id)) {
+        ++img.bad_records;
+        continue;
+      }
+      where[e.id] = entries.size();
+      entries.push_back(std::move(e));
+      settled.push_back(false);
+    } else if (t == "settle") {
+      auto i = where.find(j.value("id", ""));
+      if (i != where.end() && !settled[i->second]) {
+        settled[i->second] = true;
+        remember(entries[i->second].dedup_key);
+      }
+    } else if (t == "seen" && j.contains("dk") && j["dk"].is_array()) {
+      for (auto& k : j["dk"])
+        if (k.is_string())
+          remember(k.get<std::string>());
+    } else {
+      ++img.bad_records;
+    }
+  }
+  for (size_t i = 0; i < entries.size(); ++i)
+    if (!settled[i])
+      img.live.push_back(std::move(entries[i]));
+  return img;
+}
+
+std::string compacted(const journal_image& img) {
+  std::string out = head_record(img.epoch, img.next_seq);
+  for (auto& e : img.live)
+    out += put_record(e);
+  if (!img.seen.empty())
+    out += seen_record(img.seen);
+  return out;
+}
+
+} // namespace nb::inbox

@@ -1,0 +1,232 @@
+// The inbox actor on a real journal: receipts only once on disk, in order,
+// group commit, redeliveries dropped, settling and compaction, replay at
+// start before anything new, the size cap.
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <thread>
+
+#include <caf/all.hpp>
+
+#include "actors/inbox/inbox.hpp"
+#include "actors/inbox/journal_records.hpp"
+#include "tests/support/scratch_dir.hpp"
+#include "tests/support/system_fixture.hpp"
+
+using namespace nb;
+
+namespace {
+
+inbound_msg text_msg(const std::string& chat, const std::string& text,
+                     const std::string& platform_id = "") {
+  inbound_msg m;
+  m.channel = "telegram";
+  m.chat_id = chat;
+  m.sender_id = "u1";
+  m.content = text;
+  if (!platform_id.empty())
+    m.metadata_json = R"({"_message_id":")" + platform_id + R"("})";
+  return m;
+}
+
+/// The test plays the entry router: the inbox passes messages to it.
+struct inbox_probe : test::system_fixture {
+  test::scratch_dir home;
+  caf::scoped_actor self{sys};
+  inbox_actor inbox;
+
+  inbox_config config(int64_t max_bytes = 1 << 20) {
+    inbox_config c;
+    c.dir = home.at("inbox");
+    c.max_bytes = max_bytes;
+    c.compact_min_bytes = 1024;
+    return c;
+  }
+
+  void start(int64_t max_bytes = 1 << 20) {
+    inbox = spawn_inbox(sys, config(max_bytes),
+                        caf::actor_cast<router_actor>(self), stats_actor{});
+  }
+
+  void stop() {
+    if (!inbox)
+      return;
+    self->send_exit(inbox, caf::exit_reason::kill);
+    self->wait_for(inbox);
+    inbox = nullptr;
+  }
+
+  ~inbox_probe() { stop(); }
+
+  /// Records `m` and returns the receipt (nullopt: an error, in `error`).
+  std::optional<inbox_receipt> put(inbound_msg m) {
+    std::optional<inbox_receipt> out;
+    self->request(inbox, std::chrono::seconds(10), inbox_record{std::move(m)})
+      .receive([&](inbox_receipt& r) { out = r; },
+               [&](caf::error& e) { error = sys.render(e); });
+    return out;
+  }
+
+  std::optional<inbound_msg> next(std::chrono::milliseconds t
+                                  = std::chrono::seconds(5)) {
+    std::optional<inbound_msg> out;
+    self->receive([&](inbound_msg& m) { out = std::move(m); },
+                  caf::after(t) >> [] {});
+    return out;
+  }
+
+  std::string journal() { return test::read_all(home.at("inbox/journal")); }
+
+  std::string error;
+};
+
+} // namespace
+
+TEST_CASE("a message is on disk when its receipt comes and then goes on") {
+  inbox_probe p;
+  p.start();
+  auto r = p.put(text_msg("42", "hello", "1001"));
+  REQUIRE(r);
+  CHECK(!r->duplicate);
+  CHECK(!r->id.empty());
+  // On disk before the receipt: the journal holds it now.
+  auto img = inbox::read_journal(p.journal(), 100);
+  REQUIRE(img.live.size() == 1);
+  CHECK(img.live[0].msg.content == "hello");
+  auto m = p.next();
+  REQUIRE(m);
+  CHECK(m->content == "hello");
+  CHECK(m->inbox_id == r->id);
+}
+
+TEST_CASE("a redelivery with the same platform id is one message") {
+  inbox_probe p;
+  p.start();
+  auto a = p.put(text_msg("42", "hello", "1001"));
+  auto b = p.put(text_msg("42", "hello", "1001"));
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(b->duplicate);
+  CHECK(b->id == a->id);
+  REQUIRE(p.next());
+  CHECK(!p.next(std::chrono::milliseconds(200)));
+  // Another chat with the same message id is another message.
+  auto c = p.put(text_msg("43", "hello", "1001"));
+  REQUIRE(c);
+  CHECK(!c->duplicate);
+  // Still a duplicate after the session settled it.
+  p.self->send(p.inbox, inbox_settle{a->id});
+  auto d = p.put(text_msg("42", "hello", "1001"));
+  REQUIRE(d);
+  CHECK(d->duplicate);
+}
+
+TEST_CASE("many messages at once share fsyncs and keep their order") {
+  inbox_probe p;
+  p.start();
+  using handle = decltype(p.self->request(p.inbox, std::chrono::seconds(10),
+                                          inbox_record{}));
+  std::vector<handle> pending;
+  for (int i = 0; i < 200; ++i)
+    pending.push_back(p.self->request(p.inbox, std::chrono::seconds(10),
+                                      inbox_record{text_msg(
+                                        "c" + std::to_string(i % 5),
+                                        "m" + std::to_string(i))}));
+  int receipts = 0;
+  for (auto& h : pending)
+    h.receive([&](inbox_receipt&) { ++receipts; }, [](caf::error&) {});
+  CHECK(receipts == 200);
+  for (int i = 0; i < 200; ++i) {
+    auto m = p.next();
+    REQUIRE(m);
+    CHECK(m->content == "m" + std::to_string(i));
+  }
+  auto img = inbox::read_journal(p.journal(), 100);
+  CHECK(img.live.size() == 200);
+}
+
+TEST_CASE("settled entries are compacted away and a restart replays the rest in order") {
+  inbox_probe p;
+  p.start();
+  std::vector<std::string> ids;
+  for (int i = 0; i < 60; ++i) {
+    auto r = p.put(text_msg("42", std::string(600, 'x') + std::to_string(i),
+                            std::to_string(5000 + i)));
+    REQUIRE(r);
+    ids.push_back(r->id);
+    REQUIRE(p.next());
+  }
+  auto full = p.journal().size();
+  // The sessions store all but the last three.
+  for (int i = 0; i < 57; ++i)
+    p.self->send(p.inbox, inbox_settle{ids[i]});
+  // One more message makes the inbox write (settle records ride along, and
+  // the journal is compacted once mostly settled).
+  REQUIRE(p.put(text_msg("42", "late", "6000")));
+  REQUIRE(p.next());
+  auto img = inbox::read_journal(p.journal(), 100);
+  CHECK(img.live.size() == 4);
+  CHECK(p.journal().size() < full / 3);
+  p.stop(); // like kill -9: nothing is said
+  p.start();
+  std::vector<std::string> replayed;
+  for (int i = 0; i < 4; ++i) {
+    auto m = p.next();
+    REQUIRE(m);
+    replayed.push_back(m->content);
+    CHECK(m->metadata_json.find("\"_replayed\":true") != std::string::npos);
+    CHECK(!m->inbox_id.empty());
+  }
+  CHECK(replayed[0].substr(600) == "57");
+  CHECK(replayed[2].substr(600) == "59");
+  CHECK(replayed[3] == "late");
+  // Redeliveries of both settled and unsettled ones stay duplicates.
+  auto again = p.put(text_msg("42", "x", "5001"));
+  REQUIRE(again);
+  CHECK(again->duplicate);
+  auto live = p.put(text_msg("42", "x", "5058"));
+  REQUIRE(live);
+  CHECK(live->duplicate);
+  // New messages continue the sequence (never reusing an id).
+  auto fresh = p.put(text_msg("42", "new"));
+  REQUIRE(fresh);
+  CHECK(inbox::seq_of(fresh->id) > inbox::seq_of(ids.back()));
+}
+
+TEST_CASE("a message that never gets stored is set aside after five starts") {
+  inbox_probe p;
+  p.start();
+  REQUIRE(p.put(text_msg("42", "poison")));
+  for (int start = 0; start < 5; ++start) {
+    p.stop();
+    p.start();
+    auto m = p.next(std::chrono::seconds(2));
+    if (start < 3)
+      CHECK(m);
+    if (!m)
+      break;
+    // The start's rewrite (with the count raised) is on disk before the
+    // next "crash".
+    for (int i = 0; i < 200; ++i) {
+      auto img = inbox::read_journal(p.journal(), 10);
+      if (!img.live.empty() && img.live[0].attempts == start + 1)
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  CHECK(test::read_all(p.home.at("inbox/undelivered.jsonl")).find("poison")
+        != std::string::npos);
+}
+
+TEST_CASE("the size cap refuses new messages with a clear error") {
+  inbox_probe p;
+  p.start(8192);
+  int ok = 0;
+  for (int i = 0; i < 20; ++i)
+    if (p.put(text_msg("42", std::string(1000, 'y'))))
+      ++ok;
+  CHECK(ok >= 5);
+  CHECK(ok < 20);
+  CHECK(p.error.find("inbox_full") != std::string::npos);
+  CHECK(p.error.find("gateway.inbox.maxBytes") != std::string::npos);
+}
