@@ -1,6 +1,7 @@
 // `nanobot node --role gateway|agent|tools`: one part of a cluster.
 #include <csignal>
 #include <iostream>
+#include <memory>
 
 #include <caf/scoped_actor.hpp>
 
@@ -42,14 +43,18 @@ int run_gateway_node(const settings& cfg, const cluster_settings& cluster,
     hooks.prepare = [cluster](caf::actor_system_config& c) {
       return prepare_network(c, cluster);
     };
-    hooks.entry = [id, cluster](caf::actor_system& sys, router_actor local,
+    // The front is kept here: rt.router() is the inbox in front of it (the
+    // gateway node journals before it forwards), nodes join the front.
+    auto made = std::make_shared<cluster_front_actor>();
+    hooks.entry = [id, cluster, made](caf::actor_system& sys, router_actor local,
                       const session_services& svc) -> router_actor {
-      return sys.spawn(front_impl, id, cluster, svc,
-                       caf::actor_cast<member_router_actor>(local));
+      *made = sys.spawn(front_impl, id, cluster, svc,
+                        caf::actor_cast<member_router_actor>(local));
+      return *made;
     };
     runtime rt{cfg, /*background=*/true, std::move(hooks)};
     auto& sys = rt.system();
-    auto front = caf::actor_cast<cluster_front_actor>(rt.router());
+    auto front = *made;
     auto port = publish_on(sys, front, *listen, uses_tls(cluster));
     if (!port) {
       lg->error("cluster.listen: cannot listen on {}: {}", listen->text(),

@@ -18,6 +18,7 @@ node_welcome welcome_for(front_pointer self) {
   w.gateway_id = st.id;
   w.store = st.svc.store;
   w.outbox = st.svc.outbox;
+  w.inbox = st.svc.inbox;
   for (auto& [id, m] : st.members)
     if (m.info.role == "tools" && m.info.up && m.ready && m.tools) {
       w.tools = m.tools;

@@ -28,6 +28,7 @@ void apply_welcome(node_pointer self, node_welcome& w) {
   auto& st = self->state;
   st.svc.store = std::move(w.store);
   st.svc.outbox = std::move(w.outbox);
+  st.svc.inbox = std::move(w.inbox);
   auto tools = w.tools ? std::move(w.tools) : st.local_tools;
   if (st.role == "agent" && tools.address() != st.svc.tools.address())
     log::get("cluster")->info("node {} runs tool calls {}", st.id,

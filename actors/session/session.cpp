@@ -115,6 +115,7 @@ void start_turn(session_pointer self, inbound_msg in) {
   st.stopped_by = nullptr;
   st.injected_sinks.clear();
   st.injected_on_disk.clear();
+  st.injected_inbox_ids.clear();
   st.machine.start(now_us());
   self->become(busy(self));
   enter_state(self);
@@ -176,6 +177,13 @@ void turn_finished(session_pointer self) {
     st.meter.failed();
   if (st.svc.stats)
     self->send(st.svc.stats, std::move(sample));
+  // Whatever the outcome, this turn's messages were handled: a failure was
+  // told to the user and a crash of this actor never gets here.
+  settle_inbox(self, st.current);
+  for (auto& id : st.injected_inbox_ids)
+    if (st.svc.inbox)
+      self->send(st.svc.inbox, inbox_settle{id});
+  st.injected_inbox_ids.clear();
   st.current.reply_to = nullptr;
   st.stopped_by = nullptr;
   st.injected_sinks.clear();

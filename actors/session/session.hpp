@@ -116,6 +116,9 @@ struct session_state {
   /// User messages injected into this turn and already appended to the
   /// file (not yet in `transcript`): SAVE rewrites the file in turn order.
   std::vector<nlohmann::json> injected_on_disk;
+  /// Inbox entries of messages injected into this turn, settled at its end
+  /// if not before (when their early save failed, SAVE keeps them).
+  std::vector<std::string> injected_inbox_ids;
 
   // Semantic memory (session_recall.cpp).
   std::string recalled;         ///< this turn's recalled lines ("" = none)
@@ -232,5 +235,14 @@ bool merge_injected(session_pointer self, std::vector<nlohmann::json>& msgs);
 
 /// Steady-clock microseconds.
 int64_t now_us();
+
+// -- the durable inbox (session_inbox.cpp) ----------------------------------
+
+/// Tells the inbox that `in` is stored (or answered): its entry may go.
+void settle_inbox(session_pointer self, const inbound_msg& in);
+
+/// A message the inbox re-delivered after a restart that this session had
+/// stored already (its "_inbox" id is in the transcript): true when it is.
+bool already_stored(session_pointer self, const inbound_msg& in);
 
 } // namespace nb

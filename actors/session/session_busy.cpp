@@ -72,6 +72,12 @@ std::vector<inbound_msg> take_injections(session_pointer self) {
   while (!st.pending.empty() && out.size() < injections_per_check
          && !st.cancel_requested && injectable(st.pending.front())) {
     auto& in = st.pending.front();
+    if (already_stored(self, in)) {
+      // A re-delivery of a message kept before a restart: not again.
+      settle_inbox(self, in);
+      st.pending.pop_front();
+      continue;
+    }
     if (in.reply_to && in.reply_to != st.current.reply_to)
       st.injected_sinks.push_back(in.reply_to);
     out.push_back(std::move(in));
@@ -123,6 +129,7 @@ void while_busy(session_pointer self, inbound_msg in) {
       stop_subagents(self, [=](int32_t m) {
         deliver_to(self, in, reply_to_msg(self, in, stopped_text(n + m),
                                           false));
+        settle_inbox(self, in);
       });
       return;
     }
@@ -136,10 +143,12 @@ void while_busy(session_pointer self, inbound_msg in) {
       ctx.active_tasks += m;
       deliver_to(self, in, reply_to_msg(self, in, run_command(cmd, ctx).text,
                                         false));
+      settle_inbox(self, in);
     });
     return;
   }
   deliver_to(self, in, reply_to_msg(self, in, std::move(reply.text), false));
+  settle_inbox(self, in);
 }
 
 } // namespace nb

@@ -46,6 +46,16 @@ void start_new_session(session_pointer self, std::string text) {
 
 void do_command(session_pointer self) {
   auto& st = self->state;
+  if (already_stored(self, st.current)) {
+    // Re-delivered after a restart, but kept before it: one message, one
+    // turn. (Its turn was cut short; RESTORE closed it.)
+    st.log->info("[{}] re-delivered message {} was stored before the "
+                 "restart; not run again",
+                 st.key, st.current.inbox_id);
+    settle_inbox(self, st.current);
+    fire(self, turn_event::shortcut);
+    return;
+  }
   // System turns (subagent results, schedules) are never commands.
   auto cmd = st.current.channel == "system" ? parsed_command{}
                                             : parse_command(st.current.content);

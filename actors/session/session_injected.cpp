@@ -18,6 +18,9 @@ caf::result<std::vector<inbound_msg>> hand_out_injections(session_pointer self) 
   std::vector<json> users;
   for (auto& in : msgs)
     users.push_back(user_message(in));
+  for (auto& in : msgs)
+    if (!in.inbox_id.empty())
+      st.injected_inbox_ids.push_back(in.inbox_id);
   auto rp = self->make_response_promise<std::vector<inbound_msg>>();
   auto turn = st.turn_number;
   self->request(st.svc.store, st.cfg.store_timeout,
@@ -30,6 +33,8 @@ caf::result<std::vector<inbound_msg>> hand_out_injections(session_pointer self) 
                                      users.end());
         else // late: the runner gave up and the turn was saved without them
           st.transcript.insert(st.transcript.end(), users.begin(), users.end());
+        for (auto& in : msgs)
+          settle_inbox(self, in);
         rp.deliver(std::move(msgs));
       },
       [=](caf::error& err) mutable {

@@ -44,6 +44,10 @@ json user_message(const inbound_msg& in) {
   json m{{"role", "user"}, {"content", in.content}, {"timestamp", iso_now()}};
   if (!in.media.empty())
     m["media"] = in.media;
+  // The inbox entry it came from: a re-delivery after a crash finds it here
+  // and is not stored twice.
+  if (!in.inbox_id.empty())
+    m["_inbox"] = in.inbox_id;
   return m;
 }
 
@@ -141,6 +145,7 @@ void do_build(session_pointer self) {
     // The user's message is on disk before the model is called.
     persist(self, {user_message(self->state.current)}, "your message", [=] {
       self->state.user_persisted = true;
+      settle_inbox(self, self->state.current);
       after_recall(self, [=] { fire(self, turn_event::ok); });
     });
   };

@@ -5,6 +5,7 @@
 #include "actors/channels/manager/manager.hpp"
 #include "actors/common/log.hpp"
 #include "actors/evaluator/evaluator.hpp"
+#include "actors/inbox/inbox.hpp"
 #include "actors/provider/provider.hpp"
 #include "actors/router/router.hpp"
 #include "actors/stats/stats.hpp"
@@ -104,12 +105,30 @@ void spawn_channels(supervisor_pointer self) {
   if (!st.with_channels || st.channels || !st.entry)
     return;
   st.channels = spawn_channel_manager(self->system(), st.cfg, st.entry,
-                                      st.svc.stats);
+                                      st.svc.stats, st.inbox);
   self->link_to(st.channels);
   st.svc.outbox = caf::actor_cast<outbound_sink>(st.channels);
   self->send(st.router, st.svc);
   if (st.entry != st.router)
     self->send(st.entry, st.svc);
+}
+
+/// Gateway only: the durable inbox goes in front of the entry, so every
+/// source (channels, the API, cron, the heartbeat, subagents) is journaled
+/// before a session sees it; sessions learn where to settle.
+void spawn_inbox_front(supervisor_pointer self) {
+  auto& st = self->state;
+  if (!st.background || st.inbox || !st.entry)
+    return;
+  inbox_config icfg;
+  icfg.dir = st.cfg.config_dir() + "/inbox";
+  icfg.max_bytes = st.cfg.gateway.inbox.max_bytes;
+  st.inbox = spawn_inbox(self->system(), std::move(icfg), st.entry,
+                         st.svc.stats);
+  self->link_to(st.inbox);
+  st.svc.inbox = st.inbox;
+  st.entry = st.inbox;
+  self->send(st.router, st.svc);
 }
 
 /// Clears the handle of the service that went down; returns its name.
@@ -149,6 +168,7 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
     st.entry = opts.entry(self->system(), st.router, st.svc);
     self->link_to(st.entry);
   }
+  spawn_inbox_front(self);
   spawn_subagents(self);
   // Channels first: the heartbeat delivers through their outbox.
   spawn_channels(self);
@@ -156,7 +176,8 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
   self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;
     auto lg = log::get("supervisor");
-    if (drop_if(s.router, em.source) || drop_if(s.entry, em.source)) {
+    if (drop_if(s.router, em.source) || drop_if(s.entry, em.source)
+        || drop_if(s.inbox, em.source)) {
       lg->critical("the router died ({}); stopping",
                    self->system().render(em.reason));
       self->quit(em.reason);

@@ -45,7 +45,8 @@ struct supervisor_state {
   std::string store_dsn; ///< "" = session files; else PostgreSQL
   session_services svc;
   router_actor router;
-  router_actor entry; ///< where inbound enters (the router, or a front)
+  router_actor entry; ///< where inbound enters (the inbox, router or front)
+  inbox_actor inbox;  ///< the gateway's durable inbox (null: none)
   bool with_channels = false;      ///< the gateway runs the chat channels
   channel_manager_actor channels; ///< also svc.outbox while it runs
   int restarts = 0;

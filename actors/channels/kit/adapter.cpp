@@ -64,6 +64,13 @@ adapter_front_actor::behavior_type front_impl(front_pointer self,
         self->send(self->state.sender, msg);
       self->send(self->state.manager, std::move(msg));
     }),
+    guard("channels",
+          [self](inbox_record& rec) -> caf::result<inbox_receipt> {
+            ++self->state.status.received;
+            if (self->state.sender)
+              self->send(self->state.sender, rec.msg);
+            return self->delegate(self->state.manager, std::move(rec));
+          }),
     guard("channels", [self, lg](adapter_report& r) {
       auto& s = self->state.status;
       if (s.state != r.state || s.detail != r.detail) {
@@ -79,6 +86,32 @@ adapter_front_actor::behavior_type front_impl(front_pointer self,
 }
 
 } // namespace
+
+hand_over_result hand_over(const adapter_front_actor& front,
+                           std::vector<inbound_msg> msgs,
+                           std::chrono::seconds timeout) {
+  hand_over_result out;
+  if (msgs.empty() || !front)
+    return out;
+  caf::scoped_actor self{front->home_system()};
+  // All requests first, so one journal write (one fsync) can cover them;
+  // then the answers, in order.
+  using handle = decltype(self->request(front, timeout, inbox_record{}));
+  std::vector<handle> pending;
+  for (auto& m : msgs)
+    pending.push_back(self->request(front, timeout, inbox_record{std::move(m)}));
+  for (auto& rh : pending) {
+    bool ok = false;
+    rh.receive([&](inbox_receipt&) { ok = true; },
+               [&](caf::error& err) {
+                 out.error = front->home_system().render(err);
+               });
+    if (!ok)
+      break;
+    ++out.recorded;
+  }
+  return out;
+}
 
 channel_actor spawn_adapter(caf::actor_system& sys, adapter_spec spec) {
   auto h = sys.spawn(front_impl, std::move(spec));

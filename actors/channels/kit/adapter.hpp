@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <caf/actor_system.hpp>
 #include <caf/stateful_actor.hpp>
@@ -35,8 +36,25 @@ using sender_actor
                      caf::reacts_to<inbound_msg>>;
 
 /// The front: the channel interface plus what its own inbound loop sends.
+/// `inbox_record` is answered once the message is in the inbox journal (or
+/// was refused by access control): only then may the loop acknowledge it.
 using adapter_front_actor = channel_actor::extend<
-  caf::reacts_to<inbound_msg>, caf::reacts_to<adapter_report>>;
+  caf::reacts_to<inbound_msg>, caf::reacts_to<adapter_report>,
+  caf::replies_to<inbox_record>::with<inbox_receipt>>;
+
+/// What hand_over found.
+struct hand_over_result {
+  size_t recorded = 0; ///< leading messages safe to acknowledge
+  std::string error;   ///< why the next one was not (empty: all were)
+};
+
+/// From an inbound loop's own thread (it blocks): hands `msgs` to the
+/// front in order and waits until each is durable in the inbox journal.
+/// The platform may be acknowledged for the first `recorded` messages.
+hand_over_result hand_over(const adapter_front_actor& front,
+                           std::vector<inbound_msg> msgs,
+                           std::chrono::seconds timeout
+                           = std::chrono::seconds(30));
 
 /// A platform's inbound side on its own thread; destroying it stops it.
 class inbound_loop {

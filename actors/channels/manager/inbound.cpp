@@ -97,22 +97,27 @@ bool is_pairing_command(const std::string& text) {
 
 } // namespace
 
-void handle_inbound(channel_manager_pointer self, inbound_msg msg) {
+namespace {
+
+/// Access control and the owner's /pairing commands: true when `msg` goes
+/// on to the router (its reply_to set), false when it was answered or
+/// dropped here.
+bool admit(channel_manager_pointer self, inbound_msg& msg) {
   auto& st = self->state;
   auto i = st.channels.find(msg.channel);
   if (i == st.channels.end()) {
     log::get("channels")->warn("message from unknown channel '{}' dropped",
                                msg.channel);
-    return;
+    return false;
   }
   switch (check_access(i->second.opts, st.pairing, msg)) {
     case access_verdict::skip_group:
-      return;
+      return false;
     case access_verdict::deny:
       log::get("channels")->warn("access denied for sender {} on channel {} "
                                  "(not in allowFrom)",
                                  msg.sender_id, msg.channel);
-      return;
+      return false;
     case access_verdict::pair: {
       const auto& r = st.pairing.request(msg.channel, msg.sender_id,
                                          msg.chat_id, unix_now(), st.rng);
@@ -121,19 +126,37 @@ void handle_inbound(channel_manager_pointer self, inbound_msg msg) {
       auto text = pairing_invite(r);
       save_pairing(self);
       reply(self, msg, std::move(text));
-      return;
+      return false;
     }
     case access_verdict::allow:
       break;
   }
   if (is_pairing_command(msg.content)) {
     pairing_command(self, msg);
-    return;
+    return false;
   }
   if (!msg.reply_to)
     msg.reply_to = caf::actor_cast<outbound_sink>(self);
+  return true;
+}
+
+} // namespace
+
+void handle_inbound(channel_manager_pointer self, inbound_msg msg) {
+  if (admit(self, msg) && self->state.router)
+    self->send(self->state.router, std::move(msg));
+}
+
+caf::result<inbox_receipt> record_inbound(channel_manager_pointer self,
+                                          inbound_msg msg) {
+  auto& st = self->state;
+  if (!admit(self, msg))
+    return inbox_receipt{};
+  if (st.inbox)
+    return self->delegate(st.inbox, inbox_record{std::move(msg)});
   if (st.router)
     self->send(st.router, std::move(msg));
+  return inbox_receipt{};
 }
 
 } // namespace nb

@@ -124,10 +124,12 @@ void on_exit(channel_manager_pointer self, caf::exit_msg& em) {
 
 channel_manager_full::behavior_type
 channel_manager_impl(channel_manager_pointer self, settings cfg,
-                     router_actor router, stats_actor stats) {
+                     router_actor router, stats_actor stats,
+                     inbox_actor inbox) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
   st.router = std::move(router);
+  st.inbox = std::move(inbox);
   st.meter.start(self, "channel_manager", stats);
   st.pairing_file = spawn_pairing_file(self->system(),
                                        st.cfg.config_dir() + "/pairing.json");
@@ -159,6 +161,11 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
             handle_inbound(self, std::move(msg));
           }),
     guard("channels",
+          [self](inbox_record& rec) -> caf::result<inbox_receipt> {
+            auto t = self->state.meter.measure();
+            return record_inbound(self, std::move(rec.msg));
+          }),
+    guard("channels",
           [self](channel_status_atom)
             -> caf::result<std::vector<channel_status>> {
             auto t = self->state.meter.measure();
@@ -182,9 +189,10 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
 channel_manager_actor spawn_channel_manager(caf::actor_system& sys,
                                             const settings& cfg,
                                             router_actor router,
-                                            stats_actor stats) {
+                                            stats_actor stats,
+                                            inbox_actor inbox) {
   auto full = sys.spawn(channel_manager_impl, cfg, std::move(router),
-                        std::move(stats));
+                        std::move(stats), std::move(inbox));
   return caf::actor_cast<channel_manager_actor>(full);
 }
 

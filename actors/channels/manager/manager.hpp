@@ -58,6 +58,7 @@ struct channel_manager_state {
 
   settings cfg;
   router_actor router;
+  inbox_actor inbox; ///< journals before the router (null: none)
   std::map<std::string, managed_channel> channels;
   std::map<std::string, chat_queue> queues; ///< by channel + '\n' + chat
   pairing_book pairing;
@@ -71,13 +72,17 @@ using channel_manager_pointer
 
 channel_manager_full::behavior_type
 channel_manager_impl(channel_manager_pointer self, settings cfg,
-                     router_actor router, stats_actor stats);
+                     router_actor router, stats_actor stats,
+                     inbox_actor inbox);
 
-/// Spawns the manager; it starts every enabled channel at once.
+/// Spawns the manager; it starts every enabled channel at once. Admitted
+/// inbound messages go to `router`; with an `inbox`, inbox_record requests
+/// are answered by it once the message is journaled.
 channel_manager_actor spawn_channel_manager(caf::actor_system& sys,
                                             const settings& cfg,
                                             router_actor router,
-                                            stats_actor stats);
+                                            stats_actor stats,
+                                            inbox_actor inbox = nullptr);
 
 // -- the parts, one file each
 
@@ -89,6 +94,11 @@ void send_front(channel_manager_pointer self, const std::string& key,
 
 /// inbound.cpp: access control, pairing commands, then the router.
 void handle_inbound(channel_manager_pointer self, inbound_msg msg);
+
+/// inbound.cpp: the same, answered once the message is in the inbox journal
+/// (at once when access control or a /pairing command took it).
+caf::result<inbox_receipt> record_inbound(channel_manager_pointer self,
+                                          inbound_msg msg);
 
 /// pairing_file.cpp: the detached writer of `path`.
 pairing_file_actor spawn_pairing_file(caf::actor_system& sys,
