@@ -214,11 +214,15 @@ private:
     auto type = msg.value("t", json{}).is_string()
                   ? msg["t"].get<std::string>() : "";
     const json d = msg.value("d", json{});
+    int64_t s = 0;
     if (msg.contains("s") && msg["s"].is_number_integer()) {
-      auto s = msg["s"].get<int64_t>();
+      s = msg["s"].get<int64_t>();
       if (s <= seq_ && type != "READY" && type != "RESUMED")
         return; // replayed after a RESUME and seen before
-      seq_ = std::max(seq_, s);
+      // A message event moves the sequence (what heartbeats and a RESUME
+      // confirm) only once it is in the inbox journal.
+      if (type != "MESSAGE_CREATE")
+        seq_ = std::max(seq_, s);
     }
     if (type == "READY") {
       if (!d.is_object()) {
@@ -247,9 +251,20 @@ private:
     if (!in) {
       if (why == "malformed MESSAGE_CREATE")
         lg_->warn("{} ignored", why);
+      seq_ = std::max(seq_, s);
       return;
     }
-    caf::anon_send(front_, std::move(*in));
+    std::vector<inbound_msg> one;
+    one.push_back(std::move(*in));
+    auto done = chan::hand_over(front_, std::move(one));
+    if (done.recorded == 0) {
+      // Not confirmed: a RESUME from the last sequence replays it.
+      lg_->warn("message not confirmed (a RESUME replays it): {}",
+                done.error);
+      report("error", "inbox: " + done.error);
+      return;
+    }
+    seq_ = std::max(seq_, s);
   }
 
   discord_config cfg_;

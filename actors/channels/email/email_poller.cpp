@@ -63,24 +63,30 @@ private:
           lg_->warn("fetch of message {} failed: {}", uid, m.error);
           continue;
         }
-        hand_on(parse_mail(m.body), uid);
+        if (!hand_on(parse_mail(m.body), uid)) {
+          // Not in the inbox journal: unseen again, fetched next time.
+          handled_.erase(uid);
+          imap.unsee(uid);
+          continue;
+        }
         if (!cfg_.mark_seen)
           imap.unsee(uid);
       }
     } while (stop_.sleep_for(std::chrono::seconds(cfg_.poll_interval_s)));
   }
 
-  void hand_on(mail m, const std::string& uid) {
+  /// False when the mail could not be journaled (it is fetched again).
+  bool hand_on(mail m, const std::string& uid) {
     if (m.from_address.empty()) {
       lg_->warn("message {} has no usable From address; ignored", uid);
-      return;
+      return true;
     }
     if (m.auto_submitted || m.from_address == cfg_.from_address) {
       lg_->info("automatic mail from {} not answered", m.from_address);
-      return;
+      return true;
     }
-    if (!m.message_id.empty() && !ids_.insert(m.message_id).second)
-      return;
+    if (!m.message_id.empty() && ids_.count(m.message_id))
+      return true;
     if (m.body.size() > static_cast<size_t>(cfg_.max_body_chars))
       m.body = m.body.substr(0, cfg_.max_body_chars) + "\n[... cut at "
                + std::to_string(cfg_.max_body_chars) + " characters]";
@@ -96,7 +102,18 @@ private:
                             {"message_id", m.message_id},
                             {"references", m.references}}
                          .dump();
-    caf::anon_send(front_, std::move(in));
+    std::vector<inbound_msg> one;
+    one.push_back(std::move(in));
+    auto done = chan::hand_over(front_, std::move(one));
+    if (done.recorded == 0) {
+      lg_->warn("message {} not kept (fetched again later): {}", uid,
+                done.error);
+      report("error", "inbox: " + done.error);
+      return false;
+    }
+    if (!m.message_id.empty())
+      ids_.insert(m.message_id);
+    return true;
   }
 
   email_config cfg_;

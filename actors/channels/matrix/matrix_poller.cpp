@@ -156,10 +156,20 @@ private:
       }
       if (batch->malformed > 0)
         lg_->warn("{} malformed timeline events ignored", batch->malformed);
-      // The first start answers nothing from before it existed.
-      if (!since.empty())
-        for (auto& m : batch->messages)
-          caf::anon_send(front_, std::move(m));
+      // The first start answers nothing from before it existed. The since
+      // token moves on only once the batch is in the inbox journal.
+      if (!since.empty() && !batch->messages.empty()) {
+        auto done = chan::hand_over(front_, std::move(batch->messages));
+        if (!done.error.empty()) {
+          lg_->warn("sync batch not confirmed (it comes again): {}",
+                    done.error);
+          report("error", "inbox: " + done.error);
+          connected = false;
+          if (!stop_.sleep_for(std::chrono::seconds(1)))
+            break;
+          continue;
+        }
+      }
       if (cfg_.auto_join)
         for (auto& room : batch->invites)
           cs_call(http_, token_, "POST",

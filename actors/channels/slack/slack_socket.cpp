@@ -137,35 +137,48 @@ private:
         return hello;
       }
       auto id = msg.value("envelope_id", json{});
+      bool kept = true;
       if (type == "events_api")
-        handle(msg.value("payload", json{}));
+        kept = handle(msg.value("payload", json{}));
       else if (!id.is_string())
         lg_->warn("Socket Mode frame of type \"{}\" ignored", type);
-      // Acknowledged after the hand-off: a crash before it means Slack
-      // sends the envelope again.
-      if (id.is_string())
+      // Acknowledged once the message is in the inbox journal: a crash
+      // before it means Slack sends the envelope again (a retry of one we
+      // kept is recognised by the inbox).
+      if (id.is_string() && kept)
         ws_.send(json{{"envelope_id", id}}.dump());
     }
     return hello;
   }
 
-  void handle(const json& payload) {
+  /// False when the message could not be journaled (not acknowledged).
+  bool handle(const json& payload) {
     std::string key, why;
     auto in = parse_event(payload, bot_user_, cfg_.name,
                           cfg_.reply_in_thread, key, why);
     if (!in) {
       if (why.rfind("malformed", 0) == 0)
         lg_->warn("{} ignored", why);
-      return;
+      return true;
     }
-    if (!seen_.insert(key).second)
-      return;
+    if (seen_.count(key))
+      return true;
+    std::vector<inbound_msg> one;
+    one.push_back(std::move(*in));
+    auto done = chan::hand_over(front_, std::move(one));
+    if (done.recorded == 0) {
+      lg_->warn("event not acknowledged to Slack (it comes again): {}",
+                done.error);
+      report("error", "inbox: " + done.error);
+      return false;
+    }
+    seen_.insert(key);
     order_.push_back(key);
     if (order_.size() > 1000) {
       seen_.erase(order_.front());
       order_.pop_front();
     }
-    caf::anon_send(front_, std::move(*in));
+    return true;
   }
 
   slack_config cfg_;

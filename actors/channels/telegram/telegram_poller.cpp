@@ -149,29 +149,57 @@ private:
         report("connected", "@" + me_.username);
         connected = true;
       }
-      for (auto& u : r.result)
-        handle(u);
+      if (!hand_on(r.result)) {
+        connected = false;
+        if (!back_off(fails))
+          break;
+      }
     }
   }
 
-  void handle(const json& u) {
-    auto p = parse_update(u, me_, cfg_.name);
-    if (!p.update_id) {
-      lg_->warn("malformed update ignored: {}", u.dump().substr(0, 200));
-      return;
+  /// Hands the batch's messages on and moves the offset past every update
+  /// that is safe to confirm: skipped ones and messages the inbox has on
+  /// disk. False when the inbox refused one (it comes again next poll).
+  bool hand_on(const json& updates) {
+    struct step {
+      int64_t update_id = 0;
+      int msg_index = -1; ///< into msgs; -1: nothing to hand on
+    };
+    std::vector<step> steps;
+    std::vector<inbound_msg> msgs;
+    for (auto& u : updates) {
+      auto p = parse_update(u, me_, cfg_.name);
+      if (!p.update_id) {
+        lg_->warn("malformed update ignored: {}", u.dump().substr(0, 200));
+        continue;
+      }
+      if (have_offset_ && *p.update_id < offset_)
+        continue; // confirmed before: never hand a message on twice
+      step s{*p.update_id, -1};
+      if (p.msg) {
+        if (!p.media.empty())
+          fetch_media(p);
+        p.msg->wants_stream = cfg_.streaming;
+        s.msg_index = static_cast<int>(msgs.size());
+        msgs.push_back(std::move(*p.msg));
+      } else {
+        lg_->debug("update {} skipped: {}", *p.update_id, p.skipped);
+      }
+      steps.push_back(s);
     }
-    if (have_offset_ && *p.update_id < offset_)
-      return; // confirmed before: never hand a message on twice
-    if (p.msg) {
-      if (!p.media.empty())
-        fetch_media(p);
-      p.msg->wants_stream = cfg_.streaming;
-      caf::anon_send(front_, std::move(*p.msg));
-    } else {
-      lg_->debug("update {} skipped: {}", *p.update_id, p.skipped);
+    auto done = chan::hand_over(front_, std::move(msgs));
+    for (auto& s : steps) {
+      if (s.msg_index >= static_cast<int>(done.recorded))
+        break;
+      offset_ = s.update_id + 1;
+      have_offset_ = true;
     }
-    offset_ = *p.update_id + 1;
-    have_offset_ = true;
+    if (done.error.empty())
+      return true;
+    lg_->warn("update not confirmed to Telegram (it comes again): {}",
+              done.error);
+    report("error", "inbox: " + done.error);
+    return false;
   }
 
   telegram_config cfg_;
