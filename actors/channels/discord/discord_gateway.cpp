@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/discord/discord_event.hpp"
+#include "actors/channels/kit/hand_over.hpp"
 #include "actors/channels/kit/http_call.hpp"
 #include "actors/channels/kit/stop_flag.hpp"
 #include "actors/channels/kit/ws_connection.hpp"
@@ -254,14 +255,11 @@ private:
       seq_ = std::max(seq_, s);
       return;
     }
-    std::vector<inbound_msg> one;
-    one.push_back(std::move(*in));
-    auto done = chan::hand_over(front_, std::move(one));
-    if (done.recorded == 0) {
+    if (auto why = chan::hand_over_one(front_, std::move(*in));
+        !why.empty()) {
       // Not confirmed: a RESUME from the last sequence replays it.
-      lg_->warn("message not confirmed (a RESUME replays it): {}",
-                done.error);
-      report("error", "inbox: " + done.error);
+      lg_->warn("message not confirmed (a RESUME replays it): {}", why);
+      report("error", "inbox: " + why);
       return;
     }
     seq_ = std::max(seq_, s);

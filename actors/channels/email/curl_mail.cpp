@@ -65,7 +65,8 @@ imap_client::~imap_client() {
   curl_easy_cleanup(static_cast<CURL*>(curl_));
 }
 
-curl_result imap_client::run(const std::string& url, const std::string& custom) {
+curl_result imap_client::run(const std::string& url, const std::string& custom,
+                             std::string* lines) {
   curl_result out;
   auto* c = static_cast<CURL*>(curl_);
   if (!c) {
@@ -82,6 +83,10 @@ curl_result imap_client::run(const std::string& url, const std::string& custom) 
     curl_easy_setopt(c, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_ALL));
   if (!custom.empty())
     curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, custom.c_str());
+  if (lines) {
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, collect);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, lines);
+  }
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &out.body);
   auto rc = curl_easy_perform(c);
@@ -104,6 +109,33 @@ curl_result imap_client::search_unseen(std::vector<std::string>& uids) {
 
 curl_result imap_client::fetch(const std::string& uid) {
   return run(base_ + "/;UID=" + uid, "");
+}
+
+curl_result imap_client::fetch_peek(const std::string& uid) {
+  // libcurl's IMAP URLs fetch BODY[] (which sets \Seen); a custom command
+  // hands the answer over line by line, the literal included.
+  std::string lines;
+  auto r = run(base_, "UID FETCH " + uid + " BODY.PEEK[]", &lines);
+  if (!r.error.empty())
+    return r;
+  static const std::regex head{R"(BODY\[\] \{([0-9]+)\}\r\n)"};
+  std::smatch m;
+  if (!std::regex_search(lines, m, head)) {
+    r.error = "IMAP: no message text in the FETCH answer";
+    return r;
+  }
+  auto start = static_cast<size_t>(m.position(0) + m.length(0));
+  auto size = std::stoull(m[1].str());
+  if (lines.size() - start < size) {
+    r.error = "IMAP: the FETCH answer is shorter than its literal";
+    return r;
+  }
+  r.body = lines.substr(start, size);
+  return r;
+}
+
+curl_result imap_client::see(const std::string& uid) {
+  return run(base_, "UID STORE " + uid + " +FLAGS (\\Seen)");
 }
 
 curl_result imap_client::unsee(const std::string& uid) {

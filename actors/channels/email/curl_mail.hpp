@@ -28,11 +28,19 @@ public:
   curl_result search_unseen(std::vector<std::string>& uids);
   /// The raw message with `uid` (reading it marks it \Seen).
   curl_result fetch(const std::string& uid);
+  /// The raw message with `uid` read with BODY.PEEK[]: it stays unseen
+  /// until see() (the Email adapter's acknowledgement, once it is kept).
+  curl_result fetch_peek(const std::string& uid);
+  /// Sets \Seen.
+  curl_result see(const std::string& uid);
   /// Clears \Seen again (markSeen false).
   curl_result unsee(const std::string& uid);
 
 private:
-  curl_result run(const std::string& url, const std::string& custom);
+  /// `lines` (may be null) gets every response line (a custom command's
+  /// literal data arrives there).
+  curl_result run(const std::string& url, const std::string& custom,
+                  std::string* lines = nullptr);
   std::string base_;
   const email_config& cfg_;
   const std::atomic<bool>* stop_;

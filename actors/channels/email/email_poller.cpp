@@ -9,6 +9,7 @@
 
 #include "actors/channels/email/curl_mail.hpp"
 #include "actors/channels/email/mail_message.hpp"
+#include "actors/channels/kit/hand_over.hpp"
 #include "actors/channels/kit/stop_flag.hpp"
 #include "actors/common/log.hpp"
 
@@ -57,19 +58,31 @@ private:
           break;
         if (!handled_.insert(uid).second)
           continue;
-        auto m = imap.fetch(uid);
+        // Read without setting \Seen; the flag is the acknowledgement and
+        // is set only once the inbox journal has the message.
+        bool peeked = true;
+        auto m = imap.fetch_peek(uid);
+        if (!m.error.empty()) {
+          lg_->debug("BODY.PEEK fetch of {} failed ({}); plain fetch", uid,
+                     m.error);
+          peeked = false;
+          m = imap.fetch(uid);
+        }
         if (!m.error.empty()) {
           handled_.erase(uid); // try again next time
           lg_->warn("fetch of message {} failed: {}", uid, m.error);
           continue;
         }
         if (!hand_on(parse_mail(m.body), uid)) {
-          // Not in the inbox journal: unseen again, fetched next time.
+          // Not in the inbox journal: unseen, fetched again next time.
           handled_.erase(uid);
-          imap.unsee(uid);
+          if (!peeked)
+            imap.unsee(uid);
           continue;
         }
-        if (!cfg_.mark_seen)
+        if (cfg_.mark_seen && peeked)
+          imap.see(uid);
+        else if (!cfg_.mark_seen && !peeked)
           imap.unsee(uid);
       }
     } while (stop_.sleep_for(std::chrono::seconds(cfg_.poll_interval_s)));
@@ -102,13 +115,9 @@ private:
                             {"message_id", m.message_id},
                             {"references", m.references}}
                          .dump();
-    std::vector<inbound_msg> one;
-    one.push_back(std::move(in));
-    auto done = chan::hand_over(front_, std::move(one));
-    if (done.recorded == 0) {
-      lg_->warn("message {} not kept (fetched again later): {}", uid,
-                done.error);
-      report("error", "inbox: " + done.error);
+    if (auto why = chan::hand_over_one(front_, std::move(in)); !why.empty()) {
+      lg_->warn("message {} not kept (fetched again later): {}", uid, why);
+      report("error", "inbox: " + why);
       return false;
     }
     if (!m.message_id.empty())

@@ -11,6 +11,7 @@
 #include "actors/channels/kit/http_call.hpp"
 #include "actors/channels/kit/stop_flag.hpp"
 #include "actors/channels/kit/ws_connection.hpp"
+#include "actors/channels/kit/hand_over.hpp"
 #include "actors/channels/slack/slack_event.hpp"
 #include "actors/common/log.hpp"
 
@@ -163,13 +164,10 @@ private:
     }
     if (seen_.count(key))
       return true;
-    std::vector<inbound_msg> one;
-    one.push_back(std::move(*in));
-    auto done = chan::hand_over(front_, std::move(one));
-    if (done.recorded == 0) {
-      lg_->warn("event not acknowledged to Slack (it comes again): {}",
-                done.error);
-      report("error", "inbox: " + done.error);
+    if (auto why = chan::hand_over_one(front_, std::move(*in));
+        !why.empty()) {
+      lg_->warn("event not acknowledged to Slack (it comes again): {}", why);
+      report("error", "inbox: " + why);
       return false;
     }
     seen_.insert(key);
