@@ -22,10 +22,12 @@ int64_t unix_ms() {
     .count();
 }
 
-caf::error write_new(const std::string& path, std::string_view bytes) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+/// Writes `bytes` to `path` opened with `flags` and fsyncs it.
+caf::error write_synced(const std::string& path, std::string_view bytes,
+                        int flags) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0600);
   if (fd < 0)
-    return sys_error("cannot create", path, errno);
+    return sys_error("cannot open", path, errno);
   int err = store_io::write_all(fd, bytes);
   if (err == 0 && ::fsync(fd) != 0)
     err = errno;
@@ -83,7 +85,7 @@ caf::expected<std::string> journal_file::open(const std::string& dir) {
   auto scan = scan_frames(bytes);
   if (scan.tail == tail_kind::corrupt) {
     auto copy = path_ + ".damaged-" + std::to_string(unix_ms());
-    if (auto err = write_new(copy, bytes))
+    if (auto err = write_synced(copy, bytes, O_TRUNC))
       return err;
   }
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
@@ -120,7 +122,7 @@ caf::error journal_file::append(std::string_view bytes, bool sync) {
 
 caf::error journal_file::replace(std::string_view bytes) {
   auto tmp = path_ + ".tmp";
-  if (auto err = write_new(tmp, bytes))
+  if (auto err = write_synced(tmp, bytes, O_TRUNC))
     return err;
   if (::rename(tmp.c_str(), path_.c_str()) != 0) {
     auto e = errno;
@@ -139,18 +141,7 @@ caf::error journal_file::replace(std::string_view bytes) {
 }
 
 caf::error journal_file::keep(const std::string& name, std::string_view line) {
-  auto path = dir_ + "/" + name;
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-                  0600);
-  if (fd < 0)
-    return sys_error("cannot open", path, errno);
-  int err = store_io::write_all(fd, line);
-  if (err == 0 && ::fsync(fd) != 0)
-    err = errno;
-  ::close(fd);
-  if (err != 0)
-    return sys_error("cannot write", path, err);
-  return {};
+  return write_synced(dir_ + "/" + name, line, O_APPEND);
 }
 
 } // namespace nb::inbox

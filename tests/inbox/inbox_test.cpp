@@ -10,24 +10,14 @@
 
 #include "actors/inbox/inbox.hpp"
 #include "actors/inbox/journal_records.hpp"
+#include "tests/inbox/samples.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/system_fixture.hpp"
 
 using namespace nb;
+using nb::test::text_msg;
 
 namespace {
-
-inbound_msg text_msg(const std::string& chat, const std::string& text,
-                     const std::string& platform_id = "") {
-  inbound_msg m;
-  m.channel = "telegram";
-  m.chat_id = chat;
-  m.sender_id = "u1";
-  m.content = text;
-  if (!platform_id.empty())
-    m.metadata_json = R"({"_message_id":")" + platform_id + R"("})";
-  return m;
-}
 
 /// The test plays the entry router: the inbox passes messages to it.
 struct inbox_probe : test::system_fixture {

@@ -5,24 +5,14 @@
 #include "actors/inbox/journal_file.hpp"
 #include "actors/inbox/journal_frames.hpp"
 #include "actors/inbox/journal_records.hpp"
+#include "tests/inbox/samples.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 using namespace nb;
+using nb::test::text_msg;
 using namespace nb::inbox;
 
 namespace {
-
-inbound_msg text_msg(const std::string& chat, const std::string& text,
-                     const std::string& platform_id = "") {
-  inbound_msg m;
-  m.channel = "telegram";
-  m.chat_id = chat;
-  m.sender_id = "u1";
-  m.content = text;
-  if (!platform_id.empty())
-    m.metadata_json = R"({"_message_id":")" + platform_id + R"("})";
-  return m;
-}
 
 journal_entry entry(int64_t seq, inbound_msg m) {
   journal_entry e;

@@ -82,7 +82,7 @@ channel_manager_actor spawn_channel_manager(caf::actor_system& sys,
                                             const settings& cfg,
                                             router_actor router,
                                             stats_actor stats,
-                                            inbox_actor inbox = nullptr);
+                                            inbox_actor inbox = {});
 
 // -- the parts, one file each
 
