@@ -35,6 +35,7 @@ struct temp_dir {
 struct adapter_probe : system_fixture {
   caf::scoped_actor self{sys};
   channel_actor adapter;
+  int receipts = 0; ///< inbox_record requests answered
 
   channel_manager_actor as_manager() {
     return caf::actor_cast<channel_manager_actor>(self);
@@ -43,11 +44,22 @@ struct adapter_probe : system_fixture {
   ~adapter_probe() { stop(); }
 
   void stop() {
-    if (adapter) {
-      self->send_exit(adapter, caf::exit_reason::user_shutdown);
-      self->wait_for(adapter);
-      adapter = nullptr;
-    }
+    if (!adapter)
+      return;
+    // An inbound loop may be waiting for a receipt while it stops: answer
+    // until the adapter is down (as the manager would).
+    self->monitor(adapter);
+    self->send_exit(adapter, caf::exit_reason::user_shutdown);
+    bool down = false;
+    while (!down)
+      self->receive([&](caf::down_msg&) { down = true; },
+                    [&](inbox_record&) -> inbox_receipt {
+                      return inbox_receipt{"probe.stopping", false};
+                    },
+                    caf::after(std::chrono::seconds(60)) >> [&] {
+                      down = true;
+                    });
+    adapter = nullptr;
   }
 
   /// The next inbound message the adapter hands on (nullopt on timeout).
@@ -57,6 +69,15 @@ struct adapter_probe : system_fixture {
     bool done = false;
     while (!done)
       self->receive([&](inbound_msg& m) { out = std::move(m); done = true; },
+                    // The manager's journaled path: answered with a receipt,
+                    // as the inbox does once the message is on disk.
+                    [&](inbox_record& r) -> inbox_receipt {
+                      out = std::move(r.msg);
+                      done = true;
+                      ++receipts;
+                      return inbox_receipt{"probe." + std::to_string(receipts),
+                                           false};
+                    },
                     [&](outbound_msg&) {}, // not expected from an adapter
                     caf::after(t) >> [&] { done = true; });
     return out;

@@ -30,6 +30,7 @@ struct fake_discord::impl {
   int limited = 0;
   double retry_after = 0;
   int identifies = 0, resumes = 0, heartbeats = 0, sessions = 0;
+  int64_t heartbeat_seq = 0; ///< the sequence the last heartbeat confirmed
   int64_t intents = -1;
   std::vector<json> posts;
   int post_calls = 0;
@@ -116,6 +117,8 @@ struct fake_discord::impl {
       auto p = json::parse(*msg, nullptr, false);
       if (p.is_object() && p.value("op", 0) == 1) {
         ++heartbeats;
+        if (p.contains("d") && p["d"].is_number_integer())
+          heartbeat_seq = p["d"].get<int64_t>();
         if (acking) {
           g.unlock();
           c.send(json{{"op", 11}}.dump());
@@ -277,6 +280,16 @@ int fake_discord::identifies() const {
 int fake_discord::resumes() const {
   std::lock_guard<std::mutex> g{impl_->mx};
   return impl_->resumes;
+}
+
+int64_t fake_discord::last_seq() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->seq;
+}
+
+int64_t fake_discord::confirmed_seq() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->heartbeat_seq;
 }
 
 int fake_discord::heartbeats() const {

@@ -50,6 +50,10 @@ public:
   int identifies() const;
   int resumes() const;
   int heartbeats() const;
+  /// The sequence number of the newest dispatch.
+  int64_t last_seq() const;
+  /// The sequence number the client's last heartbeat confirmed.
+  int64_t confirmed_seq() const;
   /// READY or RESUMED sent so far.
   int sessions() const;
   /// The intents of the last IDENTIFY.

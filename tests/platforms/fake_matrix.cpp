@@ -30,6 +30,7 @@ struct fake_matrix::impl {
   std::vector<std::string> joined;
   std::set<std::string> tokens{fake_matrix::token};
   int send_calls = 0, limited = 0, retry_ms = 0, logins = 0;
+  size_t synced_past = 0; ///< the newest since token a client sent
   bool garbage = false, lose = false, stopping = false;
 
   static void answer(httplib::Response& res, int status, const json& body) {
@@ -59,6 +60,8 @@ struct fake_matrix::impl {
     bool has_since = req.has_param("since");
     if (has_since)
       since = std::stoul(req.get_param_value("since").substr(1));
+    if (has_since)
+      synced_past = std::max(synced_past, since);
     int timeout = req.has_param("timeout")
                     ? std::stoi(req.get_param_value("timeout")) : 0;
     cv.wait_for(g, std::chrono::milliseconds(timeout), [&] {
@@ -262,6 +265,11 @@ int fake_matrix::send_calls() const {
 std::vector<std::string> fake_matrix::joined() const {
   std::lock_guard<std::mutex> g{impl_->mx};
   return impl_->joined;
+}
+
+size_t fake_matrix::synced_past() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->synced_past;
 }
 
 int fake_matrix::logins() const {

@@ -48,6 +48,9 @@ public:
   int send_calls() const;
   std::vector<std::string> joined() const;
   int logins() const;
+  /// Timeline events a client has confirmed (the newest since token it
+  /// sent counts the events before it).
+  size_t synced_past() const;
 
 private:
   struct impl;

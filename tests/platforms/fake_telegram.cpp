@@ -20,8 +20,12 @@ struct fake_telegram::impl {
   mutable std::mutex mx;
   mutable std::condition_variable cv;
   std::deque<json> updates;
+  std::vector<json> history; ///< every update pushed, for redelivery
   int64_t next_update = 700;
   int64_t next_message = 1;
+  /// Ids of the users' messages: unique, as Telegram's are in a chat (a
+  /// redelivered update carries the same one).
+  int64_t next_incoming = 1001;
   int64_t last_offset = 0;
   int failing_polls = 0;
   std::string fail_how;
@@ -197,6 +201,12 @@ fake_telegram::~fake_telegram() {
   go_down();
 }
 
+void fake_telegram::forget_confirmations() {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  impl_->updates.assign(impl_->history.begin(), impl_->history.end());
+  impl_->cv.notify_all();
+}
+
 std::string fake_telegram::base_url() const {
   return "http://127.0.0.1:" + std::to_string(impl_->port);
 }
@@ -205,6 +215,7 @@ int64_t fake_telegram::push_update(json u) {
   std::lock_guard<std::mutex> g{impl_->mx};
   auto id = impl_->next_update++;
   u["update_id"] = id;
+  impl_->history.push_back(u);
   impl_->updates.push_back(std::move(u));
   impl_->cv.notify_all();
   return id;
@@ -221,7 +232,7 @@ json user(int64_t id) {
 
 int64_t fake_telegram::push_text(int64_t chat, int64_t from,
                                  const std::string& text) {
-  json m{{"message_id", impl_->next_message + 1000},
+  json m{{"message_id", impl_->next_incoming++},
          {"from", user(from)},
          {"chat", {{"id", chat}, {"first_name", "Ann"}, {"type", "private"}}},
          {"date", 1700000000},
@@ -239,7 +250,7 @@ int64_t fake_telegram::push_group(int64_t chat, int64_t from,
                                   int64_t topic) {
   std::string body = mention ? "@" + std::string{bot_username} + " " + text
                              : text;
-  json m{{"message_id", impl_->next_message + 2000},
+  json m{{"message_id", impl_->next_incoming++},
          {"from", user(from)},
          {"chat", {{"id", chat}, {"title", "Team"}, {"type", "supergroup"},
                    {"is_forum", topic > 0}}},

@@ -56,6 +56,9 @@ public:
   bool wait_sent(size_t n, std::chrono::milliseconds timeout) const;
   /// Calls of a method so far (accepted or not).
   int calls(const std::string& method) const;
+  /// Telegram lost the confirmations (the bot crashed before its offset
+  /// reached the server): every update pushed so far is delivered again.
+  void forget_confirmations();
   /// Updates not yet confirmed by an offset.
   size_t pending() const;
   /// The offset of the most recent getUpdates.

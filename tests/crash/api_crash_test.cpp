@@ -1,0 +1,45 @@
+// The OpenAI-compatible API: each request is in the inbox journal before its
+// session sees it, so requests waiting behind a slow one run after a crash
+// (their callers' connections died with the gateway).
+#include "tests/crash/crash_scenario.hpp"
+
+#include <future>
+
+#include <httplib.h>
+
+using namespace nb;
+using namespace nb::test;
+using nlohmann::json;
+
+TEST_CASE("crash: the API keeps five requests queued behind a slow one") {
+  fake_llm llm;
+  crash_home h{llm, json::object()};
+  std::vector<std::future<void>> callers;
+  int sent = 0;
+  platform_driver p;
+  p.send = [&](const std::string& text) {
+    int port = h.api_port;
+    callers.push_back(std::async(std::launch::async, [port, text] {
+      httplib::Client cli{"127.0.0.1", port};
+      cli.set_read_timeout(60, 0);
+      json body{{"model", "test-model"},
+                {"messages", {{{"role", "user"}, {"content", text}}}},
+                {"session_id", "crash"}};
+      cli.Post("/v1/chat/completions", body.dump(), "application/json");
+    }));
+    ++sent;
+    // One at a time, so their order is the order they were sent in.
+    auto want = sent;
+    REQUIRE(eventually([&] { return h.gauge("inbox_appended") >= want; },
+                       std::chrono::seconds(10)));
+  };
+  bool restarted = false; // the new process counts afresh
+  p.all_acknowledged = [&] {
+    return restarted || h.gauge("inbox_appended") >= sent;
+  };
+  p.after_kill = [&] { restarted = true; };
+  p.session_key = "api:crash";
+  slow_then_five_then_kill(h, llm, p);
+  for (auto& c : callers)
+    c.wait();
+}
