@@ -280,7 +280,7 @@ int64_t fake_telegram::push_photo(int64_t chat, int64_t from,
              {"file_size", 10}, {"width", 90}, {"height", 90}};
   json big{{"file_id", id}, {"file_unique_id", "u" + id},
            {"file_size", bytes.size()}, {"width", 800}, {"height", 600}};
-  json m{{"message_id", 3000},
+  json m{{"message_id", impl_->next_incoming++},
          {"from", user(from)},
          {"chat", {{"id", chat}, {"type", "private"}}},
          {"date", 1700000000},
