@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
   for (int burst : {10, 100, 1000}) {
     counters before = c;
     int total = 0;
+    int failed = 0;
     auto t0 = clock_type::now();
     std::vector<double> waits;
     for (int round = 0; round < std::max(1, 5000 / burst); ++round) {
@@ -105,7 +106,7 @@ int main(int argc, char** argv) {
       auto r0 = clock_type::now();
       for (int i = 0; i < burst; ++i)
         hs.push_back(self->request(inbox, std::chrono::seconds(30),
-                                   inbox_record{sample(100000 + total + i)}));
+                                   inbox_record{sample(burst * 1000000 + total + i)}));
       for (auto& h : hs)
         h.receive(
           [&](inbox_receipt&) {
@@ -113,16 +114,18 @@ int main(int argc, char** argv) {
                               clock_type::now() - r0)
                               .count());
           },
-          [](caf::error&) {});
+          [&](caf::error&) { ++failed; });
       total += burst;
     }
     auto secs = std::chrono::duration<double>(clock_type::now() - t0).count();
     read_gauges(self, c);
     auto n = c.appended - before.appended;
     auto f = c.fsyncs - before.fsyncs;
-    std::printf("bursts of %4d: %d messages, %.0f messages/s, %.3f fsyncs "
-                "per message, receipt wait p50 %.0f us p99 %.0f us\n",
-                burst, total, total / secs, n ? double(f) / n : 0.0,
+    std::printf("bursts of %4d: %d messages (%d failed), %.0f messages/s, "
+                "%lld fsyncs for %lld journaled (%.3f per message), receipt "
+                "wait p50 %.0f us p99 %.0f us\n",
+                burst, total, failed, total / secs, static_cast<long long>(f),
+                static_cast<long long>(n), n ? double(f) / n : 0.0,
                 pct(waits, 0.5), pct(waits, 0.99));
   }
   self->send_exit(inbox, caf::exit_reason::user_shutdown);
