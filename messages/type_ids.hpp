@@ -116,7 +116,6 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::inbound_sink))
   CAF_ADD_TYPE_ID(nb, (nb::subagents_actor))
 
-
   // -- the durable inbox (issue 13)
   CAF_ADD_TYPE_ID(nb, (nb::inbox_record))
   CAF_ADD_TYPE_ID(nb, (nb::inbox_receipt))
