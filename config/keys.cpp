@@ -135,9 +135,18 @@ std::vector<key_spec> make_table() {
     text("tools.exec.pathAppend", false,
          [](settings& s, name_t, val_t v) { s.tools.exec.path_append = v.text; }),
     ignored("tools.exec.pathPrepend"),
-    ignored("tools.exec.sandbox"),
-    ignored("tools.exec.sandboxRoBinds"),
-    ignored("tools.exec.sandboxRwBinds"),
+    text("tools.exec.sandbox", false,
+         [](settings& s, name_t, val_t v) { s.tools.exec.sandbox = v.text; }),
+    leaf("tools.exec.sandboxRoBinds", k::string_list, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.tools.exec.sandbox_ro_binds = v.list;
+         }),
+    leaf("tools.exec.sandboxRwBinds", k::string_list, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) {
+           s.tools.exec.sandbox_rw_binds = v.list;
+         }),
+    text("tools.exec.network", true,
+         [](settings& s, name_t, val_t v) { s.tools.exec.network = v.text; }),
     leaf("tools.exec.allowedEnvKeys", k::string_list, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) {
            s.tools.exec.allowed_env_keys = v.list;

@@ -102,6 +102,29 @@ std::optional<config_error> check_patterns(const std::vector<std::string>& ps,
   return std::nullopt;
 }
 
+/// tools.exec's sandbox keys: known words and absolute bind paths.
+std::optional<config_error> check_sandbox_keys(const exec_settings& e) {
+  if (!e.sandbox.empty() && e.sandbox != "bwrap")
+    return config_error{"tools.exec.sandbox",
+                        "'" + e.sandbox + "' is not a sandbox this gateway "
+                          "has: use \"bwrap\" or leave it empty"};
+  if (e.network != "none" && e.network != "loopback-denied"
+      && e.network != "host")
+    return config_error{"tools.exec.network",
+                        "'" + e.network + "' is not one of \"none\", "
+                          "\"loopback-denied\", \"host\""};
+  for (auto* key : {"tools.exec.sandboxRoBinds", "tools.exec.sandboxRwBinds"}) {
+    auto& binds = std::string_view{key}.find("Ro") != std::string_view::npos
+                    ? e.sandbox_ro_binds
+                    : e.sandbox_rw_binds;
+    for (size_t i = 0; i < binds.size(); ++i)
+      if (binds[i].empty() || (binds[i][0] != '/' && binds[i][0] != '~'))
+        return config_error{std::string{key} + "[" + std::to_string(i) + "]",
+                            "'" + binds[i] + "' is not an absolute path"};
+  }
+  return std::nullopt;
+}
+
 /// Rules that span keys (REFERENCE §16 and RELIABILITY H9).
 std::optional<config_error> cross_check(const settings& s,
                                         config::diagnostics& diag) {
@@ -110,6 +133,8 @@ std::optional<config_error> cross_check(const settings& s,
     return bad;
   if (auto bad = check_patterns(s.tools.exec.allow_patterns,
                                 "tools.exec.allowPatterns"))
+    return bad;
+  if (auto bad = check_sandbox_keys(s.tools.exec))
     return bad;
   if (!is_loopback_host(s.api.host) && s.api.api_key.empty())
     return config_error{"api.host",

@@ -69,6 +69,14 @@ struct exec_settings {
   int32_t max_processes = 256; ///< more processes a command may start
   int32_t max_memory_mb = 4096; ///< data segment per process (0 = none)
   int32_t max_cpu_s = 0; ///< CPU seconds per process (0 = timeout + 5)
+  /// "" (sandboxed when tools.restrictToWorkspace is on) or "bwrap"
+  /// (always sandboxed; the file tools are then held to the workspace too).
+  std::string sandbox;
+  std::vector<std::string> sandbox_ro_binds; ///< extra trees, read-only
+  std::vector<std::string> sandbox_rw_binds; ///< extra trees, writable
+  /// What a sandboxed command may reach: "none", "loopback-denied" (the
+  /// internet, not the host's loopback or private ranges) or "host".
+  std::string network = "loopback-denied";
 };
 
 /// tools.web.search

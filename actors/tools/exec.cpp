@@ -228,6 +228,13 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
     sandbox_request req;
     req.workspace = root.path;
     req.cwd = cwd.path;
+    req.config_dir = ctx.config_dir;
+    req.config_file = ctx.config_file;
+    req.network = ctx.exec.network;
+    for (auto& b : ctx.exec.sandbox_ro_binds)
+      req.ro_binds.push_back(expand_user(b));
+    for (auto& b : ctx.exec.sandbox_rw_binds)
+      req.rw_binds.push_back(expand_user(b));
     req.max_processes = ctx.exec.max_processes;
     r = run_sandboxed(std::move(opts), req, status);
   } else {

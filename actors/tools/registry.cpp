@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "actors/tools/schema.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/workspace_guard.hpp"
@@ -206,8 +207,14 @@ tool_context make_tool_context(const settings& cfg, std::string session_key) {
   ctx.workspace = absolute_path(cfg.agent.workspace, cwd);
   while (ctx.workspace.size() > 1 && ctx.workspace.back() == '/')
     ctx.workspace.pop_back();
-  ctx.restrict_to_workspace = cfg.tools.restrict_to_workspace;
+  // A configured sandbox holds the file tools to the workspace too, as in
+  // nanobot.
+  ctx.restrict_to_workspace = exec_sandboxed(cfg);
   ctx.exec = cfg.tools.exec;
+  if (!cfg.config_path.empty()) {
+    ctx.config_file = absolute_path(cfg.config_path, cwd);
+    ctx.config_dir = absolute_path(cfg.config_dir(), cwd);
+  }
   ctx.web = cfg.tools.web;
   ctx.ssrf_whitelist = cfg.tools.ssrf_whitelist;
   ctx.browser = cfg.tools.browser;

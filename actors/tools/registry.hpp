@@ -30,6 +30,10 @@ struct tool_context {
   std::string workspace;            ///< absolute, '~' expanded
   bool restrict_to_workspace = true;
   exec_settings exec;
+  /// config.json and its directory (sessions/ and the keys): never visible
+  /// to a sandboxed command, even when inside the workspace or a bind.
+  std::string config_file;
+  std::string config_dir;
   std::string session_key;
   web_settings web;
   std::vector<std::string> ssrf_whitelist; ///< CIDRs (tools.ssrfWhitelist)

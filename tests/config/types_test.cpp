@@ -231,6 +231,26 @@ TEST_CASE("an exec pattern that does not compile is refused at load") {
           .value.tools.exec.deny_patterns.size() == 2);
 }
 
+TEST_CASE("the exec sandbox keys are read and a wrong word names its key") {
+  auto good = ok(parse(R"({"tools": {"exec": {"sandbox": "bwrap",
+    "network": "none", "sandboxRoBinds": ["/opt/data"],
+    "sandboxRwBinds": ["~/scratch"]}}})")).value.tools.exec;
+  CHECK(good.sandbox == "bwrap");
+  CHECK(good.network == "none");
+  CHECK(good.sandbox_ro_binds == std::vector<std::string>{"/opt/data"});
+  CHECK(good.sandbox_rw_binds == std::vector<std::string>{"~/scratch"});
+  CHECK(ok(parse("{}")).value.tools.exec.network == "loopback-denied");
+  auto net = err(parse(R"({"tools": {"exec": {"network": "internet"}}})"));
+  CHECK(net.key_path == "tools.exec.network");
+  CHECK(contains(net.reason, "'internet' is not one of"));
+  auto kind = err(parse(R"({"tools": {"exec": {"sandbox": "docker"}}})"));
+  CHECK(kind.key_path == "tools.exec.sandbox");
+  CHECK(contains(kind.reason, "\"bwrap\""));
+  auto bind = err(parse(R"({"tools": {"exec": {"sandboxRwBinds": ["/ok", "data"]}}})"));
+  CHECK(bind.key_path == "tools.exec.sandboxRwBinds[1]");
+  CHECK(contains(bind.reason, "not an absolute path"));
+}
+
 TEST_CASE("a byte-order mark is an error naming where it is") {
   auto start = err(parse("\xEF\xBB\xBF{\"gateway\": {\"port\": 1}}"));
   CHECK(contains(start.reason, "byte-order mark"));

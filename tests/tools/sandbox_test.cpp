@@ -13,10 +13,10 @@
 #include <csignal>
 
 #include <netinet/in.h>
-#include <openssl/evp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "actors/common/base64.hpp"
 #include "actors/tools/sandbox/bwrap_args.hpp"
 #include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "actors/tools/sandbox/sandboxed_run.hpp"
@@ -32,12 +32,7 @@ namespace {
 // `path` as a shell word the exec guard cannot read (the sandbox has to
 // hold on its own).
 std::string unseen(const std::string& path) {
-  std::string b64(4 * ((path.size() + 2) / 3) + 1, '\0');
-  auto n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(b64.data()),
-                           reinterpret_cast<const unsigned char*>(path.data()),
-                           static_cast<int>(path.size()));
-  b64.resize(static_cast<size_t>(n));
-  return "$(echo " + b64 + " | base64 -d)";
+  return "$(echo " + base64_encode(path) + " | base64 -d)";
 }
 
 std::string cat_hidden(const std::string& path) {
@@ -293,11 +288,53 @@ TEST_CASE("the sandbox network: none loopback-denied and host") {
   req.network = "host";
   CHECK(has(run_in(req, probe), "reached"));
   // exec itself uses loopback-denied.
-  auto through_exec = test::run(
-    t.ctx(), "exec",
-    {{"command", "(exec 3<>" + unseen("/dev/tcp/127.0.0.1/" + std::to_string(host.port))
-                   + ") 2>/dev/null && echo reached || echo refused"}});
+  auto hidden_probe = "(exec 3<>" + unseen("/dev/tcp/127.0.0.1/" + std::to_string(host.port))
+                      + ") 2>/dev/null && echo reached || echo refused";
+  auto through_exec = test::run(t.ctx(), "exec", {{"command", hidden_probe}});
   CHECK(has(through_exec.content, "refused"));
+  // tools.exec.network reaches exec: "host" opens the host's loopback.
+  auto ctx = t.ctx();
+  ctx.exec.network = "host";
+  auto opened = test::run(ctx, "exec", {{"command", hidden_probe}});
+  INFO(opened.content);
+  CHECK(has(opened.content, "reached"));
+}
+
+TEST_CASE("tools.exec.sandbox bwrap sandboxes exec and the file tools without restrictToWorkspace") {
+  test::temp_tree t;
+  auto cfg = test::settings_for(t.ws);
+  cfg.tools.restrict_to_workspace = false;
+  cfg.tools.exec.sandbox = "bwrap";
+  auto ctx = make_tool_context(cfg, "cli:direct");
+  CHECK(ctx.restrict_to_workspace);
+  auto secret = t.get("outside/secret.txt");
+  REQUIRE_FALSE(secret.empty());
+  auto shell = test::run(ctx, "exec",
+                         {{"command", cat_hidden(t.root + "/outside/secret.txt")}});
+  INFO(shell.content);
+  CHECK_FALSE(has(shell.content, secret));
+  auto file = test::run(ctx, "read_file",
+                        {{"path", t.root + "/outside/secret.txt"}});
+  CHECK(file.is_error);
+  cfg.tools.exec.sandbox.clear();
+  CHECK_FALSE(make_tool_context(cfg, "cli:direct").restrict_to_workspace);
+}
+
+TEST_CASE("the config file stays hidden from a sandbox whose workspace holds it") {
+  test::temp_tree t;
+  t.put("ws/config.json", R"({"providers": {"x": {"apiKey": "sk-hidden"}}})");
+  t.put("ws/sessions/cli_direct.jsonl", "a private chat");
+  t.put("ws/notes.txt", "the agent's own notes");
+  auto config = t.ws + "/config.json";
+  auto cfg = test::settings_for(t.ws);
+  cfg.config_path = config;
+  auto ctx = make_tool_context(cfg, "cli:direct");
+  auto out = test::run(ctx, "exec",
+                       {{"command", "cat config.json sessions/* notes.txt 2>&1"}});
+  INFO(out.content);
+  CHECK_FALSE(has(out.content, "sk-hidden"));
+  CHECK_FALSE(has(out.content, "a private chat"));
+  CHECK(has(out.content, "the agent's own notes"));
 }
 
 TEST_CASE("without bwrap the sandbox is unavailable and says how to install it") {

@@ -97,18 +97,22 @@ std::string sandbox_unavailable_text(const sandbox_status& s) {
          + s.problem + ". To enable exec, " + s.fix + ".";
 }
 
+bool exec_sandboxed(const settings& cfg) {
+  return cfg.tools.restrict_to_workspace || cfg.tools.exec.sandbox == "bwrap";
+}
+
 std::string describe_sandbox(const settings& cfg, const sandbox_status& s) {
   auto& exec = cfg.tools.exec;
   if (!exec.enable)
     return "exec disabled (tools.exec.enable is false)";
-  if (!cfg.tools.restrict_to_workspace)
+  if (!exec_sandboxed(cfg))
     return std::string{"off: commands run unsandboxed "}
-           + "(tools.restrictToWorkspace is false)"
+           + "(tools.restrictToWorkspace is false, tools.exec.sandbox empty)"
            + (s.available ? "" : "; bubblewrap: " + s.problem);
   if (!s.available)
     return "✗ unavailable, exec refused: " + s.problem + " (" + s.fix + ")";
-  std::string net = sandbox_default_network;
-  if (!s.outbound_problem.empty())
+  std::string net = exec.network;
+  if (exec.network == "loopback-denied" && !s.outbound_problem.empty())
     net += " (no network at all: " + s.outbound_problem + ")";
   return "✓ bubblewrap (" + s.bwrap + "), network " + net
          + ", process limit "
@@ -121,7 +125,7 @@ std::string describe_sandbox(const settings& cfg, const sandbox_status& s) {
 
 std::string disable_exec_without_sandbox(settings& cfg) {
   auto& exec = cfg.tools.exec;
-  if (!exec.enable || !cfg.tools.restrict_to_workspace)
+  if (!exec.enable || !exec_sandboxed(cfg))
     return {};
   auto& s = sandbox_status_for();
   if (s.available)

@@ -31,9 +31,9 @@ std::string find_bwrap();
 /// first call runs `bwrap ... true` once (a few milliseconds).
 const sandbox_status& sandbox_status_for(const std::string& bwrap = {});
 
-/// The network mode of sandboxed commands ("loopback-denied"; a config
-/// key for it, tools.exec.network, is still to come).
-inline constexpr const char* sandbox_default_network = "loopback-denied";
+/// Whether exec commands run in the sandbox: tools.restrictToWorkspace
+/// (on by default) or tools.exec.sandbox "bwrap".
+bool exec_sandboxed(const settings& cfg);
 
 /// The error exec returns (and the gateway logs) when the sandbox is
 /// required but unavailable: the problem and how to install bubblewrap.

@@ -17,7 +17,7 @@ struct sandbox_request {
   std::string cwd;        ///< real path inside the workspace
   std::string config_dir; ///< hidden (config.json, sessions/); "" = none
   std::string config_file;
-  std::string network = sandbox_default_network; ///< or "none", "host"
+  std::string network = "loopback-denied"; ///< or "none", "host"
   std::vector<std::string> ro_binds; ///< extra trees shown read-only
   std::vector<std::string> rw_binds; ///< extra trees shown writable
   int64_t max_processes = 256;       ///< the pids cgroup's limit
