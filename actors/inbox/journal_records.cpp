@@ -1,5 +1,7 @@
 #include "actors/inbox/journal_records.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -23,19 +25,36 @@ json msg_json(const inbound_msg& m) {
   return j;
 }
 
+// A record that passed its CRC can still hold a field of the wrong type
+// (a bad disk, an older or newer writer): such a field reads as absent.
+std::string text_of(const json& j, const char* key,
+                    const char* fallback = "") {
+  auto i = j.find(key);
+  return i != j.end() && i->is_string() ? i->get<std::string>()
+                                        : std::string{fallback};
+}
+
+int64_t count_of(const json& j, const char* key, int64_t fallback) {
+  auto i = j.find(key);
+  return i != j.end() && i->is_number_integer() ? i->get<int64_t>()
+                                                : fallback;
+}
+
 inbound_msg msg_of(const json& j) {
   inbound_msg m;
-  m.channel = j.value("channel", "");
-  m.sender_id = j.value("sender", "");
-  m.chat_id = j.value("chat", "");
-  m.content = j.value("content", "");
-  m.metadata_json = j.value("meta", "{}");
+  m.channel = text_of(j, "channel");
+  m.sender_id = text_of(j, "sender");
+  m.chat_id = text_of(j, "chat");
+  m.content = text_of(j, "content");
+  m.metadata_json = text_of(j, "meta", "{}");
   if (auto i = j.find("media"); i != j.end() && i->is_array())
     for (auto& p : *i)
       if (p.is_string())
         m.media.push_back(p.get<std::string>());
-  m.session_key_override = j.value("key", "");
-  m.wants_stream = j.value("stream", false);
+  m.session_key_override = text_of(j, "key");
+  auto stream = j.find("stream");
+  m.wants_stream = stream != j.end() && stream->is_boolean()
+                   && stream->get<bool>();
   return m;
 }
 
@@ -91,8 +110,8 @@ int64_t seq_of(const std::string& id) {
     return 0;
   int64_t v = 0;
   for (auto c : id.substr(dot + 1)) {
-    if (c < '0' || c > '9')
-      return 0;
+    if (c < '0' || c > '9' || v > (INT64_MAX - 9) / 10)
+      return 0; // not a number, or past any sequence a journal reaches
     v = v * 10 + (c - '0');
   }
   return v;
@@ -121,13 +140,14 @@ journal_image read_journal(std::string_view bytes, size_t seen_limit) {
     }
     auto t = j["t"].get<std::string>();
     if (t == "head") {
-      img.epoch = j.value("epoch", "");
-      img.next_seq = std::max(img.next_seq, j.value("next", int64_t{1}));
+      img.epoch = text_of(j, "epoch");
+      img.next_seq = std::max(img.next_seq, count_of(j, "next", 1));
     } else if (t == "put" && j.contains("m") && j["m"].is_object()) {
       journal_entry e;
-      e.id = j.value("id", "");
-      e.dedup_key = j.value("dk", "");
-      e.attempts = j.value("n", 0);
+      e.id = text_of(j, "id");
+      e.dedup_key = text_of(j, "dk");
+      e.attempts = static_cast<int32_t>(
+        std::clamp<int64_t>(count_of(j, "n", 0), 0, 1000));
       e.msg = msg_of(j["m"]);
       e.msg.inbox_id = e.id;
       img.next_seq = std::max(img.next_seq, seq_of(e.id) + 1);
@@ -139,7 +159,7 @@ journal_image read_journal(std::string_view bytes, size_t seen_limit) {
       entries.push_back(std::move(e));
       settled.push_back(false);
     } else if (t == "settle") {
-      auto i = where.find(j.value("id", ""));
+      auto i = where.find(text_of(j, "id"));
       if (i != where.end() && !settled[i->second]) {
         settled[i->second] = true;
         remember(entries[i->second].dedup_key);
