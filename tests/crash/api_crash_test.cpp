@@ -12,6 +12,7 @@ using namespace nb::test;
 using nlohmann::json;
 
 TEST_CASE("crash: the API keeps five requests queued behind a slow one") {
+  auto stop_signal = stop_signal_subcase();
   fake_llm llm;
   crash_home h{llm, json::object()};
   std::vector<std::future<void>> callers;
@@ -39,7 +40,7 @@ TEST_CASE("crash: the API keeps five requests queued behind a slow one") {
   };
   p.after_kill = [&] { restarted = true; };
   p.session_key = "api:crash";
-  slow_then_five_then_kill(h, llm, p);
+  slow_then_five_then_kill(h, llm, p, stop_signal);
   for (auto& c : callers)
     c.wait();
 }

@@ -22,7 +22,9 @@ crash_home::crash_home(const fake_llm& llm, json extra) {
                {"idleCompactAfterMinutes", 0}}}}},
            {"providers", {{"custom", {{"apiBase", llm.base_url()}}}}},
            {"api", {{"port", api_port}}},
-           {"gateway", {{"port", gateway_port}}}};
+           // A short drain: the SIGTERM proofs stop during a model call
+           // that outlasts it.
+           {"gateway", {{"port", gateway_port}, {"drainSeconds", 2}}}};
   cfg.merge_patch(extra);
   std::filesystem::create_directories(home.dir / "ws");
   std::ofstream{config} << cfg.dump(2);

@@ -1,7 +1,7 @@
 // The crash proof every platform runs: a slow message, then five more while
-// it runs, kill -9 once the platform has them acknowledged, restart: all six
-// are stored exactly once, in order, and the five queued ones reach the
-// model.
+// it runs, kill -9 (or SIGTERM with the model call outlasting the drain) once
+// the platform has them acknowledged, restart: all six are stored exactly
+// once, in order, and the five queued ones reach the model.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -47,12 +47,23 @@ inline const std::vector<std::string>& queued_texts() {
   return texts;
 }
 
+/// How the first gateway ends, one doctest subcase each: kill -9, or a
+/// SIGTERM whose drain (2 s) runs out while the slow model call still stalls.
+inline int stop_signal_subcase() {
+  int sig = SIGKILL;
+  SUBCASE("kill -9") { sig = SIGKILL; }
+  SUBCASE("SIGTERM with a model call longer than the drain") { sig = SIGTERM; }
+  return sig;
+}
+
 inline void slow_then_five_then_kill(crash_home& h, fake_llm& llm,
-                                     platform_driver& p) {
+                                     platform_driver& p,
+                                     int stop_signal = SIGKILL) {
   auto& queued = queued_texts();
   llm.push(stalled_answer());
   {
     auto gw = h.start_ready();
+    INFO("the first gateway's log:\n" << gw.err());
     p.send("the slow one");
     REQUIRE(eventually([&] { return llm.request_count() >= 1; },
                        std::chrono::seconds(20)));
@@ -60,8 +71,13 @@ inline void slow_then_five_then_kill(crash_home& h, fake_llm& llm,
       p.send(t);
     // The platform has them acknowledged: from here on they are ours.
     REQUIRE(eventually(p.all_acknowledged, std::chrono::seconds(20)));
-    gw.signal(SIGKILL);
-    REQUIRE(gw.wait(std::chrono::seconds(10)) == 128 + SIGKILL);
+    gw.signal(stop_signal);
+    if (stop_signal == SIGKILL) {
+      REQUIRE(gw.wait(std::chrono::seconds(10)) == 128 + SIGKILL);
+    } else {
+      // The drain (2 s) runs out, the call is cancelled, a clean exit.
+      REQUIRE(gw.wait(std::chrono::seconds(20)) == 0);
+    }
   }
   if (p.after_kill)
     p.after_kill();

@@ -30,6 +30,7 @@ int seen_mails(const mail_servers& servers) {
 } // namespace
 
 TEST_CASE("crash: email keeps five messages queued behind a slow one") {
+  auto stop_signal = stop_signal_subcase();
   mail_servers servers;
   if (!servers.problem().empty()) {
     MESSAGE("real mail servers unavailable: " << servers.problem());
@@ -72,5 +73,5 @@ TEST_CASE("crash: email keeps five messages queued behind a slow one") {
   p.all_acknowledged = [&] { return seen_mails(servers) >= sent; };
   p.session_key = "email:ann@example.org";
   p.match_contains = true; // stored as "Subject: <text>\n\n<text>"
-  slow_then_five_then_kill(h, llm, p);
+  slow_then_five_then_kill(h, llm, p, stop_signal);
 }

@@ -8,6 +8,7 @@ using namespace nb::test;
 using nlohmann::json;
 
 TEST_CASE("crash: matrix keeps five messages queued behind a slow one") {
+  auto stop_signal = stop_signal_subcase();
   fake_llm llm;
   fake_matrix mx;
   crash_home h{llm, json{{"channels",
@@ -25,5 +26,5 @@ TEST_CASE("crash: matrix keeps five messages queued behind a slow one") {
   };
   p.all_acknowledged = [&] { return mx.synced_past() >= static_cast<size_t>(sent); };
   p.session_key = "matrix:!dm:local";
-  slow_then_five_then_kill(h, llm, p);
+  slow_then_five_then_kill(h, llm, p, stop_signal);
 }

@@ -9,6 +9,7 @@ using namespace nb::test;
 using nlohmann::json;
 
 TEST_CASE("crash: slack keeps five messages queued behind a slow one") {
+  auto stop_signal = stop_signal_subcase();
   fake_llm llm;
   fake_slack slack;
   crash_home h{llm, json{{"channels",
@@ -26,5 +27,5 @@ TEST_CASE("crash: slack keeps five messages queued behind a slow one") {
   };
   p.all_acknowledged = [&] { return slack.acked().size() >= sent; };
   p.session_key = "slack:D1";
-  slow_then_five_then_kill(h, llm, p);
+  slow_then_five_then_kill(h, llm, p, stop_signal);
 }

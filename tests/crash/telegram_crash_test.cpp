@@ -33,11 +33,12 @@ platform_driver drive(fake_telegram& tg) {
 } // namespace
 
 TEST_CASE("crash: telegram keeps five messages queued behind a slow one") {
+  auto stop_signal = stop_signal_subcase();
   fake_llm llm;
   fake_telegram tg;
   crash_home h{llm, telegram_channel(tg)};
   auto p = drive(tg);
-  slow_then_five_then_kill(h, llm, p);
+  slow_then_five_then_kill(h, llm, p, stop_signal);
 }
 
 TEST_CASE("crash: telegram updates sent again after kill -9 are one message each") {

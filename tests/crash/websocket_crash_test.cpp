@@ -10,6 +10,7 @@ using namespace nb::test;
 using nlohmann::json;
 
 TEST_CASE("crash: websocket keeps five messages queued behind a slow one") {
+  auto stop_signal = stop_signal_subcase();
   fake_llm llm;
   int port = free_port();
   crash_home h{llm, json{{"channels",
@@ -42,5 +43,5 @@ TEST_CASE("crash: websocket keeps five messages queued behind a slow one") {
     client = std::make_shared<chan::ws_connection>();
   };
   p.session_key = "websocket:room1";
-  slow_then_five_then_kill(h, llm, p);
+  slow_then_five_then_kill(h, llm, p, stop_signal);
 }
