@@ -50,23 +50,6 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-/// Live processes named `comm` below `root` (children, grandchildren...).
-std::vector<int> descendants_named(int root, const std::string& comm) {
-  auto procs = all_procs();
-  std::set<int> below{root};
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (auto& p : procs)
-      if (below.count(p.ppid) && below.insert(p.pid).second)
-        grew = true;
-  }
-  std::vector<int> out;
-  for (auto& p : procs)
-    if (p.pid != root && below.count(p.pid) && p.comm == comm && p.state != 'Z')
-      out.push_back(p.pid);
-  return out;
-}
-
 template <class Pred>
 bool eventually(Pred pred, std::chrono::milliseconds limit) {
   auto end = clock_type::now() + limit;
@@ -138,7 +121,7 @@ TEST_CASE("SIGTERM during a 100 s exec kills its process group and exits in time
                             [&] { return h.post_chat("run the long job", "job", 120); });
   std::vector<int> sleepers;
   REQUIRE(eventually([&] {
-    sleepers = descendants_named(gw.pid(), "sleep");
+    sleepers = descendants_named("sleep", gw.pid());
     return !sleepers.empty();
   }, std::chrono::seconds(15)));
   stop_within_drain(gw);

@@ -165,14 +165,7 @@ TEST_CASE("a fork bomb through the gateway is bounded and the gateway keeps answ
     CHECK(h.healthy());
     worst_health = std::max(worst_health, duration_cast<milliseconds>(
                                             steady_clock::now() - t0));
-    auto procs = all_procs();
-    std::set<int> family{gw.pid()};
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (auto& p : procs)
-        if (family.count(p.ppid) && family.insert(p.pid).second)
-          grew = true;
-    }
+    auto family = family_of(gw.pid(), all_procs());
     most = std::max(most, family.size() - 1);
   }
   auto took = duration_cast<milliseconds>(steady_clock::now() - start);

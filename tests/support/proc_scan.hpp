@@ -59,12 +59,9 @@ inline std::vector<proc_entry> all_procs() {
   return out;
 }
 
-/// Live (not zombie) processes named `comm` that descend from this test
-/// process: what an exec started, grandchildren included, also inside a
-/// sandbox (its own session and PID namespace; /proc shows host pids).
-inline std::vector<int> descendants_named(const std::string& comm) {
-  auto procs = all_procs();
-  std::set<int> family{::getpid()};
+/// `root` and every process in `procs` that descends from it.
+inline std::set<int> family_of(int root, const std::vector<proc_entry>& procs) {
+  std::set<int> family{root};
   // Parents may be listed after their children: repeat until stable.
   for (bool grew = true; grew;) {
     grew = false;
@@ -72,9 +69,20 @@ inline std::vector<int> descendants_named(const std::string& comm) {
       if (family.count(p.ppid) && family.insert(p.pid).second)
         grew = true;
   }
+  return family;
+}
+
+/// Live (not zombie) processes named `comm` that descend from `root` (this
+/// test process by default): what an exec started, grandchildren included,
+/// also inside a sandbox (its own session and PID namespace; /proc shows
+/// host pids).
+inline std::vector<int> descendants_named(const std::string& comm,
+                                          int root = ::getpid()) {
+  auto procs = all_procs();
+  auto family = family_of(root, procs);
   std::vector<int> out;
   for (auto& p : procs)
-    if (p.pid != ::getpid() && family.count(p.pid) && p.comm == comm
+    if (p.pid != root && family.count(p.pid) && p.comm == comm
         && p.state != 'Z')
       out.push_back(p.pid);
   return out;

@@ -231,14 +231,7 @@ TEST_CASE("a fork bomb in the sandbox stops at the process limit") {
   size_t most = 0;
   std::thread watch{[&] {
     while (running) {
-      auto procs = nb::test::all_procs();
-      std::set<int> family{::getpid()};
-      for (bool grew = true; grew;) {
-        grew = false;
-        for (auto& p : procs)
-          if (family.count(p.ppid) && family.insert(p.pid).second)
-            grew = true;
-      }
+      auto family = nb::test::family_of(::getpid(), nb::test::all_procs());
       most = std::max(most, family.size() - 1);
       std::this_thread::sleep_for(milliseconds(20));
     }
