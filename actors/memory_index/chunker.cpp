@@ -226,7 +226,8 @@ std::vector<chunk> chunk_markdown(const std::string& source,
   return out;
 }
 
-std::vector<chunk> chunk_history(std::string_view text) {
+std::vector<chunk> chunk_history(std::string_view text,
+                                 const std::string& source) {
   std::vector<chunk> out;
   std::map<std::string, int> seen;
   text = text.substr(0, max_file_bytes);
@@ -254,7 +255,7 @@ std::vector<chunk> chunk_history(std::string_view text) {
     for (auto p : pieces_of(body, 1, "fact")) {
       // A history entry is one line of the file.
       p.first = p.last = line_no;
-      emit("history.jsonl", p, created, out, seen);
+      emit(source, p, created, out, seen);
     }
   }
   return out;

@@ -14,7 +14,7 @@ namespace nb::memory {
 
 /// One searchable piece of a memory file.
 struct chunk {
-  std::string source;     ///< "MEMORY.md", "memory/<name>.md", "history.jsonl"
+  std::string source;     ///< the file below the workspace: "memory/MEMORY.md", ...
   int32_t line_start = 0; ///< 1-based, inclusive
   int32_t line_end = 0;
   std::string text;       ///< tags removed
@@ -48,7 +48,8 @@ std::vector<chunk> chunk_markdown(const std::string& source,
 
 /// Chunks of history.jsonl: each entry's "- " lines (tags as above) and
 /// other text; dated by the entry's timestamp. Unreadable lines are skipped.
-std::vector<chunk> chunk_history(std::string_view text);
+std::vector<chunk> chunk_history(std::string_view text,
+                                 const std::string& source);
 
 /// `text` (Markdown, or a history entry's content) without the bullet or
 /// paragraph that produced a chunk with `chunk_text`; nullopt when no piece

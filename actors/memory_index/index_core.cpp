@@ -199,7 +199,7 @@ bool index_core::sync_source(const std::string& rel, bool force) {
     db_->set_source_stamp(rel, stamp + ";" + hash);
     return false;
   }
-  auto chunks = rel == history_jsonl ? chunk_history(text)
+  auto chunks = rel == history_jsonl ? chunk_history(text, rel)
                                      : chunk_markdown(rel, text);
   if (rel == memory_md)
     std::erase_if(chunks, [&](const chunk& c) {

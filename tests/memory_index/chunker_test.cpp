@@ -73,8 +73,10 @@ TEST_CASE("history entries are chunked by line with their timestamp") {
     R"({"cursor":1,"timestamp":"2026-11-02 10:30","content":"- [profile] Prefers short answers\n- Booked a flight to Oslo"})"
     "\nnot json\n"
     R"({"cursor":2,"timestamp":"2026-11-03 09:00","content":"[RAW] 2 messages\nUSER: hi"})"
-    "\n");
+    "\n",
+    "memory/history.jsonl");
   REQUIRE(chunks.size() == 3);
+  CHECK(chunks[0].source == "memory/history.jsonl");
   CHECK(chunks[0].category == "profile");
   CHECK(chunks[0].line_start == 1);
   CHECK(chunks[1].text == "Booked a flight to Oslo");

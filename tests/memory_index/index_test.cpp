@@ -221,6 +221,23 @@ TEST_CASE("edits reach the index: a deleted line leaves it") {
   CHECK(idx.figures().chunks == 0);
 }
 
+TEST_CASE("a growing history.jsonl adds only its new entries") {
+  // The chunks of history.jsonl were stored under another source name than
+  // the one they were looked up by, so every append indexed the whole file
+  // again (a soak grew the index to 256 000 chunks and 380 MB).
+  test::scratch_dir ws;
+  std::string history;
+  index_core idx{options_for(ws.path)};
+  for (int i = 1; i <= 5; ++i) {
+    history += R"({"cursor":)" + std::to_string(i)
+               + R"(,"timestamp":"2026-11-02 10:30","content":"- Entry number )"
+               + std::to_string(i) + R"("})" + "\n";
+    write(ws.at("memory/history.jsonl"), history);
+    CHECK(idx.search(query(ws.path, "entry")).hits.size() >= 1);
+    CHECK(idx.figures().chunks == i);
+  }
+}
+
 TEST_CASE("ranking puts fresh facts before faded ones and spares the profile") {
   test::scratch_dir ws;
   write(ws.at("memory/history.jsonl"),
