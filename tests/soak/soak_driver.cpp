@@ -102,15 +102,17 @@ proc_figures read_proc(pid_t pid) {
   return f;
 }
 
-/// Bytes in files whose name mentions "inbox" under `home` (the durable
-/// inbox journal, when this build has one); -1 when there is none.
+/// Bytes in the durable inbox's journal files under `home`; -1 when there
+/// is none.
 long long journal_bytes(const fs::path& home) {
   long long total = -1;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(home, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    // <home>/inbox/journal (and journal.1, ... of a second gateway).
     auto name = it->path().filename().string();
-    if (name.find("inbox") != std::string::npos && it->is_regular_file(ec))
+    if (it->path().parent_path().filename() == "inbox"
+        && name.rfind("journal", 0) == 0 && it->is_regular_file(ec))
       total = std::max(total, 0LL) + static_cast<long long>(it->file_size(ec));
   }
   return total;
