@@ -113,10 +113,11 @@ std::optional<config_error> check_sandbox_keys(const exec_settings& e) {
     return config_error{"tools.exec.network",
                         "'" + e.network + "' is not one of \"none\", "
                           "\"loopback-denied\", \"host\""};
-  for (auto* key : {"tools.exec.sandboxRoBinds", "tools.exec.sandboxRwBinds"}) {
-    auto& binds = std::string_view{key}.find("Ro") != std::string_view::npos
-                    ? e.sandbox_ro_binds
-                    : e.sandbox_rw_binds;
+  const std::pair<const char*, const std::vector<std::string>*> lists[] = {
+    {"tools.exec.sandboxRoBinds", &e.sandbox_ro_binds},
+    {"tools.exec.sandboxRwBinds", &e.sandbox_rw_binds}};
+  for (auto& [key, list] : lists) {
+    auto& binds = *list;
     for (size_t i = 0; i < binds.size(); ++i)
       if (binds[i].empty() || (binds[i][0] != '/' && binds[i][0] != '~'))
         return config_error{std::string{key} + "[" + std::to_string(i) + "]",

@@ -196,8 +196,16 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
   }
   if (auto bad = check_command_urls(command, ctx); !bad.empty())
     return fail(bad);
+  // The sandbox's configured binds are as reachable as the workspace.
+  std::vector<std::string> ro_binds, rw_binds;
+  for (auto& b : ctx.exec.sandbox_ro_binds)
+    ro_binds.push_back(expand_user(b));
+  for (auto& b : ctx.exec.sandbox_rw_binds)
+    rw_binds.push_back(expand_user(b));
   if (ctx.restrict_to_workspace) {
-    if (auto bad = check_command_paths(command, cwd.path, root.path);
+    auto binds = ro_binds;
+    binds.insert(binds.end(), rw_binds.begin(), rw_binds.end());
+    if (auto bad = check_command_paths(command, cwd.path, root.path, binds);
         !bad.empty())
       return fail(bad);
   }
@@ -231,10 +239,8 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
     req.config_dir = ctx.config_dir;
     req.config_file = ctx.config_file;
     req.network = ctx.exec.network;
-    for (auto& b : ctx.exec.sandbox_ro_binds)
-      req.ro_binds.push_back(expand_user(b));
-    for (auto& b : ctx.exec.sandbox_rw_binds)
-      req.rw_binds.push_back(expand_user(b));
+    req.ro_binds = std::move(ro_binds);
+    req.rw_binds = std::move(rw_binds);
     req.max_processes = ctx.exec.max_processes;
     r = run_sandboxed(std::move(opts), req, status);
   } else {

@@ -49,9 +49,11 @@ std::vector<std::string> extract_command_paths(const std::string& command);
 /// resolves (symlinks followed) outside both `cwd` and `workspace`: the
 /// extracted absolute and '~' paths, and every plain relative word (so a
 /// workspace symlink pointing out is caught). "" otherwise. Harmless
-/// devices such as /dev/null are allowed.
+/// devices such as /dev/null are allowed, and so is anything below
+/// `extra_roots` (the sandbox's configured binds).
 std::string check_command_paths(const std::string& command,
                                 const std::string& cwd,
-                                const std::string& workspace);
+                                const std::string& workspace,
+                                const std::vector<std::string>& extra_roots = {});
 
 } // namespace nb

@@ -186,7 +186,8 @@ std::vector<std::string> extract_command_paths(const std::string& command) {
 
 std::string check_command_paths(const std::string& command,
                                 const std::string& cwd,
-                                const std::string& workspace) {
+                                const std::string& workspace,
+                                const std::vector<std::string>& extra_roots) {
   if (command.find("../") != std::string::npos
       || command.find("..\\") != std::string::npos)
     return std::string{"Error: Command blocked by safety guard (path "
@@ -194,9 +195,18 @@ std::string check_command_paths(const std::string& command,
            + boundary_note;
   auto cwd_real = resolve_real_path(cwd, "/");
   auto ws_real = resolve_real_path(workspace, "/");
+  std::vector<std::string> extra;
+  for (auto& root : extra_roots)
+    if (auto r = resolve_real_path(root, "/"); r.ok())
+      extra.push_back(r.path);
   auto inside = [&](const std::string& p) {
-    return (cwd_real.ok() && path_within(p, cwd_real.path))
-           || (ws_real.ok() && path_within(p, ws_real.path));
+    if ((cwd_real.ok() && path_within(p, cwd_real.path))
+        || (ws_real.ok() && path_within(p, ws_real.path)))
+      return true;
+    for (auto& root : extra)
+      if (path_within(p, root))
+        return true;
+    return false;
   };
   for (auto raw : extract_command_paths(command)) {
     if (benign_device(raw))

@@ -313,6 +313,30 @@ TEST_CASE("tools.exec.sandbox bwrap sandboxes exec and the file tools without re
   CHECK_FALSE(make_tool_context(cfg, "cli:direct").restrict_to_workspace);
 }
 
+TEST_CASE("sandboxRoBinds and sandboxRwBinds show more trees to exec") {
+  test::temp_tree t;
+  t.put("shared/notes.txt", "shared notes");
+  t.put("scratch/.keep", "");
+  auto ctx = t.ctx();
+  ctx.exec.sandbox_ro_binds = {t.root + "/shared"};
+  ctx.exec.sandbox_rw_binds = {t.root + "/scratch"};
+  auto read = test::run(ctx, "exec", {{"command", "cat " + t.root + "/shared/notes.txt"}});
+  INFO(read.content);
+  CHECK(has(read.content, "shared notes"));
+  auto write_ro = test::run(
+    ctx, "exec", {{"command", "echo x > " + t.root + "/shared/new.txt 2>&1; echo done"}});
+  INFO(write_ro.content);
+  CHECK(has(write_ro.content, "Read-only file system"));
+  CHECK_FALSE(t.exists("shared/new.txt"));
+  auto write_rw = test::run(
+    ctx, "exec", {{"command", "echo kept > " + t.root + "/scratch/out.txt"}});
+  INFO(write_rw.content);
+  CHECK(t.get("scratch/out.txt") == "kept\n");
+  // Outside the binds the guard still refuses.
+  auto outside = test::run(ctx, "exec", {{"command", "cat " + t.root + "/outside/secret.txt"}});
+  CHECK(outside.is_error);
+}
+
 TEST_CASE("the config file stays hidden from a sandbox whose workspace holds it") {
   test::temp_tree t;
   t.put("ws/config.json", R"({"providers": {"x": {"apiKey": "sk-hidden"}}})");
