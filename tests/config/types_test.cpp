@@ -1,5 +1,6 @@
 // Validation: wrong types and ranges name the key, never the value (H3);
 // both spellings; the api.host loopback rule; risky combinations (H9).
+#include "config/posix_regex.hpp"
 #include "tests/config/helpers.hpp"
 
 using namespace nb;
@@ -228,6 +229,20 @@ TEST_CASE("an exec pattern that does not compile is refused at load") {
   auto a = err(parse(R"({"tools": {"exec": {"allowPatterns": ["[a-"]}}})"));
   CHECK(a.key_path == "tools.exec.allowPatterns[0]");
   CHECK(ok(parse(R"({"tools": {"exec": {"denyPatterns": ["\\bcurl\\b", "(?:a|b)\\d+"]}}})"))
+          .value.tools.exec.deny_patterns.size() == 2);
+}
+
+TEST_CASE("a pattern whose repetitions would blow up is refused, not compiled") {
+  // Found by fuzz_config: regcomp copies the repeated part for every '+'
+  // and every count of a bound, so 27 stacked '+' took gigabytes.
+  CHECK(expanded_size("rm\\s+-rf") < 20);
+  CHECK(expanded_size("(a|b){3}[[:alpha:]]+x") < 50);
+  CHECK(expanded_size("a+++++++++++++++++++++++++++") > max_expanded_size);
+  CHECK(expanded_size("((a{100}){100}){100}") > max_expanded_size);
+  auto e = err(parse(R"({"tools": {"exec": {"denyPatterns": ["rm +++++++++++++++++++++++++++-rf"]}}})"));
+  CHECK(e.key_path == "tools.exec.denyPatterns[0]");
+  CHECK(contains(e.reason, "too complex"));
+  CHECK(ok(parse(R"({"tools": {"exec": {"denyPatterns": ["\\b(mkfs|diskpart)\\b", "dd\\s+if="]}}})"))
           .value.tools.exec.deny_patterns.size() == 2);
 }
 
