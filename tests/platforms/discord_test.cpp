@@ -71,6 +71,22 @@ TEST_CASE("discord messages carry guild mention and thread metadata") {
     fake_discord::message("99", "5", "elsewhere", "1"), view, "discord", why));
 }
 
+TEST_CASE("a discord author whose bot field is not a boolean is read, not thrown on") {
+  // Found by fuzz_discord: author.value("bot", false) threw type_error 302.
+  discord::gateway_view view;
+  view.bot_id = "800";
+  auto msg = fake_discord::message("70", "5", "hello");
+  msg["author"]["bot"] = "yes";
+  std::string why;
+  std::optional<inbound_msg> in;
+  REQUIRE_NOTHROW(in = discord::parse_message(msg, view, "discord", why));
+  REQUIRE(in);
+  CHECK(in->content == "hello");
+  msg["author"]["bot"] = true;
+  CHECK_FALSE(discord::parse_message(msg, view, "discord", why));
+  CHECK(why == "from a bot");
+}
+
 TEST_CASE("discord identifies and round trips through rest") {
   dc t;
   t.start();

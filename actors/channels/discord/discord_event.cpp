@@ -61,7 +61,9 @@ std::optional<inbound_msg> parse_message(const json& d,
   }
   const json& author = d["author"];
   auto author_id = str_of(author, "id");
-  if (author_id == view.bot_id || author.value("bot", false) == true) {
+  // value("bot", false) would throw on a non-boolean "bot" (fuzz_discord).
+  if (author_id == view.bot_id
+      || (author.contains("bot") && author["bot"] == true)) {
     why = "from a bot";
     return std::nullopt;
   }
