@@ -78,6 +78,9 @@ std::vector<key_spec> make_table() {
          [](settings& s, name_t, val_t v) { s.agent.timezone = v.text; }),
     ignored("agents.defaults.timezoneMode"),
     ignored("agents.defaults.botName"),
+    // Lists of objects, read by config/agents.cpp.
+    {"agents.list", k::external},
+    {"agents.bindings", k::external},
     ignored("agents.defaults.botIcon"),
     ignored("agents.defaults.unifiedSession"),
     ignored("agents.defaults.disabledSkills"),

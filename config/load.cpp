@@ -173,6 +173,8 @@ load_result from_tree(json root, const std::string& path,
   config::read_timeouts(env, out.value.timeouts, diag);
   if (auto err = config::apply_presets(out.value))
     return *err;
+  if (auto err = config::read_agents(root, out.value, env, diag))
+    return *err;
   if (auto err = cross_check(out.value, diag))
     return *err;
   out.warnings = std::move(diag.warnings);

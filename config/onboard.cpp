@@ -111,7 +111,12 @@ void onboard_impl(const std::string& config_path,
   create(report.config_path, default_config_text(recorded), 0600, report);
   if (!choose_workspace(report.config_path, recorded, env, report))
     return;
-  const auto& ws = report.workspace;
+  fill_workspace(report.workspace, report);
+}
+
+} // namespace
+
+void fill_workspace(const std::string& ws, onboard_report& report) {
   if (!make_dir(ws, 0755, report, true))
     return;
   for (const auto& tpl : workspace_templates()) {
@@ -123,8 +128,6 @@ void onboard_impl(const std::string& config_path,
   create(ws + "/memory/history.jsonl", "", 0644, report);
   make_dir(ws + "/skills", 0755, report, true);
 }
-
-} // namespace
 
 onboard_report onboard(const std::string& config_path,
                        const std::string& workspace_override,

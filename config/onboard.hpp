@@ -22,6 +22,11 @@ struct onboard_report {
   }
 };
 
+/// Creates workspace `ws` from the templates (main's, or a listed
+/// agent's when the gateway starts): missing files are written, existing
+/// ones kept; problems go to `report.errors`.
+void fill_workspace(const std::string& ws, onboard_report& report);
+
 /// Writes `config_path` with defaults (mode 0600, atomic) unless it exists,
 /// then creates the workspace: the one in `workspace_override` if given
 /// (also recorded in a new config), else the one the config names.

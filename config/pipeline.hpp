@@ -58,6 +58,13 @@ std::optional<config_error> read_mcp_servers(const nlohmann::json& root,
                                              settings& out,
                                              const env_lookup& env);
 
+/// Reads agents.list and agents.bindings (lists of objects) and checks
+/// them: ids, duplicates, bindings and canMessage naming unknown agents,
+/// shared or nested workspaces. Runs after the presets are applied.
+std::optional<config_error> read_agents(const nlohmann::json& root,
+                                        settings& out, const env_lookup& env,
+                                        diagnostics& diag);
+
 /// Writes NANOBOT_SECTION__KEY variables into `root` before validation.
 void apply_env_overrides(nlohmann::json& root, const env_lookup& env,
                          diagnostics& diag);

@@ -49,4 +49,38 @@ std::string settings::config_dir() const {
   return fs::path{file}.parent_path().string();
 }
 
+const agent_profile* settings::find_agent(const std::string& id) const {
+  for (const auto& a : agents)
+    if (a.id == id)
+      return &a;
+  return nullptr;
+}
+
+settings settings::for_agent(const std::string& id) const {
+  settings out = *this;
+  const auto* a = find_agent(id);
+  if (a == nullptr)
+    return out;
+  out.agent = a->agent;
+  out.agent_id = a->id;
+  out.tools.allow = a->tools_allow;
+  out.tools.deny = a->tools_deny;
+  if (a->heartbeat_set)
+    out.gateway.heartbeat = a->heartbeat;
+  if (a->mcp_servers_set) {
+    out.tools.mcp_servers.clear();
+    for (const auto& name : a->mcp_servers)
+      if (auto i = tools.mcp_servers.find(name); i != tools.mcp_servers.end())
+        out.tools.mcp_servers.insert(*i);
+  }
+  return out;
+}
+
+std::vector<std::string> settings::agent_ids() const {
+  std::vector<std::string> out{main_agent};
+  for (const auto& a : agents)
+    out.push_back(a.id);
+  return out;
+}
+
 } // namespace nb

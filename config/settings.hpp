@@ -133,6 +133,9 @@ struct tool_settings {
   std::vector<std::string> ssrf_whitelist;
   std::map<std::string, mcp_server_settings> mcp_servers;
   browser_settings browser;
+  /// The agent's agents.list[].tools (see agent_profile): non-empty allow =
+  /// only these tools; deny = never these.
+  std::vector<std::string> allow, deny;
 };
 
 /// api (the OpenAI-compatible front door)
@@ -197,6 +200,38 @@ struct channels_common_settings {
   int32_t send_max_retries = 3; ///< attempts, including the first (0-10)
 };
 
+/// agents.list[]: one more agent in this gateway, every field left out taken
+/// from agents.defaults (already merged here). The implicit agent "main" is
+/// agents.defaults itself and is not in the list.
+struct agent_profile {
+  std::string id;   ///< [a-z0-9_-]{1,32}, not "main"
+  std::string name; ///< for people ("" = the id)
+  agent_settings agent; ///< agents.defaults overlaid with this entry
+  /// tools.allow / tools.deny: tool names ("*" = all; mcp_<server>_* too).
+  /// Empty allow = every tool; deny wins over allow.
+  std::vector<std::string> tools_allow, tools_deny;
+  bool skills_set = false;          ///< skills given: only these are shown
+  std::vector<std::string> skills;
+  bool mcp_servers_set = false;     ///< mcpServers given: only these run
+  std::vector<std::string> mcp_servers; ///< tools.mcpServers names
+  bool heartbeat_set = false;
+  heartbeat_settings heartbeat;     ///< gateway.heartbeat when not set
+  std::vector<std::string> can_message; ///< agents send_to_agent may reach
+};
+
+/// agents.bindings[]: which agent answers matching inbound messages. Empty
+/// fields match anything; the most specific entry wins (chatId, then
+/// senderId, then group, then instance), ties go to the earlier entry; no
+/// match means "main".
+struct agent_binding {
+  std::string agent;
+  std::string channel;  ///< the platform (channels.<name>.type, else name)
+  std::string instance; ///< the channels.<name> key ("" = any)
+  std::string chat_id;
+  std::string sender_id;
+  int group = -1;       ///< -1 = any, 0 = direct chats, 1 = group chats
+};
+
 /// The whole configuration.
 struct settings {
   agent_settings agent;
@@ -208,6 +243,11 @@ struct settings {
   timeout_settings timeouts;
   channels_common_settings channels_common;
   std::map<std::string, channel_settings> channels;
+  /// agents.list and agents.bindings (empty: one agent, "main").
+  std::vector<agent_profile> agents;
+  std::vector<agent_binding> bindings;
+  /// The agent these settings are a view for (see for_agent).
+  std::string agent_id = "main";
   /// The config file this came from (it may not exist: defaults apply).
   std::string config_path;
   /// The workspace with '~' expanded and made absolute.
@@ -215,6 +255,17 @@ struct settings {
   /// The directory of config_path (absolute); it holds sessions/, outside
   /// the agent's workspace.
   std::string config_dir() const;
+  /// The agent `id` ("main" or an agents.list id); null when unknown.
+  const agent_profile* find_agent(const std::string& id) const;
+  /// These settings as agent `id` sees them: its agents.defaults values,
+  /// heartbeat and MCP servers (so workspace_path() is its workspace).
+  /// "main" or an unknown id: the settings themselves.
+  settings for_agent(const std::string& id) const;
+  /// "main" followed by the agents.list ids, in order.
+  std::vector<std::string> agent_ids() const;
 };
+
+/// The implicit agent: agents.defaults. Its session keys are unprefixed.
+inline constexpr const char* main_agent = "main";
 
 } // namespace nb

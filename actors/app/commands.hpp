@@ -18,5 +18,7 @@ int cmd_cron(const std::vector<std::string>& args);
 int cmd_memory(const std::vector<std::string>& args);
 int cmd_channels(const options& opts);
 int cmd_node(const options& opts);
+/// `nanobot agents list`: agents, workspaces, models and bindings.
+int cmd_agents(const options& opts);
 
 } // namespace nb

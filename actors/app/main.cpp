@@ -36,9 +36,12 @@ int main(int argc, char** argv) {
     return nb::cmd_gateway(opts);
   if (opts.command == "channels")
     return nb::cmd_channels(opts);
+  if (opts.command == "agents")
+    return nb::cmd_agents(opts);
   if (opts.command == "node")
     return nb::cmd_node(opts);
   std::cerr << "nanobot: unknown command '" << opts.command
-            << "' (commands: onboard, status, agent, gateway, cron, memory, channels, node)\n";
+            << "' (commands: onboard, status, agent, gateway, cron, memory, channels, agents, node)
+";
   return 2;
 }

@@ -57,7 +57,8 @@ options parse_options(const std::vector<std::string>& args) {
       out.error = "unknown option '" + a + "' (see nanobot --help)";
     } else if (out.command.empty()) {
       out.command = a;
-    } else if (out.command == "channels" && out.subcommand.empty()) {
+    } else if ((out.command == "channels" || out.command == "agents")
+               && out.subcommand.empty()) {
       out.subcommand = a;
     } else {
       out.error = "unexpected argument '" + a + "' (see nanobot --help)";
@@ -76,6 +77,7 @@ std::string usage_text() {
          "  cron      list, add or remove scheduled jobs (nanobot cron --help)\n"
          "  memory    search, stats or reindex the semantic memory (nanobot memory --help)\n"
          "  channels status   the chat channels and their state\n"
+         "  agents list       the agents, their workspaces and models, and the bindings\n"
          "  node      run one part of a cluster (--role gateway|agent|tools; see cluster.*)\n\n"
          "Options:\n"
          "  -c, --config FILE     config file (default ~/.nanobot/config.json)\n"
