@@ -33,6 +33,11 @@ struct run_turn {
   std::vector<std::string> allowed_tools;
   /// A failed tool call ends the run (stop reason "tool_error").
   bool fail_on_tool_error = false;
+  std::string agent = "main"; ///< the agent whose turn this is
+  /// How many send_to_agent hops led to this turn (0 = a user's message).
+  int32_t agent_depth = 0;
+  /// Agents send_to_agent may reach (empty: the tool is not offered).
+  std::vector<std::string> can_message;
 };
 
 template <class Inspector>
@@ -41,7 +46,7 @@ typename Inspector::result_type inspect(Inspector& f, run_turn& x) {
            x.chat_id, x.turn_id, x.model, x.messages_json, x.max_iterations,
            x.max_tokens, x.temperature, x.stream, x.stream_to,
            x.suppress_delivery, x.outbox, x.allowed_tools,
-           x.fail_on_tool_error);
+           x.fail_on_tool_error, x.agent, x.agent_depth, x.can_message);
 }
 
 /// How a run ended and what it added to the transcript.

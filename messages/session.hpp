@@ -16,6 +16,7 @@
 #include "messages/store.hpp"
 #include "messages/subagent.hpp"
 #include "messages/tool.hpp"
+#include "messages/workspace.hpp"
 #include "messages/atoms.hpp"
 
 namespace nb {
@@ -60,6 +61,7 @@ using stats_actor = caf::typed_actor<
 /// restarted services.
 using subagents_actor = caf::typed_actor<
   caf::replies_to<spawn_subagent>::with<tool_result>,
+  caf::replies_to<agent_message>::with<tool_result>,
   caf::replies_to<subagent_stop_atom, std::string>::with<int32_t>,
   caf::replies_to<subagent_count_atom, std::string>::with<int32_t>,
   caf::replies_to<subagent_list_atom>::with<std::vector<subagent_info>>,
@@ -74,12 +76,14 @@ struct session_services {
   outbound_sink outbox; ///< replies without a reply_to (null: none yet)
   subagents_actor subagents; ///< the spawn tool's manager (null: none)
   inbox_settle_sink inbox;   ///< settles journaled messages (null: none)
+  /// The agent's workspace files (null: the session reads them itself).
+  workspace_actor workspace;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_services& x) {
   return f(caf::meta::type_name("session_services"), x.store, x.provider,
-           x.tools, x.stats, x.outbox, x.subagents, x.inbox);
+           x.tools, x.stats, x.outbox, x.subagents, x.inbox, x.workspace);
 }
 
 } // namespace nb

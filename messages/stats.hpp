@@ -35,12 +35,13 @@ struct turn_sample {
   std::string outcome; ///< completed, command, error, ...
   std::vector<state_trace> trace;
   int64_t total_us = 0;
+  std::string agent = "main"; ///< the agent whose session ran it
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, turn_sample& x) {
   return f(caf::meta::type_name("turn_sample"), x.outcome, x.trace,
-           x.total_us);
+           x.total_us, x.agent);
 }
 
 /// A finished provider call.
@@ -51,12 +52,13 @@ struct provider_sample {
   int32_t attempts = 0;
   int64_t latency_us = 0;
   token_usage usage;
+  std::string agent = "main"; ///< whose turn made the call
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, provider_sample& x) {
   return f(caf::meta::type_name("provider_sample"), x.provider, x.model, x.ok,
-           x.attempts, x.latency_us, x.usage);
+           x.attempts, x.latency_us, x.usage, x.agent);
 }
 
 /// A finished tool call.
@@ -64,12 +66,13 @@ struct tool_sample {
   std::string name;
   bool is_error = false;
   int64_t duration_us = 0;
+  std::string agent = "main"; ///< whose tools ran it
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, tool_sample& x) {
   return f(caf::meta::type_name("tool_sample"), x.name, x.is_error,
-           x.duration_us);
+           x.duration_us, x.agent);
 }
 
 /// The current value of a level, e.g. "sessions_live" or "provider_queue".

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <caf/actor.hpp>
 #include <caf/atom.hpp>
 #include <caf/meta/type_name.hpp>
 #include <caf/replies_to.hpp>
@@ -24,12 +25,17 @@ struct spawn_subagent {
   std::string chat_id;
   std::string model;       ///< the model the turn used
   tool_call call;          ///< arguments: task, label, temperature, wait
+  /// The calling agent: the subagent works in its workspace with its tools
+  /// and reports back into its session.
+  std::string agent = "main";
+  std::string workspace; ///< "" = the manager's (main's)
+  caf::actor tools;      ///< a tools_actor; null = the manager's
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, spawn_subagent& x) {
   return f(caf::meta::type_name("spawn_subagent"), x.session_key, x.channel,
-           x.chat_id, x.model, x.call);
+           x.chat_id, x.model, x.call, x.agent, x.workspace, x.tools);
 }
 
 /// One running subagent, as /status, /stats and tests see it.
@@ -46,6 +52,22 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, subagent_info& x) {
   return f(caf::meta::type_name("subagent_info"), x.id, x.label, x.task,
            x.session_key, x.started_ms, x.stopping);
+}
+
+/// A send_to_agent tool call: a turn of agent `to` in session
+/// "{to}:agent:{from}", whose answer becomes the tool result. The manager
+/// checks agents.list[].canMessage and the depth limit.
+struct agent_message {
+  std::string from;  ///< the calling agent
+  std::string session_key; ///< the calling session (for logs)
+  int32_t depth = 0; ///< the calling turn's agent_depth
+  tool_call call;    ///< arguments: agent, message
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, agent_message& x) {
+  return f(caf::meta::type_name("agent_message"), x.from, x.session_key,
+           x.depth, x.call);
 }
 
 /// Where finished subagents announce their results (the router).

@@ -123,6 +123,14 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::inbox_settle_sink))
   CAF_ADD_TYPE_ID(nb, (nb::inbox_actor))
 
+  // -- many agents: the workspace actor, send_to_agent (issue 15)
+  CAF_ADD_TYPE_ID(nb, (nb::prompt_request))
+  CAF_ADD_TYPE_ID(nb, (nb::prompt_reply))
+  CAF_ADD_TYPE_ID(nb, (nb::workspace_append))
+  CAF_ADD_TYPE_ID(nb, (nb::workspace_figures))
+  CAF_ADD_TYPE_ID(nb, (nb::workspace_actor))
+  CAF_ADD_TYPE_ID(nb, (nb::agent_message))
+
 CAF_END_TYPE_ID_BLOCK(nb)
 
 namespace caf {
