@@ -4,6 +4,7 @@
 
 #include <caf/event_based_actor.hpp>
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
 #include "actors/session/session.hpp"
 #include "actors/stats/process.hpp"
@@ -182,7 +183,7 @@ front_impl(front_pointer self, std::string id, cluster_settings cfg,
   return {
     [=](inbound_msg& in) {
       auto t = self->state.meter.measure();
-      auto key = session_key(in);
+      auto key = routed_session_key(in);
       self->state.keys[key].waiting.push_back(std::move(in));
       pump(self, key);
     },

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
 
 namespace nb {
@@ -62,7 +63,7 @@ void notify(front_pointer self, const inbound_msg& msg, std::string text,
   outbound_msg out;
   out.channel = msg.channel;
   out.chat_id = msg.chat_id;
-  out.session_key = session_key(msg);
+  out.session_key = routed_session_key(msg);
   out.kind = outbound_kind::final_reply;
   out.content = std::move(text);
   out.is_error = is_error;

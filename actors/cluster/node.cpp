@@ -20,7 +20,7 @@ void reset_router(node_pointer self) {
     self->unlink_from(st.router);
     self->send_exit(st.router, caf::exit_reason::user_shutdown);
   }
-  st.router = self->spawn(member_router_impl, st.scfg, st.svc);
+  st.router = self->spawn(member_router_impl, st.scfg, st.svc, st.plan);
   self->link_to(st.router);
 }
 
@@ -115,6 +115,7 @@ node_actor::behavior_type node_impl(node_pointer self, std::string id,
   st.address = std::move(address);
   st.timeout = std::chrono::seconds(ccfg.request_timeout_s);
   st.scfg = make_session_config(cfg);
+  st.plan = make_agent_plan(cfg, st.scfg);
   st.svc = std::move(svc);
   st.local_tools = st.svc.tools;
   st.connector = std::move(connector);

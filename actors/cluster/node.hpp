@@ -12,6 +12,7 @@
 
 #include "actors/cluster/connector.hpp"
 #include "actors/common/meter.hpp"
+#include "actors/router/agent_plan.hpp"
 #include "actors/session/session.hpp"
 #include "config/cluster_config.hpp"
 #include "config/settings.hpp"
@@ -28,6 +29,7 @@ struct node_state {
   std::string address; ///< where this node listens
   std::chrono::seconds timeout{10};
   session_config scfg;
+  agent_plan plan; ///< the listed agents' sessions run here too
   session_services svc;    ///< provider, stats and local tools; store later
   tools_actor local_tools; ///< used while no tools node is connected
   member_router_actor router; ///< agents: serves the keys sent here

@@ -4,6 +4,7 @@
 
 #include <caf/actor_system.hpp>
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
 #include "actors/cron/cron_ops.hpp"
 
@@ -51,7 +52,7 @@ void tick(cron_pointer self) {
       for (auto& j : r.due) {
         st.log->info("running job '{}' ({}) in session {}", j.name, j.id,
                      j.session_key);
-        self->send(st.router, cron_turn(j, now));
+        self->send(st.router, cron_turn(j, now, st.cfg.agent));
       }
     }
   }
@@ -60,12 +61,18 @@ void tick(cron_pointer self) {
 
 } // namespace
 
-inbound_msg cron_turn(const cron::job& job, int64_t now_ms) {
+inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
+                      const std::string& agent) {
   inbound_msg in;
   in.channel = job.origin_channel;
   in.chat_id = job.origin_chat_id;
   in.sender_id = "cron";
-  in.session_key_override = job.session_key;
+  // The job's key is the session's full key; the router puts the agent's
+  // prefix back from "_agent".
+  auto key = job.session_key;
+  if (agent != main_agent && key.rfind(agent + ":", 0) == 0)
+    key.erase(0, agent.size() + 1);
+  in.session_key_override = key;
   // Our own wording: run the job now and speak to the user directly.
   in.content = "[Scheduled job] The time set for this job has come. Do it "
                "now and give the user the result directly, in their "
@@ -74,6 +81,7 @@ inbound_msg cron_turn(const cron::job& job, int64_t now_ms) {
                "natural way to put it.\n\nCron job: " + job.message;
   json meta = job.origin_metadata.is_object() ? job.origin_metadata
                                               : json::object();
+  meta[agent_meta_key] = agent; // never the bindings' choice
   meta["_cron_trigger"] = {{"job_id", job.id},
                            {"job_name", job.name},
                            {"run_at_ms", now_ms}};

@@ -26,6 +26,7 @@ namespace nb {
 
 struct cron_config {
   std::string workspace; ///< absolute; jobs live in <workspace>/cron
+  std::string agent = "main"; ///< whose sessions its jobs run in
   /// How often the store is checked for changes made by others.
   std::chrono::milliseconds poll{2000};
   int64_t grace_ms = 15 * 60 * 1000;
@@ -56,7 +57,8 @@ cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
 cron_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
                       stats_actor stats);
 
-/// The inbound message that runs `job` in its session.
-inbound_msg cron_turn(const cron::job& job, int64_t now_ms);
+/// The inbound message that runs `job` in its session of `agent`.
+inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
+                      const std::string& agent = "main");
 
 } // namespace nb

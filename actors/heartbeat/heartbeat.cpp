@@ -1,10 +1,12 @@
 #include "actors/heartbeat/heartbeat.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include <caf/actor_system.hpp>
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
 
 namespace nb {
@@ -32,12 +34,38 @@ void finish(heartbeat_pointer self, const std::string& what) {
   st.target.reset();
 }
 
+/// The heartbeat's session: "heartbeat", or "{agent}:heartbeat".
+std::string hb_key(const heartbeat_config& cfg) {
+  return agent_session_key(cfg.agent, session_key_hb);
+}
+
+/// The agent's own sessions, keys without its prefix (main: every key not
+/// prefixed by another agent).
+std::vector<session_activity> own_sessions(const heartbeat_config& cfg,
+                                           const session_listing& all) {
+  std::vector<session_activity> out;
+  auto prefix = cfg.agent + ":";
+  for (const auto& s : all.sessions) {
+    if (cfg.agent != main_agent) {
+      if (s.key.rfind(prefix, 0) == 0)
+        out.push_back({s.key.substr(prefix.size()), s.updated_ms});
+      continue;
+    }
+    auto colon = s.key.find(':');
+    auto first = s.key.substr(0, colon);
+    if (std::find(cfg.other_agents.begin(), cfg.other_agents.end(), first)
+        == cfg.other_agents.end())
+      out.push_back(s);
+  }
+  return out;
+}
+
 /// Cuts the heartbeat session to its last keep_recent messages, then
 /// finishes with `what`.
 void trim_then_finish(heartbeat_pointer self, std::string what) {
   auto& st = self->state;
   self->request(st.links.store, st.cfg.call_timeout,
-                session_load{session_key_hb})
+                session_load{hb_key(self->state.cfg)})
     .then(
       [=](session_snapshot& snap) {
         std::vector<json> msgs;
@@ -51,7 +79,7 @@ void trim_then_finish(heartbeat_pointer self, std::string what) {
           finish(self, what);
           return;
         }
-        session_replace rep{session_key_hb, snap.metadata_json, {}};
+        session_replace rep{hb_key(self->state.cfg), snap.metadata_json, {}};
         for (auto& m : kept)
           rep.messages.push_back(m.dump());
         self->request(self->state.links.store, self->state.cfg.call_timeout,
@@ -127,7 +155,7 @@ void start_beat(heartbeat_pointer self) {
     .then(
       [=](session_listing& listing) {
         auto& st = self->state;
-        st.target = pick_heartbeat_target(listing.sessions,
+        st.target = pick_heartbeat_target(own_sessions(st.cfg, listing),
                                           st.cfg.enabled_channels);
         if (!st.target) {
           finish(self, "skipped: no recently active chat on an enabled "
@@ -142,7 +170,10 @@ void start_beat(heartbeat_pointer self) {
         in.content = st.prompt;
         in.session_key_override = session_key_hb;
         // Every result must pass the gate: no direct message-tool sends.
-        in.metadata_json = json{{"_suppress_message_delivery", true}}.dump();
+        // The agent is named, so the bindings never send it elsewhere.
+        in.metadata_json = json{{"_suppress_message_delivery", true},
+                                {agent_meta_key, st.cfg.agent}}
+                             .dump();
         in.reply_to = caf::actor_cast<outbound_sink>(self);
         self->send(st.links.router, std::move(in));
       },
@@ -165,6 +196,10 @@ heartbeat_config make_heartbeat_config(const settings& cfg) {
     if (ch.enabled)
       out.enabled_channels.insert(name);
   out.model = cfg.agent.model;
+  out.agent = cfg.agent_id;
+  for (const auto& id : cfg.agent_ids())
+    if (id != main_agent && id != cfg.agent_id)
+      out.other_agents.push_back(id);
   return out;
 }
 
@@ -194,7 +229,7 @@ heartbeat_actor::behavior_type heartbeat_impl(heartbeat_pointer self,
       auto& st = self->state;
       // Only the turn's final answer matters; progress lines are dropped.
       if (!st.running || !st.target || msg.kind != outbound_kind::final_reply
-          || msg.session_key != session_key_hb)
+          || msg.session_key != hb_key(st.cfg))
         return;
       if (msg.is_error || msg.content.empty()) {
         trim_then_finish(self, msg.content.empty()

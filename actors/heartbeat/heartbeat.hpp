@@ -35,6 +35,8 @@ struct heartbeat_config {
   std::string model; ///< for the evaluator ("" = its default)
   std::chrono::seconds turn_timeout{3600};
   std::chrono::seconds call_timeout{60}; ///< store and evaluator requests
+  std::string agent = "main"; ///< whose HEARTBEAT.md and sessions
+  std::vector<std::string> other_agents; ///< listed agents besides it
 };
 
 heartbeat_config make_heartbeat_config(const settings& cfg);

@@ -81,6 +81,7 @@ struct pending_call {
   caf::typed_response_promise<model_reply> rp;
   std::string provider; ///< the primary's provider, for stats
   std::string model;    ///< the primary's model as configured
+  std::string agent;    ///< whose turn called, for stats
   std::string breaker_key; ///< "" = no fallbacks, no breaker
   int32_t start = 0;
   size_t candidates = 1;
@@ -122,7 +123,7 @@ void report_call(provider_pointer self, const pending_call& call,
   if (st.stats)
     self->send(st.stats,
                provider_sample{call.provider, model, r.finish_reason != "error",
-                               r.attempts, r.latency_us, r.usage});
+                               r.attempts, r.latency_us, r.usage, call.agent});
 }
 
 /// How long the front waits for a worker: the client's own wall clock for
@@ -229,6 +230,7 @@ provider_impl(provider_pointer self, settings cfg, client_options opts,
       pending_call call;
       call.provider = plan[0].choice.name;
       call.model = plan[0].label;
+      call.agent = req.agent;
       call.candidates = plan.size();
       if (std::none_of(plan.begin(), plan.end(),
                        [](auto& c) { return c.choice.ready(); })) {

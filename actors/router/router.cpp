@@ -5,9 +5,12 @@
 
 #include <caf/event_based_actor.hpp>
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 #include "actors/router/memory_trim.hpp"
+#include "actors/tools/tools_front.hpp"
+#include "actors/workspace/workspace.hpp"
 
 namespace nb {
 
@@ -21,13 +24,43 @@ void report_live(Self self) {
                             static_cast<int64_t>(self->state.sessions.size())});
 }
 
+/// The settings and services of `agent`'s sessions: main's, or a listed
+/// agent's with its own tools (spawned on first use).
 template <class Self>
-router_state::entry& session_for(Self self, const std::string& key) {
+std::pair<session_config, session_services>
+agent_setup(Self self, const std::string& agent) {
+  auto& st = self->state;
+  auto slot = st.plan.agents.find(agent);
+  bool listed = slot != st.plan.agents.end();
+  auto svc = st.svc;
+  auto& files = st.agent_files[agent];
+  if (!files) {
+    auto fc = listed ? slot->second.files
+                     : workspace_config{main_agent, st.cfg.workspace};
+    files = spawn_workspace(self->system(), std::move(fc), st.svc.stats);
+    self->monitor(files);
+  }
+  svc.workspace = files;
+  if (!listed)
+    return {st.cfg, std::move(svc)};
+  auto& tools = st.agent_tools[agent];
+  if (!tools) {
+    tools = spawn_tools(self->system(), *slot->second.view, st.svc.stats);
+    self->monitor(tools);
+  }
+  svc.tools = tools;
+  return {slot->second.cfg, std::move(svc)};
+}
+
+template <class Self>
+router_state::entry& session_for(Self self, const std::string& key,
+                                 const std::string& agent) {
   auto& st = self->state;
   auto i = st.sessions.find(key);
   if (i != st.sessions.end())
     return i->second;
-  auto s = self->spawn(session_impl, key, st.cfg, st.svc,
+  auto [cfg, svc] = agent_setup(self, agent);
+  auto s = self->spawn(session_impl, key, std::move(cfg), std::move(svc),
                        caf::actor_cast<router_actor>(self));
   // Linked, so that the router's exit ends every session; monitored, so
   // that a session that dies is forgotten and re-created from disk.
@@ -56,12 +89,39 @@ void retire_session(Self self, Iterator i) {
 
 /// Sets the router up and returns its handlers, for either interface.
 template <class Self>
-auto router_handlers(Self self, session_config cfg, session_services svc) {
+auto router_handlers(Self self, session_config cfg, session_services svc,
+                     agent_plan plan) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
   st.svc = std::move(svc);
+  st.plan = std::move(plan);
   st.meter.start(self, "router", st.svc.stats);
+  self->attach_functor([=] {
+    // The agents' tools are monitored, not linked: they end with us.
+    for (auto& [agent, tools] : self->state.agent_tools)
+      if (tools)
+        caf::anon_send_exit(tools, caf::exit_reason::user_shutdown);
+    for (auto& [agent, files] : self->state.agent_files)
+      if (files)
+        caf::anon_send_exit(files, caf::exit_reason::user_shutdown);
+  });
   self->set_down_handler([=](caf::down_msg& dm) {
+    for (auto& [agent, tools] : self->state.agent_tools)
+      if (tools && tools.address() == dm.source) {
+        log::get("router")->error("agent {}'s tools died: {}; new sessions "
+                                  "get fresh ones",
+                                  agent, self->system().render(dm.reason));
+        tools = nullptr;
+        return;
+      }
+    for (auto& [agent, files] : self->state.agent_files)
+      if (files && files.address() == dm.source) {
+        log::get("router")->error("agent {}'s workspace actor died: {}; new "
+                                  "sessions get a fresh one",
+                                  agent, self->system().render(dm.reason));
+        files = nullptr;
+        return;
+      }
     auto& sessions = self->state.sessions;
     for (auto i = sessions.begin(); i != sessions.end(); ++i) {
       if (i->second.session.address() == dm.source) {
@@ -84,8 +144,18 @@ auto router_handlers(Self self, session_config cfg, session_services svc) {
     guard("router",
           [=](inbound_msg& in) {
             auto t = self->state.meter.measure();
-            auto key = session_key(in);
-            if (self->state.draining && !self->state.sessions.count(key)) {
+            auto& st = self->state;
+            resolve_agent(in, st.plan.bindings);
+            auto agent = agent_of(in);
+            if (!agent.empty() && agent != main_agent
+                && !st.plan.agents.count(agent)) {
+              log::get("router")->warn("message for unknown agent '{}' goes "
+                                       "to main", agent);
+              set_agent(in, main_agent);
+              agent = main_agent;
+            }
+            auto key = routed_session_key(in);
+            if (st.draining && !st.sessions.count(key)) {
               // Stopping: it starts nothing now; the inbox journal keeps
               // it for the next start.
               log::get("router")->info("[{}] the gateway is stopping: a "
@@ -93,7 +163,8 @@ auto router_handlers(Self self, session_config cfg, session_services svc) {
                                        "start", key);
               return;
             }
-            auto& e = session_for(self, key);
+            auto& e = session_for(self, key,
+                                  agent.empty() ? main_agent : agent);
             ++e.forwarded;
             self->send(e.session, std::move(in));
           }),
@@ -135,15 +206,16 @@ auto router_handlers(Self self, session_config cfg, session_services svc) {
 } // namespace
 
 router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
-                                        session_services svc) {
+                                        session_services svc,
+                                        agent_plan plan) {
   return std::apply(
     [](auto... hs) { return router_actor::behavior_type{std::move(hs)...}; },
-    router_handlers(self, std::move(cfg), std::move(svc)));
+    router_handlers(self, std::move(cfg), std::move(svc), std::move(plan)));
 }
 
 member_router_actor::behavior_type
 member_router_impl(member_router_pointer self, session_config cfg,
-                   session_services svc) {
+                   session_services svc, agent_plan plan) {
   auto release = [=](session_release& rel) {
     // The cluster moved this key elsewhere; the gateway sends this only
     // once the key's turns here have ended, so nothing is cut short.
@@ -158,7 +230,7 @@ member_router_impl(member_router_pointer self, session_config cfg,
       return member_router_actor::behavior_type{std::move(hs)...,
                                                 std::move(release)};
     },
-    router_handlers(self, std::move(cfg), std::move(svc)));
+    router_handlers(self, std::move(cfg), std::move(svc), std::move(plan)));
 }
 
 } // namespace nb

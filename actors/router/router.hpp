@@ -10,6 +10,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/router/agent_plan.hpp"
 #include "actors/session/session.hpp"
 #include "messages/cluster.hpp"
 #include "messages/interfaces.hpp"
@@ -30,15 +31,23 @@ struct router_state {
   bool draining = false;
   /// Gives retired sessions' memory back (spawned on the first retirement).
   caf::actor trimmer;
-  session_config cfg;
+  session_config cfg; ///< main's
   session_services svc;
+  agent_plan plan;    ///< the other agents (empty: main only)
+  /// Each listed agent's tools, sandboxed to its workspace; spawned with
+  /// the agent's first session and monitored (a crashed one is respawned).
+  std::map<std::string, tools_actor> agent_tools;
+  /// Each agent's workspace actor (main's too), spawned with its first
+  /// session; a crashed one is respawned for the next session.
+  std::map<std::string, workspace_actor> agent_files;
   actor_meter meter;
 };
 
 using router_pointer = router_actor::stateful_pointer<router_state>;
 
 router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
-                                        session_services svc);
+                                        session_services svc,
+                                        agent_plan plan);
 
 using member_router_pointer
   = member_router_actor::stateful_pointer<router_state>;
@@ -47,6 +56,6 @@ using member_router_pointer
 /// keys away (agent nodes, and a gateway node's own router).
 member_router_actor::behavior_type
 member_router_impl(member_router_pointer self, session_config cfg,
-                   session_services svc);
+                   session_services svc, agent_plan plan);
 
 } // namespace nb

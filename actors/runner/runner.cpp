@@ -89,6 +89,7 @@ model_request make_request(runner_pointer self, bool with_tools,
   rq.request_id = st.request.turn_id + ":" + std::to_string(st.iteration);
   rq.model = st.request.model;
   rq.provider = st.model_provider;
+  rq.agent = st.request.agent;
   // The model sees a repaired, budgeted copy; st.messages stays as recorded.
   governor_limits limits;
   limits.context_window_tokens = st.context_window_tokens;
@@ -286,6 +287,9 @@ void start(runner_pointer self) {
   st.specs = scoped_specs(std::move(st.specs), st.request.allowed_tools);
   if (st.subagents && st.request.allowed_tools.empty())
     st.specs.push_back(spawn_tool_spec());
+  if (st.subagents && st.request.allowed_tools.empty()
+      && !st.request.can_message.empty())
+    st.specs.push_back(send_to_agent_spec(st.request.can_message));
   json defs = json::array();
   for (auto& s : st.specs) {
     json params = json::parse(s.parameters_json, nullptr, false);

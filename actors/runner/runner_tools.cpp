@@ -99,6 +99,10 @@ void run_spawn(runner_pointer self, size_t index) {
   auto& st = self->state;
   spawn_subagent rq{st.request.session_key, st.request.channel,
                     st.request.chat_id, st.request.model, st.calls[index]};
+  // The subagent works as this agent: its workspace, its tools.
+  rq.agent = st.request.agent;
+  rq.workspace = st.offload.workspace;
+  rq.tools = caf::actor_cast<caf::actor>(st.tools);
   self->request(st.subagents, st.tool_timeout, std::move(rq))
     .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
           [=](caf::error& err) {
@@ -106,6 +110,26 @@ void run_spawn(runner_pointer self, size_t index) {
             call_done(self, index,
                       {c.id, c.name,
                        "Error: the subagent could not run ("
+                         + render(self, err) + ")",
+                       true, 0, 0});
+          });
+}
+
+/// A send_to_agent call goes to the subagent manager too: it runs a turn
+/// of the other agent and answers with its reply.
+void run_send_to_agent(runner_pointer self, size_t index) {
+  auto& st = self->state;
+  agent_message rq{st.request.agent, st.request.session_key,
+                   st.request.agent_depth, st.calls[index]};
+  // The other agent's turn may itself call tools and models.
+  self->request(st.subagents, st.model_timeout + st.tool_timeout,
+                std::move(rq))
+    .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
+          [=](caf::error& err) {
+            auto& c = self->state.calls[index];
+            call_done(self, index,
+                      {c.id, c.name,
+                       "Error: the other agent could not be asked ("
                          + render(self, err) + ")",
                        true, 0, 0});
           });
@@ -125,6 +149,11 @@ void run_call(runner_pointer self, size_t index) {
   }
   if (call.name == "spawn" && st.subagents) {
     run_spawn(self, index);
+    return;
+  }
+  if (call.name == "send_to_agent" && st.subagents
+      && !st.request.can_message.empty()) {
+    run_send_to_agent(self, index);
     return;
   }
   tool_request rq;

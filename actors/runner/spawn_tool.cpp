@@ -40,6 +40,32 @@ tool_spec spawn_tool_spec() {
           schema.dump(), false, false};
 }
 
+tool_spec send_to_agent_spec(const std::vector<std::string>& targets) {
+  using nlohmann::json;
+  std::string names;
+  for (const auto& t : targets)
+    names += (names.empty() ? "" : ", ") + t;
+  json schema = {
+    {"type", "object"},
+    {"properties",
+     {{"agent",
+       {{"type", "string"},
+        {"enum", targets},
+        {"description", "The id of the agent to ask"}}},
+      {"message",
+       {{"type", "string"},
+        {"description", "What to ask or tell it; it does not see this "
+                        "conversation, so include what it needs"}}}}},
+    {"required", {"agent", "message"}},
+    {"additionalProperties", false},
+  };
+  return {"send_to_agent",
+          "Ask another agent of this gateway (" + names + ") and wait for "
+          "its answer, which comes back as this tool's output. It works in "
+          "its own workspace with its own tools and memory.",
+          schema.dump(), false, false};
+}
+
 std::vector<tool_spec> scoped_specs(std::vector<tool_spec> specs,
                                     const std::vector<std::string>& allowed) {
   if (allowed.empty())

@@ -14,6 +14,10 @@ namespace nb {
 /// wait optional).
 tool_spec spawn_tool_spec();
 
+/// The send_to_agent tool's name and schema; `targets` are the agents the
+/// caller may reach (agents.list[].canMessage), listed in the description.
+tool_spec send_to_agent_spec(const std::vector<std::string>& targets);
+
 /// Keeps the specs named in `allowed` (all of them when it is empty).
 std::vector<tool_spec> scoped_specs(std::vector<tool_spec> specs,
                                     const std::vector<std::string>& allowed);

@@ -29,6 +29,24 @@ caf::behavior archive_worker(caf::event_based_actor* self, archive_job job) {
         if (p->done)
           return;
         p->done = true;
+        if (job.files) {
+          // The workspace actor owns the files: it appends both.
+          workspace_append rq{job.session_key,
+                              entry != nothing_to_archive ? entry : "",
+                              raw ? std::vector<std::string>{}
+                                  : permanent_facts(entry)};
+          self->request(job.files, std::chrono::seconds(60), std::move(rq))
+            .then(
+              [=](caf::ok_atom) {
+                p->rp.deliver(raw, entry);
+                self->quit();
+              },
+              [=](caf::error& err) {
+                p->rp.deliver(err);
+                self->quit();
+              });
+          return;
+        }
         std::string err;
         // Facts first: the history entry is what marks the range done
         // (a retry after a failed append adds no fact twice).

@@ -21,6 +21,9 @@ struct archive_job {
   std::string provider_name; ///< the chat's preset provider ("" = by model)
   std::chrono::seconds timeout{300}; ///< the summary call, retries included
   std::string workspace;
+  /// The agent's workspace actor: it writes history.jsonl and MEMORY.md
+  /// (null: this worker writes them itself).
+  workspace_actor files;
   std::string session_key;
   std::string formatted; ///< format_for_archive() of the range
   size_t count = 0;      ///< messages in the range

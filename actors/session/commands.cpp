@@ -24,6 +24,8 @@ const std::vector<command_spec>& command_table() {
      cmd_model, true},
     {"/stats", "", "this conversation's token use per model and in total",
      cmd_stats, false},
+    {"/agent", "", "which agent answers this chat (model, workspace)",
+     cmd_agent, false},
     {"/skill", "", "list the skills the agent can use", cmd_skill, false},
     {"/memory", "<query>", "search the agent's memory (facts, profile, "
      "experience)", cmd_memory_search, true},

@@ -24,6 +24,8 @@ enum class command_action {
 /// What a command may know about (and, for `model`, change in) its session.
 struct command_context {
   std::string session_key;
+  std::string agent = "main"; ///< the agent answering this chat
+  std::string agent_name;     ///< its name ("" = none)
   std::string args;      ///< the text after the command word, trimmed
   std::string workspace; ///< absolute
   std::string* model = nullptr; ///< the session's model; a command may switch it
@@ -92,6 +94,7 @@ command_reply cmd_skill(command_context& ctx);
 command_reply cmd_model(command_context& ctx);
 command_reply cmd_stats(command_context& ctx);
 command_reply cmd_memory_search(command_context& ctx);
+command_reply cmd_agent(command_context& ctx);
 
 /// The /help text.
 std::string help_text();

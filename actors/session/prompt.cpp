@@ -1,5 +1,6 @@
 #include "actors/session/prompt.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -71,29 +72,55 @@ void stamp_file(std::string& out, const std::string& path) {
 
 } // namespace
 
-std::string build_system_prompt(const prompt_inputs& in) {
+workspace_parts read_workspace_parts(const std::string& workspace,
+                                     const std::string& path_env,
+                                     const std::vector<std::string>* skills) {
+  workspace_parts out;
+  for (auto name : bootstrap_files) {
+    auto text = customised(workspace, name);
+    ++out.files_read;
+    if (!text.empty())
+      out.bootstrap += (out.bootstrap.empty() ? "" : "\n\n")
+                       + ("## " + std::string{name}) + "\n\n" + text;
+  }
+  out.memory = customised(workspace, "memory/MEMORY.md");
+  ++out.files_read;
+  auto all = list_skills(workspace, path_env);
+  // Built-in skills come from the binary; workspace ones are files.
+  out.files_read += std::count_if(all.begin(), all.end(), [](const auto& s) {
+    return s.source == "workspace";
+  });
+  if (skills != nullptr) // agents.list[].skills: only these
+    all.erase(std::remove_if(all.begin(), all.end(),
+                             [&](const skill_info& s) {
+                               return std::find(skills->begin(), skills->end(),
+                                                s.name)
+                                      == skills->end();
+                             }),
+              all.end());
+  out.always_skills = always_skills_section(all);
+  out.skills_summary = skills_summary(all);
+  out.history = read_history(workspace);
+  ++out.files_read;
+  out.skills = std::move(all);
+  return out;
+}
+
+std::string assemble_system_prompt(const workspace_parts& parts,
+                                   const prompt_inputs& in) {
   std::vector<std::string> sections;
   sections.push_back(identity(in));
-  std::string boot;
-  for (auto name : bootstrap_files) {
-    auto text = customised(in.workspace, name);
-    if (!text.empty())
-      boot += (boot.empty() ? "" : "\n\n") + ("## " + std::string{name})
-              + "\n\n" + text;
-  }
-  if (!boot.empty())
-    sections.push_back(std::move(boot));
+  if (!parts.bootstrap.empty())
+    sections.push_back(parts.bootstrap);
   sections.push_back(texts::tool_contract);
-  auto memory = customised(in.workspace, "memory/MEMORY.md");
-  if (!memory.empty())
-    sections.push_back("# Memory\n\n## Long-term Memory\n\n" + memory);
-  auto skills = list_skills(in.workspace, in.path_env);
-  if (auto always = always_skills_section(skills); !always.empty())
-    sections.push_back(std::move(always));
-  if (auto summary = skills_summary(skills); !summary.empty())
-    sections.push_back(std::move(summary));
-  auto recent = recent_history_section(read_history(in.workspace),
-                                       in.session_key, 50, 32000, in.summary);
+  if (!parts.memory.empty())
+    sections.push_back("# Memory\n\n## Long-term Memory\n\n" + parts.memory);
+  if (!parts.always_skills.empty())
+    sections.push_back(parts.always_skills);
+  if (!parts.skills_summary.empty())
+    sections.push_back(parts.skills_summary);
+  auto recent = recent_history_section(parts.history, in.session_key, 50,
+                                       32000, in.summary);
   if (!recent.empty())
     sections.push_back(std::move(recent));
   if (!in.summary.empty())
@@ -106,20 +133,31 @@ std::string build_system_prompt(const prompt_inputs& in) {
   return out;
 }
 
+std::string build_system_prompt(const prompt_inputs& in) {
+  return assemble_system_prompt(read_workspace_parts(in.workspace,
+                                                     in.path_env),
+                                in);
+}
+
+std::string workspace_stamp(const std::string& workspace) {
+  std::string stamp;
+  for (auto name : bootstrap_files)
+    stamp_file(stamp, workspace + "/" + name);
+  stamp_file(stamp, workspace + "/memory/MEMORY.md");
+  stamp_file(stamp, workspace + "/memory/history.jsonl");
+  // Skills: the folder (added or removed skills) and every SKILL.md.
+  stamp_file(stamp, workspace + "/skills");
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(workspace + "/skills", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+    stamp_file(stamp, it->path().string() + "/SKILL.md");
+  return stamp;
+}
+
 const std::string& system_prompt_cache::get(const prompt_inputs& in) {
   std::string stamp = in.workspace + '\n' + in.channel + '\n' + in.session_key
                       + '\n' + in.summary + '\n' + in.summary_at + '\n'
-                      + in.path_env + '\n';
-  for (auto name : bootstrap_files)
-    stamp_file(stamp, in.workspace + "/" + name);
-  stamp_file(stamp, in.workspace + "/memory/MEMORY.md");
-  stamp_file(stamp, in.workspace + "/memory/history.jsonl");
-  // Skills: the folder (added or removed skills) and every SKILL.md.
-  stamp_file(stamp, in.workspace + "/skills");
-  std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(in.workspace + "/skills", ec);
-       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
-    stamp_file(stamp, it->path().string() + "/SKILL.md");
+                      + in.path_env + '\n' + workspace_stamp(in.workspace);
   if (stamp != stamp_ || text_.empty()) {
     text_ = build_system_prompt(in);
     stamp_ = std::move(stamp);

@@ -5,9 +5,13 @@
 // text instead, so this prefix stays stable for provider prompt caches.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "actors/cron/time_zone.hpp"
+#include "actors/memory/history_file.hpp"
+#include "actors/skills/skills.hpp"
 
 namespace nb {
 
@@ -27,6 +31,32 @@ struct prompt_inputs {
   std::string summary_at;  ///< when the summarised conversation was active
   std::string path_env;    ///< PATH, for skill requirements
 };
+
+/// What the prompt takes from the workspace files, read once and shared by
+/// every session of the agent (the workspace actor caches it).
+struct workspace_parts {
+  std::string bootstrap;      ///< "## AGENTS.md ..." sections, joined
+  std::string memory;         ///< MEMORY.md ("" = empty or the template)
+  std::vector<skill_info> skills;
+  std::string always_skills;  ///< the "# Active Skills" section
+  std::string skills_summary;
+  std::vector<history_entry> history;
+  int64_t files_read = 0;     ///< files opened to make these
+};
+
+/// Reads the workspace's prompt files. `skills` non-null: only the skills
+/// named there (agents.list[].skills). Blocking: worker threads only.
+workspace_parts read_workspace_parts(
+  const std::string& workspace, const std::string& path_env,
+  const std::vector<std::string>* skills = nullptr);
+
+/// Size and mtime of every file the prompt reads (stat only): when it
+/// changes, the parts must be read again.
+std::string workspace_stamp(const std::string& workspace);
+
+/// The system prompt of one session from the shared parts (no I/O).
+std::string assemble_system_prompt(const workspace_parts& parts,
+                                   const prompt_inputs& in);
 
 /// Builds the system prompt. Bootstrap files and MEMORY.md that are empty
 /// or identical to the shipped template are left out.

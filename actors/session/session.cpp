@@ -164,6 +164,7 @@ session_actor::behavior_type accepting(session_pointer self) {
 void turn_finished(session_pointer self) {
   auto& st = self->state;
   turn_sample sample;
+  sample.agent = st.cfg.agent;
   sample.trace = st.machine.trace();
   for (auto& s : sample.trace)
     sample.total_us += s.duration_us;

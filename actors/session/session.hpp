@@ -28,6 +28,9 @@ namespace nb {
 
 /// What a session needs from the configuration, fixed at spawn.
 struct session_config {
+  std::string agent = "main"; ///< the agent whose session this is
+  std::string agent_name;     ///< its agents.list[].name ("" = none)
+  std::vector<std::string> can_message; ///< whom send_to_agent may ask
   std::string model;
   int32_t max_tokens = 0;
   int32_t context_window_tokens = 65536;
@@ -63,7 +66,8 @@ struct session_state {
   router_actor router;
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;
-  system_prompt_cache prompt;
+  system_prompt_cache prompt; ///< without a workspace actor
+  std::string system_prompt;  ///< this turn's, from the workspace actor
 
   bool loaded = false;                ///< transcript read from disk
   std::vector<nlohmann::json> transcript;

@@ -91,6 +91,7 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
   job.provider_name = st.runtime.provider;
   job.timeout = st.cfg.model_timeout;
   job.workspace = st.cfg.workspace;
+  job.files = st.svc.workspace;
   job.session_key = st.key;
   job.formatted = std::move(formatted);
   job.count = upto - from;

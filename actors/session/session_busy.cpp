@@ -3,6 +3,7 @@
 // injected into the running turn or to start the next one, in order.
 #include "actors/session/session.hpp"
 #include "actors/session/session_recall.hpp"
+#include "actors/session/session_steps.hpp"
 #include "actors/session/session_subagents.hpp"
 
 #include "actors/common/log.hpp"
@@ -37,6 +38,8 @@ command_context command_context_for(session_pointer self) {
   auto& st = self->state;
   command_context ctx;
   ctx.session_key = st.key;
+  ctx.agent = st.cfg.agent;
+  ctx.agent_name = st.cfg.agent_name;
   ctx.workspace = st.cfg.workspace;
   ctx.model = &st.model;
   ctx.context_window_tokens = st.runtime.context_window_tokens;
@@ -100,6 +103,10 @@ void while_busy(session_pointer self, inbound_msg in) {
       self->send(st.runner, injections_ready_atom::value);
     return;
   }
+  if (ask_workspace(self, cmd, [=](std::string text) {
+        deliver_to(self, in, reply_to_msg(self, in, std::move(text), false));
+      }))
+    return;
   if (wants_memory(cmd)) {
     // /memory and /stats ask the memory first; they change nothing.
     with_memory_text(self, cmd, [=](std::string text) {

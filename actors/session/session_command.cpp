@@ -44,6 +44,30 @@ void start_new_session(session_pointer self, std::string text) {
 
 } // namespace
 
+bool ask_workspace(session_pointer self, const parsed_command& cmd,
+                   std::function<void(std::string)> answer) {
+  auto& st = self->state;
+  if (!st.svc.workspace || cmd.spec == nullptr)
+    return false;
+  auto failed = [=](caf::error& err) {
+    answer("Could not read the workspace (" + render(self, err) + ")");
+  };
+  auto name = std::string{cmd.spec->name};
+  if (name == "/skill") {
+    self->request(st.svc.workspace, st.cfg.store_timeout,
+                  workspace_skills_atom::value)
+      .then([=](std::string& text) { answer(std::move(text)); }, failed);
+    return true;
+  }
+  if (name == "/evaluator-prompt" && (cmd.args.empty() || cmd.args == "init")) {
+    self->request(st.svc.workspace, st.cfg.store_timeout,
+                  evaluator_prompt_atom::value, cmd.args == "init")
+      .then([=](std::string& text) { answer(std::move(text)); }, failed);
+    return true;
+  }
+  return false;
+}
+
 void do_command(session_pointer self) {
   auto& st = self->state;
   if (already_stored(self, st.current)) {
@@ -63,6 +87,10 @@ void do_command(session_pointer self) {
     fire(self, turn_event::dispatch);
     return;
   }
+  if (ask_workspace(self, cmd, [=](std::string text) {
+        answer_command(self, std::move(text), true);
+      }))
+    return;
   auto ctx = command_context_for(self);
   ctx.busy = false;
   ctx.active_tasks = 0;

@@ -61,6 +61,12 @@ nlohmann::json user_message(const inbound_msg& in);
 /// COMMAND: answers a slash command, or passes the message on.
 void do_command(session_pointer self);
 
+/// /skill and /evaluator-prompt [init] read or write workspace files: when
+/// the agent has a workspace actor, it answers them and `answer` gets the
+/// text (true); otherwise false and the command runs here as before.
+bool ask_workspace(session_pointer self, const parsed_command& cmd,
+                   std::function<void(std::string)> answer);
+
 /// COMMAND: runs `cmd` with `ctx` and acts on its answer.
 void run_parsed_command(session_pointer self, const parsed_command& cmd,
                         command_context ctx);

@@ -5,6 +5,7 @@
 
 #include "actors/common/log.hpp"
 #include "actors/runner/runner.hpp"
+#include <algorithm>
 #include <cstdlib>
 
 #include <caf/event_based_actor.hpp>
@@ -73,8 +74,10 @@ void do_restore(session_pointer self) {
             self->state.log->warn("[{}] skipped {} corrupt line(s) in the "
                                       "session file", st.key, snap.skipped_lines);
           st.loaded = true;
-          // Built-in skills the summary points at must be readable files.
-          materialize_builtin_skills(st.cfg.workspace);
+          // Built-in skills the summary points at must be readable files
+          // (the workspace actor writes them when there is one).
+          if (!st.svc.workspace)
+            materialize_builtin_skills(st.cfg.workspace);
           auto fixes = repair_tail(st.transcript);
           if (fixes.empty()) {
             fire(self, turn_event::ok);
@@ -97,10 +100,15 @@ void do_restore(session_pointer self) {
 json model_messages(session_pointer self) {
   auto& st = self->state;
   json msgs = json::array();
-  auto path = std::getenv("PATH");
-  prompt_inputs in{st.cfg.workspace, st.current.channel, st.key, st.summary,
-                   st.summary_at, path ? path : ""};
-  msgs.push_back({{"role", "system"}, {"content", st.prompt.get(in)}});
+  if (st.svc.workspace) {
+    // Served by the workspace actor at BUILD.
+    msgs.push_back({{"role", "system"}, {"content", st.system_prompt}});
+  } else {
+    auto path = std::getenv("PATH");
+    prompt_inputs in{st.cfg.workspace, st.current.channel, st.key, st.summary,
+                     st.summary_at, path ? path : ""};
+    msgs.push_back({{"role", "system"}, {"content", st.prompt.get(in)}});
+  }
   st.prompt_tokens = estimate_message_tokens(msgs[0]);
   // The transcript already ends with this turn's user message; archived
   // turns are left out (their summary is in the system prompt).
@@ -137,6 +145,36 @@ caf::behavior media_worker(caf::event_based_actor* self, std::string text,
   };
 }
 
+/// Asks the agent's workspace actor for this turn's system prompt (the
+/// files are its business), then `then`; without one, `then` at once.
+void fetch_prompt(session_pointer self, std::function<void()> then) {
+  auto& st = self->state;
+  if (!st.svc.workspace) {
+    then();
+    return;
+  }
+  prompt_request rq{st.key, st.current.channel, st.summary, st.summary_at};
+  self->request(st.svc.workspace, st.cfg.store_timeout, std::move(rq))
+    .then(
+      [=](prompt_reply& r) {
+        self->state.system_prompt = std::move(r.text);
+        then();
+      },
+      [=](caf::error& err) {
+        // A crashed workspace actor must not fail the chat's turns until
+        // the session is re-created: build the prompt here this once.
+        auto& st = self->state;
+        st.log->warn("[{}] the workspace actor did not answer ({}); the "
+                     "prompt is built in the session",
+                     st.key, render(self, err));
+        auto path = std::getenv("PATH");
+        prompt_inputs in{st.cfg.workspace, st.current.channel, st.key,
+                         st.summary, st.summary_at, path ? path : ""};
+        st.system_prompt = st.prompt.get(in);
+        then();
+      });
+}
+
 void do_build(session_pointer self) {
   auto& st = self->state;
   // Memory is searched while the user's message is being saved.
@@ -146,7 +184,9 @@ void do_build(session_pointer self) {
     persist(self, {user_message(self->state.current)}, "your message", [=] {
       self->state.user_persisted = true;
       settle_inbox(self, self->state.current);
-      after_recall(self, [=] { fire(self, turn_event::ok); });
+      after_recall(self, [=] {
+        fetch_prompt(self, [=] { fire(self, turn_event::ok); });
+      });
     });
   };
   if (st.current.media.empty()) {
@@ -172,6 +212,17 @@ bool suppresses_delivery(const std::string& metadata_json) {
   auto meta = json::parse(metadata_json, nullptr, false);
   return meta.is_object() && meta.contains("_suppress_message_delivery")
          && meta["_suppress_message_delivery"] == true;
+}
+
+/// How many send_to_agent hops led to this message ("_agent_depth").
+int32_t agent_depth(const std::string& metadata_json) {
+  if (metadata_json.find("_agent_depth") == std::string::npos)
+    return 0;
+  auto meta = json::parse(metadata_json, nullptr, false);
+  if (!meta.is_object() || !meta.contains("_agent_depth")
+      || !meta["_agent_depth"].is_number_integer())
+    return 0;
+  return std::clamp(meta["_agent_depth"].get<int32_t>(), 0, 1000);
 }
 
 void do_run(session_pointer self) {
@@ -206,6 +257,9 @@ void do_run(session_pointer self) {
   rq.stream_to = st.current.reply_to;
   rq.outbox = st.svc.outbox;
   rq.suppress_delivery = suppresses_delivery(st.current.metadata_json);
+  rq.agent = st.cfg.agent;
+  rq.agent_depth = agent_depth(st.current.metadata_json);
+  rq.can_message = st.cfg.can_message;
   auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
                + st.cfg.tool_timeout * st.cfg.max_iterations;
   self->request(runner, limit, std::move(rq))

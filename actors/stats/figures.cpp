@@ -45,8 +45,18 @@ void add_sample(stats_figures& f, const actor_sample& s) {
   k.handling.merge(s.latency_hist);
 }
 
+namespace {
+
+agent_figures& agent_of(stats_figures& f, const std::string& agent) {
+  return f.agents[agent.empty() ? "main" : agent];
+}
+
+} // namespace
+
 void add_sample(stats_figures& f, const turn_sample& s) {
-  ++f.turns.by_outcome[s.outcome.empty() ? "unknown" : s.outcome];
+  auto outcome = s.outcome.empty() ? "unknown" : s.outcome;
+  ++f.turns.by_outcome[outcome];
+  ++agent_of(f, s.agent).turns[outcome];
   f.turns.total.add(s.total_us);
   for (const auto& t : s.trace) {
     auto& st = f.turns.states[to_string(t.state)];
@@ -65,6 +75,9 @@ void add_sample(stats_figures& f, const provider_sample& s) {
   p.total_tokens += s.usage.total_tokens;
   p.cached_tokens += s.usage.cached_tokens;
   p.latency.add(s.latency_us);
+  auto& a = agent_of(f, s.agent);
+  ++(s.ok ? a.provider_calls_ok : a.provider_calls_failed);
+  a.total_tokens += s.usage.total_tokens;
   auto& m = p.by_model[s.model.empty() ? "unknown" : s.model];
   ++m.calls;
   m.prompt_tokens += s.usage.prompt_tokens;
@@ -79,6 +92,10 @@ void add_sample(stats_figures& f, const tool_sample& s) {
   if (s.is_error)
     ++t.errors;
   t.duration.add(s.duration_us);
+  auto& a = agent_of(f, s.agent);
+  ++a.tool_calls;
+  if (s.is_error)
+    ++a.tool_errors;
 }
 
 void add_sample(stats_figures& f, const gauge_sample& s) {

@@ -76,8 +76,19 @@ struct tool_figures {
   latency_histogram duration;
 };
 
+/// What one agent of the gateway did (the `agent` label).
+struct agent_figures {
+  std::map<std::string, int64_t> turns; ///< by outcome
+  int64_t provider_calls_ok = 0;
+  int64_t provider_calls_failed = 0;
+  int64_t total_tokens = 0;
+  int64_t tool_calls = 0;
+  int64_t tool_errors = 0;
+};
+
 /// All aggregated figures; maps are ordered so renderings are stable.
 struct stats_figures {
+  std::map<std::string, agent_figures> agents;
   std::map<std::string, actor_kind_figures> actors;
   turn_figures turns;
   provider_figures provider;

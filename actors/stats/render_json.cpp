@@ -65,6 +65,14 @@ std::string render_json(const stats_figures& f, const process_figures& p) {
     tj.update(percentiles(t.duration));
     tools[name] = std::move(tj);
   }
+  auto& agents = doc["agents"] = json::object();
+  for (const auto& [id, a] : f.agents)
+    agents[id] = {{"turns", a.turns},
+                  {"provider_calls_ok", a.provider_calls_ok},
+                  {"provider_calls_failed", a.provider_calls_failed},
+                  {"total_tokens", a.total_tokens},
+                  {"tool_calls", a.tool_calls},
+                  {"tool_errors", a.tool_errors}};
   auto& gauges = doc["gauges"] = json::object();
   for (const auto& [name, v] : f.gauges)
     gauges[name] = v;

@@ -183,6 +183,33 @@ void render_tools(prom_writer& w, const stats_figures& f) {
           });
 }
 
+/// The same counts split by the agent that ran them.
+void render_agents(prom_writer& w, const stats_figures& f) {
+  if (f.agents.empty())
+    return;
+  w.family("agent_turns_total", "counter", "Finished turns, by agent and "
+                                           "outcome.");
+  for (const auto& [id, a] : f.agents)
+    for (const auto& [outcome, n] : a.turns)
+      w.sample({{"agent", id}, {"outcome", outcome}}, n);
+  w.family("agent_provider_calls_total", "counter",
+           "Model calls, by agent and result.");
+  for (const auto& [id, a] : f.agents) {
+    w.sample({{"agent", id}, {"result", "ok"}}, a.provider_calls_ok);
+    w.sample({{"agent", id}, {"result", "failed"}}, a.provider_calls_failed);
+  }
+  w.family("agent_tokens_total", "counter", "Tokens used, by agent.");
+  for (const auto& [id, a] : f.agents)
+    w.sample({{"agent", id}}, a.total_tokens);
+  w.family("agent_tool_calls_total", "counter", "Tool calls, by agent.");
+  for (const auto& [id, a] : f.agents)
+    w.sample({{"agent", id}}, a.tool_calls);
+  w.family("agent_tool_errors_total", "counter",
+           "Tool calls that failed, by agent.");
+  for (const auto& [id, a] : f.agents)
+    w.sample({{"agent", id}}, a.tool_errors);
+}
+
 } // namespace
 
 std::string prometheus_label_value(const std::string& v) {
@@ -213,6 +240,7 @@ std::string render_prometheus(const stats_figures& f,
   render_turns(w, f.turns);
   render_provider(w, f.provider);
   render_tools(w, f);
+  render_agents(w, f);
   for (const auto& [raw, v] : f.gauges) {
     auto name = metric_name(raw);
     // A gauge must not reopen a family written above.

@@ -7,6 +7,7 @@
 
 #include <caf/event_based_actor.hpp>
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
 #include "actors/runner/runner.hpp"
 #include "actors/subagents/subagent_texts.hpp"
@@ -74,7 +75,12 @@ void announce(subagents_pointer self, const subagents_state::task& t,
                           {"_subagent_task_id", t.info.id},
                           {"_subagent_label", t.info.label}}
                        .dump();
-  in.session_key_override = t.info.session_key;
+  // The session key without the agent's prefix: the router puts it back.
+  auto key = t.info.session_key;
+  if (t.agent != main_agent && key.rfind(t.agent + ":", 0) == 0)
+    key.erase(0, t.agent.size() + 1);
+  in.session_key_override = key;
+  set_agent(in, t.agent);
   if (st.announce_to)
     self->send(st.announce_to, std::move(in));
   else
@@ -139,12 +145,16 @@ caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
             args.task, rq.session_key, unix_ms(), false};
   t.channel = rq.channel;
   t.chat_id = rq.chat_id;
+  t.agent = rq.agent.empty() ? std::string{main_agent} : rq.agent;
   t.wait = args.wait;
   t.call_id = rq.call.id;
-  offload_settings offload{st.cfg.workspace};
+  // The calling agent's workspace and tools (main's when not given).
+  auto workspace = rq.workspace.empty() ? st.cfg.workspace : rq.workspace;
+  auto tools = rq.tools ? caf::actor_cast<tools_actor>(rq.tools) : st.tools;
+  offload_settings offload{workspace};
   offload.max_chars = st.cfg.max_tool_result_chars;
   // Its own context: no session to inject into, no spawn tool.
-  t.runner = self->spawn(runner_impl, st.provider, st.tools, st.stats,
+  t.runner = self->spawn(runner_impl, st.provider, tools, st.stats,
                          st.cfg.model_timeout, st.cfg.tool_timeout,
                          st.cfg.context_window_tokens, offload,
                          session_actor{}, std::string{}, subagents_actor{});
@@ -156,7 +166,7 @@ caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
   turn.model = rq.model;
   turn.messages_json
     = json::array({{{"role", "system"},
-                    {"content", subagent_system_prompt(st.cfg.workspace)}},
+                    {"content", subagent_system_prompt(workspace)}},
                    {{"role", "user"}, {"content", args.task}}})
         .dump();
   turn.max_iterations = st.cfg.max_iterations;
@@ -166,6 +176,7 @@ caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
   turn.suppress_delivery = true;
   turn.allowed_tools = subagent_tools();
   turn.fail_on_tool_error = st.cfg.fail_on_tool_error;
+  turn.agent = t.agent;
   auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
                + st.cfg.tool_timeout * st.cfg.max_iterations;
   self->request(t.runner, limit, std::move(turn))
@@ -205,6 +216,8 @@ subagent_config make_subagent_config(const settings& cfg,
     = static_cast<size_t>(std::max(1000, cfg.agent.max_tool_result_chars));
   c.model_timeout = model_timeout;
   c.tool_timeout = tool_timeout;
+  for (const auto& a : cfg.agents)
+    c.can_message[a.id] = a.can_message;
   return c;
 }
 
@@ -232,6 +245,10 @@ subagents_impl(subagents_pointer self, subagent_config cfg,
     [self](spawn_subagent& rq) -> caf::result<tool_result> {
       auto t = self->state.meter.measure();
       return start(self, rq);
+    },
+    [self](agent_message& rq) -> caf::result<tool_result> {
+      auto t = self->state.meter.measure();
+      return ask_agent(self, rq);
     },
     [self](subagent_stop_atom, const std::string& key) -> int32_t {
       auto t = self->state.meter.measure();

@@ -15,6 +15,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
@@ -38,7 +39,12 @@ struct subagent_config {
   size_t max_tool_result_chars = 16000;
   std::chrono::seconds model_timeout{1260}; ///< one provider request
   std::chrono::seconds tool_timeout{900};   ///< one tool call
+  /// agents.list[].canMessage by agent id: whom send_to_agent may ask.
+  std::map<std::string, std::vector<std::string>> can_message;
 };
+
+/// How many send_to_agent hops a chain of agents may take.
+inline constexpr int32_t max_agent_depth = 3;
 
 /// From agents.defaults; the timeouts are the sessions' own.
 subagent_config make_subagent_config(const settings& cfg,
@@ -55,6 +61,7 @@ struct subagents_state {
     runner_actor runner;
     std::string channel; ///< where its result is announced
     std::string chat_id;
+    std::string agent; ///< whose session it reports back to
     bool wait = false; ///< the spawn call waits for the result
     std::string call_id;
     caf::typed_response_promise<tool_result> promise;
@@ -73,6 +80,10 @@ struct subagents_state {
 };
 
 using subagents_pointer = subagents_actor::stateful_pointer<subagents_state>;
+
+/// send_to_agent (agent_mail.cpp): asks another agent through the router
+/// and answers with its reply.
+caf::result<tool_result> ask_agent(subagents_pointer self, agent_message& rq);
 
 /// The manager. Results are announced once it was given an inbound_sink.
 subagents_actor::behavior_type

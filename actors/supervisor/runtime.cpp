@@ -12,6 +12,7 @@
 #include "actors/supervisor/supervisor.hpp"
 #include "config/cluster_config.hpp"
 #include "config/memory_config.hpp"
+#include "config/onboard.hpp"
 #include "messages/type_ids.hpp"
 
 namespace nb {
@@ -26,6 +27,14 @@ runtime::runtime(const settings& cfg, bool background)
 
 runtime::runtime(const settings& cfg, bool background, runtime_hooks hooks) {
   auto started = process_start_us();
+  // Every listed agent has a workspace before its first session (here, on
+  // the starting thread: no actor runs yet).
+  for (const auto& a : cfg.agents) {
+    onboard_report made;
+    fill_workspace(cfg.for_agent(a.id).workspace_path(), made);
+    for (const auto& e : made.errors)
+      log::get("gateway")->error("agent {}: {}", a.id, e);
+  }
   auto dir = resolve_sessions_dir(cfg);
   if (!dir)
     throw std::runtime_error("cannot prepare the session directory: "

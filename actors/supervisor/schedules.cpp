@@ -40,44 +40,60 @@ void report(schedules_pointer self) {
                gauge_sample{"schedules_owner", st.running ? 1 : 0});
 }
 
-void start_schedules(schedules_pointer self) {
+/// One agent's cron and heartbeat (its workspace, its sessions).
+void start_agent_schedules(schedules_pointer self, const std::string& id) {
   auto& st = self->state;
   auto& sys = self->system();
+  auto view = st.cfg.for_agent(id);
+  auto who = id == main_agent ? std::string{} : " (agent " + id + ")";
   cron_config cc;
-  cc.workspace = st.cfg.workspace_path();
-  st.cron = spawn_cron(sys, std::move(cc), st.links.svc.stats);
-  self->link_to(st.cron);
-  self->send(st.cron, st.links.router);
-  if (st.cfg.gateway.heartbeat.enabled) {
-    auto hc = make_heartbeat_config(st.cfg);
-    st.log->info("Heartbeat: every {}s", hc.interval.count());
+  cc.workspace = view.workspace_path();
+  cc.agent = id;
+  auto cron = spawn_cron(sys, std::move(cc), st.links.svc.stats);
+  self->link_to(cron);
+  self->send(cron, st.links.router);
+  st.crons[id] = cron;
+  if (view.gateway.heartbeat.enabled) {
+    auto hc = make_heartbeat_config(view);
+    st.log->info("Heartbeat{}: every {}s", who, hc.interval.count());
     heartbeat_links hl{st.links.router, st.links.svc.store,
                        st.links.evaluator, st.links.svc.outbox,
                        st.links.svc.stats};
-    st.heartbeat = spawn_heartbeat(sys, std::move(hc), std::move(hl));
-    self->link_to(st.heartbeat);
+    auto hb = spawn_heartbeat(sys, std::move(hc), std::move(hl));
+    self->link_to(hb);
+    st.heartbeats[id] = hb;
   } else {
-    st.log->info("Heartbeat: disabled");
+    st.log->info("Heartbeat{}: disabled", who);
   }
+}
+
+void start_schedules(schedules_pointer self) {
+  auto& st = self->state;
+  for (const auto& id : st.cfg.agent_ids())
+    start_agent_schedules(self, id);
   st.running = true;
   st.last_holder.clear();
   st.log->info("this gateway ({}) owns the schedules lease: cron{} run here",
                st.lease.owner,
-               st.heartbeat ? " and the heartbeat" : "");
+               st.heartbeats.empty() ? "" : " and the heartbeat");
 }
 
 /// Stops cron and the heartbeat without taking this actor down with them.
 void stop_schedules(schedules_pointer self, const std::string& why) {
   auto& st = self->state;
   st.log->warn("{}: cron and the heartbeat stop in this gateway", why);
-  for (auto a : {caf::actor_cast<caf::actor>(st.cron),
-                 caf::actor_cast<caf::actor>(st.heartbeat)})
+  auto stop = [&](caf::actor a) {
     if (a) {
       self->unlink_from(a);
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
     }
-  st.cron = nullptr;
-  st.heartbeat = nullptr;
+  };
+  for (auto& [id, cron] : st.crons)
+    stop(caf::actor_cast<caf::actor>(cron));
+  for (auto& [id, hb] : st.heartbeats)
+    stop(caf::actor_cast<caf::actor>(hb));
+  st.crons.clear();
+  st.heartbeats.clear();
   st.running = false;
 }
 
@@ -165,8 +181,8 @@ schedules_actor::behavior_type schedules_impl(schedules_pointer self,
       auto t = self->state.meter.measure();
       auto& st = self->state;
       st.links.svc = svc;
-      if (st.heartbeat)
-        self->send(st.heartbeat, std::move(svc));
+      for (auto& [id, hb] : st.heartbeats)
+        self->send(hb, svc);
     },
   };
 }

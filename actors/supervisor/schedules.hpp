@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -51,8 +52,10 @@ struct schedules_state {
   bool running = false;        ///< cron (and the heartbeat) are up here
   int64_t renewed_at_ms = 0;   ///< steady clock of the last renewal
   std::string last_holder;     ///< whom standby was last reported for
-  cron_actor cron;
-  heartbeat_actor heartbeat;
+  /// By agent ("main" and every agents.list id): each agent's jobs live in
+  /// its workspace, and its heartbeat reads its own HEARTBEAT.md.
+  std::map<std::string, cron_actor> crons;
+  std::map<std::string, heartbeat_actor> heartbeats;
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;
 };

@@ -160,7 +160,8 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
   auto scfg = make_session_config(st.cfg);
   scfg.started_at_us = started_at_us;
   // The release-capable router: a cluster front may move its keys away.
-  st.router = self->spawn(member_router_impl, scfg, st.svc);
+  st.router = self->spawn(member_router_impl, scfg, st.svc,
+                          make_agent_plan(st.cfg, scfg));
   self->link_to(st.router);
   st.entry = st.router;
   if (opts.entry) {

@@ -44,12 +44,16 @@ tool_output cron_tool(const json& args, const tool_context& ctx) {
         return {"Error: every_seconds must be a whole number of seconds", true};
       rq.every_seconds = e->get<int64_t>();
     }
-    // The job belongs to this chat: "{channel}:{chat_id}" sessions only.
-    auto colon = ctx.session_key.find(':');
+    // The job belongs to this chat: "[{agent}:]{channel}:{chat_id}"
+    // sessions only (the agent's prefix is not the channel).
+    auto base = ctx.session_key;
+    if (ctx.agent != "main" && base.rfind(ctx.agent + ":", 0) == 0)
+      base.erase(0, ctx.agent.size() + 1);
+    auto colon = base.find(':');
     if (colon != std::string::npos && colon > 0) {
       rq.session_key = ctx.session_key;
-      rq.channel = ctx.session_key.substr(0, colon);
-      rq.chat_id = ctx.session_key.substr(colon + 1);
+      rq.channel = base.substr(0, colon);
+      rq.chat_id = base.substr(colon + 1);
     }
     r = cron::add_job(store, rq, now_ms());
   } else {

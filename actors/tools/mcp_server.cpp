@@ -191,7 +191,8 @@ std::string mcp_result_text(const json& result) {
 
 tools_actor::behavior_type
 mcp_server_impl(server_ptr self, std::string server, mcp_server_settings cfg,
-                std::vector<std::string> ssrf_whitelist, stats_actor stats) {
+                std::vector<std::string> ssrf_whitelist, stats_actor stats,
+                std::string agent) {
   self->state.server = std::move(server);
   self->state.ssrf_whitelist = std::move(ssrf_whitelist);
   self->state.cfg = std::move(cfg);
@@ -208,10 +209,10 @@ mcp_server_impl(server_ptr self, std::string server, mcp_server_settings cfg,
       }
       return self->state.specs;
     },
-    [self, stats](const tool_request& req) -> tool_result {
+    [self, stats, agent](const tool_request& req) -> tool_result {
       auto t = self->state.meter.measure();
       auto r = run_call(self, req);
-      report_tool_sample(stats, r);
+      report_tool_sample(stats, r, agent);
       return r;
     },
     [](const cancel_tools&) {

@@ -38,7 +38,8 @@ struct mcp_server_state {
 tools_actor::behavior_type
 mcp_server_impl(tools_actor::stateful_pointer<mcp_server_state> self,
                 std::string server, mcp_server_settings cfg,
-                std::vector<std::string> ssrf_whitelist, stats_actor stats);
+                std::vector<std::string> ssrf_whitelist, stats_actor stats,
+                std::string agent);
 
 /// Text for the model from a tools/call result: text blocks joined, other
 /// blocks described, structuredContent when there is nothing else.

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/workspace_guard.hpp"
 
@@ -83,6 +84,14 @@ tool_output message_tool(const json& args, const tool_context& ctx) {
     meta["_record_channel_delivery"] = true;
   }
   auto target = channel + ":" + chat_id;
+  // With several agents, a chat belongs to the agent its bindings name:
+  // another agent's chats are out of reach (its own chat always counts).
+  if (!ctx.bindings.empty()
+      && !(channel == ctx.channel && chat_id == ctx.chat_id)
+      && match_binding(ctx.bindings, {channel, channel, chat_id, "", false})
+           != ctx.agent)
+    return fail("Error: " + target + " is answered by another agent; this "
+                "agent can message only its own chats");
   if (ctx.suppress_delivery)
     return {"Message acknowledged for " + target + " (not delivered)", false};
   if (!ctx.outbox)

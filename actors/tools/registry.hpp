@@ -37,6 +37,11 @@ struct tool_context {
   std::string session_key;
   web_settings web;
   std::vector<std::string> ssrf_whitelist; ///< CIDRs (tools.ssrfWhitelist)
+  std::string agent = "main"; ///< whose tools these are (stats label)
+  /// agents.bindings: the message tool writes only to this agent's chats.
+  std::vector<agent_binding> bindings;
+  /// The agent's tools.allow / tools.deny (see tool_permitted).
+  std::vector<std::string> allow_tools, deny_tools;
   /// Host name resolver for agent-driven HTTP; null = the system's. Tests
   /// put a scripted DNS here.
   std::function<std::vector<std::string>(const std::string&)> resolve;
@@ -53,6 +58,13 @@ struct tool_context {
   /// The browsers front (one Chromium per agent); null: no browser tool.
   tool_executor_actor browsers;
 };
+
+/// Whether the agent may see and call tool `name`: not matched by `deny`,
+/// and matched by `allow` when that is not empty. A pattern is a name, or
+/// a prefix ending in '*' ("mcp_github_*"); "*" matches every tool.
+bool tool_permitted(const std::string& name,
+                    const std::vector<std::string>& allow,
+                    const std::vector<std::string>& deny);
 
 /// A tool's implementation: validated arguments in, output out. May throw;
 /// the registry turns exceptions into error outputs.

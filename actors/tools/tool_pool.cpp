@@ -121,7 +121,7 @@ void dispatch(pool_ptr self) {
                       "failed (" + caf::to_string(err) + ")"
                       + tool_error_hint;
           r.started_us = r.finished_us = steady_now_us();
-          report_tool_sample(self->state.stats, r);
+          report_tool_sample(self->state.stats, r, self->state.base.agent);
           promise.deliver(std::move(r));
           finished(self, worker, key, false);
         });

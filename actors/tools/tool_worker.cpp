@@ -44,10 +44,11 @@ tool_result run_tool_request(const tool_registry& reg, tool_context base,
   return r;
 }
 
-void report_tool_sample(const stats_actor& stats, const tool_result& r) {
+void report_tool_sample(const stats_actor& stats, const tool_result& r,
+                        const std::string& agent) {
   if (stats)
     caf::anon_send(stats, tool_sample{r.name, r.is_error,
-                                  r.finished_us - r.started_us});
+                                      r.finished_us - r.started_us, agent});
 }
 
 tool_executor_actor::behavior_type
@@ -61,7 +62,7 @@ tool_worker_impl(tool_executor_actor::stateful_pointer<tool_worker_state> self,
     [self, registry, base, stats](const tool_request& req) -> tool_result {
       auto t = self->state.meter.measure();
       auto r = run_tool_request(*registry, base, req);
-      report_tool_sample(stats, r);
+      report_tool_sample(stats, r, base.agent);
       return r;
     },
   };

@@ -23,7 +23,8 @@ tool_result run_tool_request(const tool_registry& reg, tool_context base,
                              const tool_request& req);
 
 /// Sends one tool_sample for `r` to `stats` (null: nothing).
-void report_tool_sample(const stats_actor& stats, const tool_result& r);
+void report_tool_sample(const stats_actor& stats, const tool_result& r,
+                        const std::string& agent);
 
 struct tool_worker_state {
   tool_worker_state() = default;

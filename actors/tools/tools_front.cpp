@@ -42,6 +42,15 @@ caf::result<std::vector<tool_spec>> list_all(front_ptr self) {
     std::sort(mcp.begin(), mcp.end(),
               [](auto& a, auto& b) { return a.name < b.name; });
     out.insert(out.end(), mcp.begin(), mcp.end());
+    // The agent's tools.allow / tools.deny: what it may not call, it does
+    // not see either.
+    const auto& base = self->state.base;
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [&](const tool_spec& t) {
+                               return !tool_permitted(t.name, base.allow_tools,
+                                                      base.deny_tools);
+                             }),
+              out.end());
     return out;
   };
   if (pending.empty())
@@ -104,6 +113,13 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
     [self](tool_request& req) -> caf::result<tool_result> {
       auto t = self->state.meter.measure();
       auto& st = self->state;
+      if (!tool_permitted(req.call.name, st.base.allow_tools,
+                          st.base.deny_tools)) {
+        auto r = refused(req, "Error: Tool '" + req.call.name
+                                + "' is not available to this agent");
+        report_tool_sample(st.stats, r, st.base.agent);
+        return r;
+      }
       if (auto route = st.mcp_routes.find(req.call.name);
           route != st.mcp_routes.end())
         return self->delegate(route->second, std::move(req));
@@ -118,7 +134,7 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
       if (!prep.ok()) {
         // Nothing to run: answered here, without a worker.
         auto r = refused(req, prep.error);
-        report_tool_sample(st.stats, r);
+        report_tool_sample(st.stats, r, st.base.agent);
         return r;
       }
       // The pool runs each chat's exclusive calls in order, one at a time.
@@ -142,7 +158,8 @@ tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
            std::map<std::string, mcp_server_settings> mcp) {
   for (auto& [name, cfg] : mcp) {
     auto server = self->spawn<caf::detached>(mcp_server_impl, name, cfg,
-                                             base.ssrf_whitelist, stats);
+                                             base.ssrf_whitelist, stats,
+                                             base.agent);
     stop_with(self, server);
     self->state.mcp[name] = server;
   }

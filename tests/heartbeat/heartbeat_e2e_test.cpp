@@ -85,7 +85,8 @@ struct tree {
     probe = fx.sys.spawn(outbox);
     session_services svc{store, provider, tools, stats,
                          caf::actor_cast<outbound_sink>(probe), {}};
-    router = fx.sys.spawn(router_impl, make_session_config(cfg), svc);
+    router = fx.sys.spawn(router_impl, make_session_config(cfg), svc,
+                            agent_plan{});
     evaluator = spawn_evaluator(fx.sys, cfg, svc);
     auto hc = make_heartbeat_config(cfg);
     hc.interval = interval;

@@ -57,7 +57,7 @@ struct tree {
     scfg.idle_compact_check = 20ms;
     scfg.idle = quit_after;
     session_services svc{store, provider, tools, stats, {}, {}};
-    router = fx.sys.spawn(router_impl, scfg, svc);
+    router = fx.sys.spawn(router_impl, scfg, svc, agent_plan{});
   }
 
   ~tree() {

@@ -44,7 +44,7 @@ TEST_CASE("slack events map to sessions threads and mentions") {
   auto meta = json::parse(in->metadata_json);
   CHECK(meta["_is_group"] == true);
   CHECK(meta["_mentioned"] == true);
-  CHECK(slack::thread_of(in->session_key_override) == ts);
+  CHECK(slack::thread_of(in->session_key_override, in->chat_id) == ts);
 
   json dm{{"event", fake_slack::message("D9", "U1", "hi")}};
   in = slack::parse_event(dm, "UBOT", "slack", true, key, why);

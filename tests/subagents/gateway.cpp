@@ -29,7 +29,7 @@ sub_gateway::sub_gateway(int max_concurrent) {
     subagents_impl,
     make_subagent_config(cfg, scfg.model_timeout, scfg.tool_timeout),
     svc.provider, svc.tools, svc.stats);
-  router = sys.spawn(router_impl, scfg, svc);
+  router = sys.spawn(router_impl, scfg, svc, agent_plan{});
   caf::anon_send(svc.subagents, caf::actor_cast<inbound_sink>(router));
 }
 

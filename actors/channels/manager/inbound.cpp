@@ -4,6 +4,9 @@
 #include <chrono>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "actors/agents/agent_route.hpp"
 #include "actors/channels/manager/access.hpp"
 #include "actors/channels/manager/manager.hpp"
 #include "actors/common/log.hpp"
@@ -23,7 +26,7 @@ void reply(channel_manager_pointer self, const inbound_msg& to,
   outbound_msg out;
   out.channel = to.channel;
   out.chat_id = to.chat_id;
-  out.session_key = session_key(to);
+  out.session_key = routed_session_key(to);
   out.content = std::move(text);
   enqueue_outbound(self, std::move(out));
 }
@@ -95,6 +98,41 @@ bool is_pairing_command(const std::string& text) {
                                        text[start + 8]));
 }
 
+/// Stamps the agent that answers `msg` (the manager is where channel
+/// traffic is trusted, so an adapter's own "_agent" never counts): the
+/// bindings' choice, or the agent the client asked for ("_agent_request",
+/// the WebSocket's agent=) when a binding matching the message names it.
+void stamp_agent(channel_manager_pointer self, inbound_msg& msg,
+                 const std::string& kind) {
+  const auto& bindings = self->state.cfg.bindings;
+  if (bindings.empty() && msg.metadata_json.find("_agent") == std::string::npos)
+    return; // one agent: nothing to parse, the message stays as it was
+  auto meta = nlohmann::json::parse(msg.metadata_json, nullptr, false);
+  if (!meta.is_object())
+    meta = nlohmann::json::object();
+  route_facts facts{kind, msg.channel, msg.chat_id, msg.sender_id, false};
+  if (auto g = meta.find("_is_group"); g != meta.end() && g->is_boolean())
+    facts.group = g->get<bool>();
+  auto agent = match_binding(bindings, facts);
+  bool changed = false;
+  if (auto r = meta.find("_agent_request"); r != meta.end()) {
+    auto wanted = r->is_string() ? r->get<std::string>() : std::string{};
+    for (const auto& b : bindings)
+      if (b.agent == wanted && match_binding({b}, facts) == wanted) {
+        agent = wanted;
+        break;
+      }
+    meta.erase(r);
+    changed = true;
+  }
+  if (agent != main_agent || meta.contains(agent_meta_key)) {
+    meta[agent_meta_key] = agent;
+    changed = true;
+  }
+  if (changed)
+    msg.metadata_json = meta.dump();
+}
+
 } // namespace
 
 namespace {
@@ -135,6 +173,7 @@ bool admit(channel_manager_pointer self, inbound_msg& msg) {
     pairing_command(self, msg);
     return false;
   }
+  stamp_agent(self, msg, i->second.opts.kind);
   if (!msg.reply_to)
     msg.reply_to = caf::actor_cast<outbound_sink>(self);
   return true;

@@ -85,12 +85,13 @@ std::optional<inbound_msg> parse_event(const json& payload,
   return in;
 }
 
-std::string thread_of(const std::string& session_key) {
-  auto first = session_key.find(':');
-  if (first == std::string::npos)
-    return "";
-  auto second = session_key.find(':', first + 1);
-  return second == std::string::npos ? "" : session_key.substr(second + 1);
+std::string thread_of(const std::string& session_key,
+                      const std::string& chat_id) {
+  // "[agent:]slack:<chat>:<thread_ts>": what follows the chat id, so an
+  // agent's prefix is not mistaken for the channel.
+  auto marker = ":" + chat_id + ":";
+  auto at = session_key.find(marker);
+  return at == std::string::npos ? "" : session_key.substr(at + marker.size());
 }
 
 std::string to_mrkdwn(const std::string& md) {

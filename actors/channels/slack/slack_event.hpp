@@ -25,7 +25,8 @@ std::optional<inbound_msg> parse_event(const nlohmann::json& payload,
                                        std::string& why);
 
 /// The thread_ts encoded in a session key "<channel>:<chat>:<ts>", or "".
-std::string thread_of(const std::string& session_key);
+std::string thread_of(const std::string& session_key,
+                      const std::string& chat_id);
 
 /// **bold** -> *bold*, [t](u) -> <u|t>, headings -> *bold*, with &, < and
 /// > escaped as Slack asks.

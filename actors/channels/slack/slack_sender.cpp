@@ -58,7 +58,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
           && m.kind != outbound_kind::progress)
         return caf::ok_atom::value;
       json body{{"channel", m.chat_id}};
-      if (auto thread = thread_of(m.session_key); !thread.empty())
+      if (auto thread = thread_of(m.session_key, m.chat_id); !thread.empty())
         body["thread_ts"] = thread;
       for (auto& piece : chan::split_text(m.content, piece_limit)) {
         body["text"] = to_mrkdwn(piece);

@@ -1,0 +1,54 @@
+// The workspace actor: one per agent, spawned detached so that every read
+// and write of the agent's workspace files happens on its own thread, never
+// on the scheduler's. It keeps what the system prompt takes from the files
+// (bootstrap files, MEMORY.md, skills, history.jsonl) and rebuilds it once
+// when a file changed, however many sessions ask; each session's prompt is
+// then assembled from that cache without touching the disk.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <caf/actor_system.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "actors/common/meter.hpp"
+#include "actors/session/prompt.hpp"
+#include "messages/interfaces.hpp"
+
+namespace nb {
+
+struct workspace_config {
+  std::string agent = "main";
+  std::string workspace; ///< absolute
+  /// agents.list[].skills given: only these skills are offered.
+  bool skills_set = false;
+  std::vector<std::string> skills;
+};
+
+struct workspace_state {
+  workspace_state() = default;
+  static inline const char* name = "workspace";
+  workspace_config cfg;
+  std::string path_env; ///< PATH, for the skills' requirements
+  std::string stamp;    ///< of the files the parts were read from
+  bool loaded = false;
+  workspace_parts parts;
+  workspace_figures figures;
+  stats_actor stats;
+  actor_meter meter;
+};
+
+using workspace_pointer = workspace_actor::stateful_pointer<workspace_state>;
+
+workspace_actor::behavior_type workspace_impl(workspace_pointer self,
+                                              workspace_config cfg,
+                                              stats_actor stats);
+
+/// Spawns the actor detached (its own thread: it does blocking file I/O).
+workspace_actor spawn_workspace(caf::actor_system& sys, workspace_config cfg,
+                                stats_actor stats);
+
+} // namespace nb

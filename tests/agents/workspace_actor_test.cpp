@@ -1,0 +1,156 @@
+// The workspace actor: one per agent, serving the system prompt to all its
+// sessions from one cached read of the files, rebuilt once per change.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scoped_actor.hpp>
+
+#include "actors/workspace/workspace.hpp"
+#include "messages/type_ids.hpp"
+#include "tests/integration/harness.hpp"
+
+using namespace nb;
+using namespace nb::test;
+
+namespace {
+
+void write(const std::filesystem::path& p, const std::string& text) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream{p} << text;
+}
+
+struct actor_fixture {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  actor_fixture() {
+    register_messages(cfg);
+    sys = std::make_unique<caf::actor_system>(cfg);
+  }
+};
+
+workspace_figures figures_of(caf::actor_system& sys, workspace_actor ws) {
+  caf::scoped_actor self{sys};
+  workspace_figures out;
+  self->request(ws, std::chrono::seconds(10), workspace_figures_atom::value)
+    .receive([&](workspace_figures& f) { out = f; },
+             [&](caf::error& err) { FAIL(sys.render(err)); });
+  return out;
+}
+
+/// `n` sessions ask at once; returns their prompts.
+std::vector<std::string> ask_all(caf::actor_system& sys, workspace_actor ws,
+                                 int n) {
+  caf::scoped_actor self{sys};
+  for (int i = 0; i < n; ++i)
+    self->send(ws, prompt_request{"telegram:" + std::to_string(i),
+                                  "telegram", "", ""});
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i)
+    self->receive([&](prompt_reply& r) { out.push_back(r.text); },
+                  caf::after(std::chrono::seconds(10)) >> [&] {
+                    FAIL("no prompt");
+                  });
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("100 sessions after one file change: one rebuild") {
+  temp_home home;
+  auto dir = home.dir / "ws";
+  write(dir / "AGENTS.md", "Agents file.");
+  write(dir / "SOUL.md", "Soul file.");
+  write(dir / "memory" / "MEMORY.md", "The user likes tea.");
+  write(dir / "skills" / "demo" / "SKILL.md",
+        "---\nname: demo\ndescription: a demo skill\n---\nDo the demo.");
+  actor_fixture fx;
+  auto ws = spawn_workspace(*fx.sys, {"main", dir.string()}, {});
+  auto first = ask_all(*fx.sys, ws, 100);
+  REQUIRE(first.size() == 100);
+  for (const auto& p : first) {
+    CHECK(p.find("The user likes tea.") != std::string::npos);
+    CHECK(p.find("Agents file.") != std::string::npos);
+    CHECK(p.find("demo") != std::string::npos);
+  }
+  auto f1 = figures_of(*fx.sys, ws);
+  CHECK(f1.rebuilds == 1);
+  CHECK(f1.served == 100);
+  auto reads_per_build = f1.file_reads;
+  CHECK(reads_per_build > 0);
+  CHECK(reads_per_build < 20); // the files, once: not once per session
+  // A change to MEMORY.md (a new size, so the stamp differs at once).
+  write(dir / "memory" / "MEMORY.md", "The user likes coffee now.");
+  auto second = ask_all(*fx.sys, ws, 100);
+  for (const auto& p : second) {
+    CHECK(p.find("The user likes coffee now.") != std::string::npos);
+    CHECK(p.find("tea") == std::string::npos);
+  }
+  auto f2 = figures_of(*fx.sys, ws);
+  CHECK(f2.rebuilds == 2);
+  CHECK(f2.file_reads == 2 * reads_per_build);
+  CHECK(f2.served == 200);
+  // Nothing changed: no reads at all.
+  ask_all(*fx.sys, ws, 10);
+  CHECK(figures_of(*fx.sys, ws).file_reads == 2 * reads_per_build);
+  caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("each session still gets its own history and summary") {
+  temp_home home;
+  auto dir = home.dir / "ws";
+  write(dir / "memory" / "history.jsonl",
+        R"({"cursor":1,"timestamp":"2026-01-01 10:00","content":"A talked about boats","session_key":"telegram:a"})"
+        "\n"
+        R"({"cursor":2,"timestamp":"2026-01-01 11:00","content":"B talked about trains","session_key":"telegram:b"})"
+        "\n");
+  actor_fixture fx;
+  auto ws = spawn_workspace(*fx.sys, {"main", dir.string()}, {});
+  caf::scoped_actor self{*fx.sys};
+  auto ask = [&](prompt_request rq) {
+    std::string out;
+    self->request(ws, std::chrono::seconds(10), std::move(rq))
+      .receive([&](prompt_reply& r) { out = r.text; },
+               [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+    return out;
+  };
+  auto a = ask({"telegram:a", "telegram", "", ""});
+  auto b = ask({"telegram:b", "telegram", "older things", "2026-01-01"});
+  CHECK(a.find("boats") != std::string::npos);
+  CHECK(a.find("trains") == std::string::npos);
+  CHECK(b.find("trains") != std::string::npos);
+  CHECK(b.find("older things") != std::string::npos);
+  CHECK(figures_of(*fx.sys, ws).rebuilds == 1);
+  // The history append goes through the actor, and the next prompt has it.
+  self->request(ws, std::chrono::seconds(10),
+                workspace_append{"telegram:a", "A asked about sails", {}})
+    .receive([](caf::ok_atom) {},
+             [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+  CHECK(ask({"telegram:a", "telegram", "", ""}).find("sails")
+        != std::string::npos);
+  caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("skills: the agent's skills list filters what is offered") {
+  temp_home home;
+  auto dir = home.dir / "ws";
+  write(dir / "skills" / "alpha" / "SKILL.md",
+        "---\nname: alpha\ndescription: first\n---\nA.");
+  write(dir / "skills" / "beta" / "SKILL.md",
+        "---\nname: beta\ndescription: second\n---\nB.");
+  actor_fixture fx;
+  workspace_config cfg{"work", dir.string(), true, {"beta"}};
+  auto ws = spawn_workspace(*fx.sys, cfg, {});
+  caf::scoped_actor self{*fx.sys};
+  std::string text;
+  self->request(ws, std::chrono::seconds(10), workspace_skills_atom::value)
+    .receive([&](std::string& t) { text = t; },
+             [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+  CHECK(text.find("beta") != std::string::npos);
+  CHECK(text.find("alpha") == std::string::npos);
+  caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
+}
