@@ -113,7 +113,7 @@ TEST_CASE("response bodies have the OpenAI shape") {
   CHECK(e["error"]["type"] == "authentication_error");
   CHECK(e["error"]["code"] == 401);
   CHECK(comment_frame("a\nb") == ": a b\n\n");
-  auto models = json::parse(models_body("gpt-x"));
+  auto models = json::parse(models_body({"gpt-x"}));
   CHECK(models["object"] == "list");
   CHECK(models["data"][0]["id"] == "gpt-x");
   CHECK(models["data"][0]["owned_by"] == "nanobot");

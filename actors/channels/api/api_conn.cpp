@@ -188,7 +188,7 @@ void conn::dispatch() {
     return;
   }
   if (path == "/v1/models") {
-    respond(200, models_body(owner.model), !keep_alive);
+    respond(200, models_body(listed_models(owner.agents)), !keep_alive);
     return;
   }
   if (owner.refusing) {
@@ -216,7 +216,9 @@ void conn::start_completion(completion_request req) {
   auto model = req.model.empty() ? owner.model : req.model;
   std::weak_ptr<core> home = owner.shared_from_this();
   std::weak_ptr<conn> me = shared_from_this();
-  turn = start_turn(owner.sys, owner.router, make_inbound(req),
+  auto msg = make_inbound(req);
+  select_agent(owner.agents, req.model, msg);
+  turn = start_turn(owner.sys, owner.router, std::move(msg),
                     [home, me, id](outbound_msg m) {
                       if (auto c = home.lock())
                         net::post(c->ioc, [me, id, m = std::move(m)]() mutable {

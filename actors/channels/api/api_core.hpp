@@ -18,6 +18,7 @@
 #include <boost/beast/http.hpp>
 #include <spdlog/logger.h>
 
+#include "actors/channels/api/agent_select.hpp"
 #include "actors/channels/api/api_server.hpp"
 #include "actors/channels/api/completion.hpp"
 
@@ -129,6 +130,7 @@ struct core : std::enable_shared_from_this<core> {
   api_limits limits;
   std::string api_key;
   std::string model;            ///< the configured model
+  api_agents agents;            ///< "model": "<agent id>" picks one
   std::chrono::seconds timeout; ///< api.timeout_s
   std::shared_ptr<spdlog::logger> log;
 

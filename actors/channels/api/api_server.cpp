@@ -21,7 +21,7 @@ namespace api::detail {
 core::core(caf::actor_system& s, router_actor r, const settings& cfg,
            api_limits l)
   : sys(s), router(std::move(r)), limits(l), api_key(cfg.api.api_key),
-    model(cfg.agent.model),
+    model(cfg.agent.model), agents(make_api_agents(cfg)),
     timeout(std::chrono::seconds(std::max(cfg.api.timeout_s, 1))),
     log(nb::log::get("api")) {
   // nop

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 #include <string_view>
 #include <variant>
 
@@ -67,7 +68,7 @@ std::string error_frame(const api_error& err);
 std::string comment_frame(std::string_view text);
 
 /// GET /v1/models: the configured model as the only entry.
-std::string models_body(const std::string& model);
+std::string models_body(const std::vector<std::string>& models);
 
 /// Token usage from an outbound message's metadata ({"usage":{...}}),
 /// zeros when absent or malformed.

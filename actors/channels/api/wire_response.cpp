@@ -97,12 +97,14 @@ std::string comment_frame(std::string_view text) {
   return ": " + line + "\n\n";
 }
 
-std::string models_body(const std::string& model) {
-  return text_of(json{{"object", "list"},
-              {"data", json::array({{{"id", model},
-                                     {"object", "model"},
-                                     {"created", 0},
-                                     {"owned_by", "nanobot"}}})}});
+std::string models_body(const std::vector<std::string>& models) {
+  auto data = json::array();
+  for (const auto& id : models)
+    data.push_back({{"id", id},
+                    {"object", "model"},
+                    {"created", 0},
+                    {"owned_by", "nanobot"}});
+  return text_of(json{{"object", "list"}, {"data", std::move(data)}});
 }
 
 token_usage usage_from_metadata(const std::string& metadata_json) {

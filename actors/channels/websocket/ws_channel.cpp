@@ -4,6 +4,7 @@
 // when no browser is there.
 #include "actors/channels/websocket/ws_channel.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -89,7 +90,7 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
   bool streaming = c.streaming;
   h.on_message = [manager, name, streaming, received](
                    const std::string& client, const std::string& chat,
-                   const std::string& text) {
+                   const std::string& text, const std::string& agent) {
     ++*received;
     inbound_msg in;
     in.channel = name;
@@ -97,6 +98,8 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
     in.chat_id = chat;
     in.content = text;
     in.wants_stream = streaming;
+    if (!agent.empty()) // checked against the bindings by the manager
+      in.metadata_json = nlohmann::json{{"_agent_request", agent}}.dump();
     caf::anon_send(manager, std::move(in));
   };
   h.on_written = [me](uint64_t id, size_t delivered) {
@@ -134,6 +137,12 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
     log::get("channels")->error("{}", *err);
   } else {
     auto& c = std::get<ws::channel_config>(parsed);
+    for (const auto& b : cfg.bindings)
+      if ((b.channel == "websocket" || b.channel == name)
+          && std::find(c.server.agents.begin(), c.server.agents.end(),
+                       b.agent)
+               == c.server.agents.end())
+        c.server.agents.push_back(b.agent);
     try {
       st.server = std::make_unique<ws::server>(
         c.server, make_hooks(self, c, name, manager));

@@ -51,8 +51,11 @@ void http_conn::on_request() {
               "application/json");
       return;
     }
+    std::string agents;
+    for (const auto& a : owner->cfg.agents) // ids: [a-z0-9_-] only
+      agents += (agents.empty() ? "\"" : ",\"") + a + "\"";
     std::string body = "{\"token\":\"" + token + "\",\"ws_path\":\""
-                       + owner->cfg.path + "\"}";
+                       + owner->cfg.path + "\",\"agents\":[" + agents + "]}";
     respond(http::status::ok, body, "application/json");
     return;
   }
@@ -135,9 +138,15 @@ void http_conn::upgrade_to_ws(const target_parts& t) {
   auto chat = get("chat_id");
   if (!valid_chat_id(chat))
     chat = owner->random_id("web-");
+  auto agent = get("agent");
+  if (!agent.empty() && !valid_agent_request(agent)) {
+    respond(http::status::bad_request, "agent must be 1-32 of [a-z0-9_-]",
+            "text/plain");
+    return;
+  }
   stream.expires_never();
   auto conn = std::make_shared<ws_conn>(owner, stream.release_socket(),
-                                        client, chat);
+                                        client, chat, agent);
   conn->start(parser.release());
 }
 

@@ -1,5 +1,6 @@
 #include "actors/channels/websocket/ws_protocol.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include <nlohmann/json.hpp>
@@ -46,6 +47,14 @@ std::string text_of(const json& obj) {
 
 bool valid_chat_id(const std::string& id) {
   return id_chars(id, 64, false);
+}
+
+bool valid_agent_request(const std::string& id) {
+  return !id.empty() && id.size() <= 32
+         && std::all_of(id.begin(), id.end(), [](char c) {
+              return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+                     || c == '_' || c == '-';
+            });
 }
 
 bool valid_client_id(const std::string& id) {

@@ -14,6 +14,8 @@ namespace nb::ws {
 bool valid_chat_id(const std::string& id);
 /// client ids: 1-128 of [A-Za-z0-9_.:-]
 bool valid_client_id(const std::string& id);
+/// An agent id as the connect URL may ask for one: [a-z0-9_-]{1,32}.
+bool valid_agent_request(const std::string& id);
 
 /// The server events (JSON texts) that carry `msg` to a browser: delta,
 /// stream_end, message (kind "tool_hint" for progress), and for a final

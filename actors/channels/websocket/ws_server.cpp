@@ -77,7 +77,7 @@ void ws_conn::on_frame(const std::string& text) {
       auto target = cmd.chat_id.empty() ? chat : cmd.chat_id;
       chats.insert(target); // a message attaches to its chat
       if (owner->hooks.on_message)
-        owner->hooks.on_message(client, target, cmd.content);
+        owner->hooks.on_message(client, target, cmd.content, agent);
       return;
     }
   }

@@ -23,12 +23,18 @@ struct server_config {
   /// Outgoing bytes waiting for one connection: a client that stops
   /// reading is dropped past this instead of growing the queue without end.
   size_t max_queued_bytes = 8u << 20;
+  /// Agents a client may pick with agent= (a binding for this channel
+  /// names them); the WebUI shows them in its agent picker.
+  std::vector<std::string> agents;
 };
 
 struct server_hooks {
-  /// A client message for a chat (io thread; must not block).
+  /// A client message for a chat (io thread; must not block). `agent` is
+  /// the connect URL's agent= ("" = none): the channel manager honours it
+  /// only where a binding for this channel names that agent.
   std::function<void(const std::string& client, const std::string& chat,
-                     const std::string& text)> on_message;
+                     const std::string& text, const std::string& agent)>
+    on_message;
   /// A delivery finished: how many connections took every frame of it
   /// (io thread; must not block).
   std::function<void(uint64_t id, size_t delivered)> on_written;

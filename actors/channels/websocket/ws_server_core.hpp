@@ -59,9 +59,9 @@ struct core;
 /// One WebSocket connection; lives on the io thread only.
 struct ws_conn : std::enable_shared_from_this<ws_conn> {
   ws_conn(std::shared_ptr<core> c, tcp::socket s, std::string client,
-          std::string chat)
+          std::string chat, std::string agent)
     : owner(std::move(c)), ws(std::move(s)), client(std::move(client)),
-      chat(std::move(chat)) {
+      chat(std::move(chat)), agent(std::move(agent)) {
     // nop
   }
 
@@ -82,6 +82,7 @@ struct ws_conn : std::enable_shared_from_this<ws_conn> {
   bool closed = false;
   std::string client;
   std::string chat; ///< the current chat of this connection
+  std::string agent; ///< asked for with agent= ("" = the bindings')
   std::set<std::string> chats;
 };
 

@@ -11,10 +11,12 @@ const chat = {
   live: {},             // chat id -> assistant bubble being streamed
   history: {},          // chat id -> [{role, text}] shown this page load
   retryMs: 500,
+  agent: "",            // agent= in the connect URL ("" = the bindings')
 
   init(boot) {
     this.token = boot.token || "";
     this.wsPath = boot.ws_path || "/";
+    this.initAgents(boot.agents || []);
     this.sessions = JSON.parse(localStorage.getItem("nb.sessions") || "[]");
     this.current = localStorage.getItem("nb.current");
     document.getElementById("composer").addEventListener("submit", (e) => {
@@ -34,9 +36,34 @@ const chat = {
     this.connect();
   },
 
+  // The agent picker: shown when bindings for this channel name agents;
+  // a choice reconnects with agent=<id> (each agent has its own sessions).
+  initAgents(agents) {
+    const pick = document.getElementById("agent-picker");
+    if (!agents.length) return;
+    const saved = localStorage.getItem("nb.agent") || "";
+    this.agent = agents.includes(saved) ? saved : "";
+    const add = (value, label) => {
+      const o = document.createElement("option");
+      o.value = value;
+      o.textContent = label;
+      pick.appendChild(o);
+    };
+    add("", "agent: default");
+    for (const a of agents) add(a, "agent: " + a);
+    pick.value = this.agent;
+    pick.classList.remove("hidden");
+    pick.addEventListener("change", () => {
+      this.agent = pick.value;
+      localStorage.setItem("nb.agent", this.agent);
+      if (this.ws) this.ws.close(); // onclose reconnects with the new agent
+    });
+  },
+
   connect() {
     const q = new URLSearchParams();
     q.set("client_id", this.clientId());
+    if (this.agent) q.set("agent", this.agent);
     if (this.token) q.set("token", this.token);
     if (this.current) q.set("chat_id", this.current);
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
