@@ -72,6 +72,21 @@ router_state::entry& session_for(Self self, const std::string& key,
   return e;
 }
 
+/// Forgets the agent's actor in `actors` that went down (the next session
+/// of that agent gets a fresh one); false when it is none of them.
+template <class Self, class Map>
+bool forget_agent_actor(Self self, Map& actors, const caf::down_msg& dm,
+                        const char* what) {
+  for (auto& [agent, a] : actors)
+    if (a && a.address() == dm.source) {
+      log::get("router")->error("agent {}'s {} died: {}", agent, what,
+                                self->system().render(dm.reason));
+      a = nullptr;
+      return true;
+    }
+  return false;
+}
+
 /// Stops the session at `i` and forgets it (it saved everything it got).
 template <class Self, class Iterator>
 void retire_session(Self self, Iterator i) {
@@ -106,22 +121,10 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
         caf::anon_send_exit(files, caf::exit_reason::user_shutdown);
   });
   self->set_down_handler([=](caf::down_msg& dm) {
-    for (auto& [agent, tools] : self->state.agent_tools)
-      if (tools && tools.address() == dm.source) {
-        log::get("router")->error("agent {}'s tools died: {}; new sessions "
-                                  "get fresh ones",
-                                  agent, self->system().render(dm.reason));
-        tools = nullptr;
-        return;
-      }
-    for (auto& [agent, files] : self->state.agent_files)
-      if (files && files.address() == dm.source) {
-        log::get("router")->error("agent {}'s workspace actor died: {}; new "
-                                  "sessions get a fresh one",
-                                  agent, self->system().render(dm.reason));
-        files = nullptr;
-        return;
-      }
+    if (forget_agent_actor(self, self->state.agent_tools, dm, "tools")
+        || forget_agent_actor(self, self->state.agent_files, dm,
+                              "workspace actor"))
+      return;
     auto& sessions = self->state.sessions;
     for (auto i = sessions.begin(); i != sessions.end(); ++i) {
       if (i->second.session.address() == dm.source) {

@@ -94,6 +94,22 @@ void call_done(runner_pointer self, size_t index, tool_result r) {
     execute_batches(self);
 }
 
+/// Sends call `index` to the subagent manager as `rq`; its answer is the
+/// call's result (`what` names the failure otherwise).
+template <class Request>
+void ask_manager(runner_pointer self, size_t index, Request rq,
+                 caf::duration timeout, std::string what) {
+  self->request(self->state.subagents, timeout, std::move(rq))
+    .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
+          [=](caf::error& err) {
+            auto& c = self->state.calls[index];
+            call_done(self, index,
+                      {c.id, c.name,
+                       "Error: " + what + " (" + render(self, err) + ")",
+                       true, 0, 0});
+          });
+}
+
 /// A spawn call goes to the subagent manager, which answers like a tool.
 void run_spawn(runner_pointer self, size_t index) {
   auto& st = self->state;
@@ -103,16 +119,8 @@ void run_spawn(runner_pointer self, size_t index) {
   rq.agent = st.request.agent;
   rq.workspace = st.offload.workspace;
   rq.tools = caf::actor_cast<caf::actor>(st.tools);
-  self->request(st.subagents, st.tool_timeout, std::move(rq))
-    .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
-          [=](caf::error& err) {
-            auto& c = self->state.calls[index];
-            call_done(self, index,
-                      {c.id, c.name,
-                       "Error: the subagent could not run ("
-                         + render(self, err) + ")",
-                       true, 0, 0});
-          });
+  ask_manager(self, index, std::move(rq), caf::duration{st.tool_timeout},
+              "the subagent could not run");
 }
 
 /// A send_to_agent call goes to the subagent manager too: it runs a turn
@@ -122,17 +130,9 @@ void run_send_to_agent(runner_pointer self, size_t index) {
   agent_message rq{st.request.agent, st.request.session_key,
                    st.request.agent_depth, st.calls[index]};
   // The other agent's turn may itself call tools and models.
-  self->request(st.subagents, st.model_timeout + st.tool_timeout,
-                std::move(rq))
-    .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
-          [=](caf::error& err) {
-            auto& c = self->state.calls[index];
-            call_done(self, index,
-                      {c.id, c.name,
-                       "Error: the other agent could not be asked ("
-                         + render(self, err) + ")",
-                       true, 0, 0});
-          });
+  ask_manager(self, index, std::move(rq),
+              caf::duration{st.model_timeout + st.tool_timeout},
+              "the other agent could not be asked");
 }
 
 void run_call(runner_pointer self, size_t index) {
