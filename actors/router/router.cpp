@@ -38,7 +38,7 @@ agent_setup(Self self, const std::string& agent) {
     auto fc = listed ? slot->second.files
                      : workspace_config{main_agent, st.cfg.workspace};
     files = spawn_workspace(self->system(), std::move(fc), st.svc.stats);
-    self->monitor(files);
+    self->link_to(files); // it ends with us; its crash reaches the exit handler
   }
   svc.workspace = files;
   if (!listed)
@@ -46,7 +46,7 @@ agent_setup(Self self, const std::string& agent) {
   auto& tools = st.agent_tools[agent];
   if (!tools) {
     tools = spawn_tools(self->system(), *slot->second.view, st.svc.stats);
-    self->monitor(tools);
+    self->link_to(tools);
   }
   svc.tools = tools;
   return {slot->second.cfg, std::move(svc)};
@@ -75,12 +75,12 @@ router_state::entry& session_for(Self self, const std::string& key,
 /// Forgets the agent's actor in `actors` that went down (the next session
 /// of that agent gets a fresh one); false when it is none of them.
 template <class Self, class Map>
-bool forget_agent_actor(Self self, Map& actors, const caf::down_msg& dm,
+bool forget_agent_actor(Self self, Map& actors, const caf::exit_msg& em,
                         const char* what) {
   for (auto& [agent, a] : actors)
-    if (a && a.address() == dm.source) {
+    if (a && a.address() == em.source) {
       log::get("router")->error("agent {}'s {} died: {}", agent, what,
-                                self->system().render(dm.reason));
+                                self->system().render(em.reason));
       a = nullptr;
       return true;
     }
@@ -111,20 +111,7 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
   st.svc = std::move(svc);
   st.plan = std::move(plan);
   st.meter.start(self, "router", st.svc.stats);
-  self->attach_functor([=] {
-    // The agents' tools are monitored, not linked: they end with us.
-    for (auto& [agent, tools] : self->state.agent_tools)
-      if (tools)
-        caf::anon_send_exit(tools, caf::exit_reason::user_shutdown);
-    for (auto& [agent, files] : self->state.agent_files)
-      if (files)
-        caf::anon_send_exit(files, caf::exit_reason::user_shutdown);
-  });
   self->set_down_handler([=](caf::down_msg& dm) {
-    if (forget_agent_actor(self, self->state.agent_tools, dm, "tools")
-        || forget_agent_actor(self, self->state.agent_files, dm,
-                              "workspace actor"))
-      return;
     auto& sessions = self->state.sessions;
     for (auto i = sessions.begin(); i != sessions.end(); ++i) {
       if (i->second.session.address() == dm.source) {
@@ -141,6 +128,12 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
     for (auto& [key, e] : self->state.sessions)
       if (e.session.address() == em.source)
         return; // a session died: the down handler forgets it
+    // An agent's tools or workspace actor (linked): the agent's next
+    // session gets a fresh one.
+    if (forget_agent_actor(self, self->state.agent_tools, em, "tools")
+        || forget_agent_actor(self, self->state.agent_files, em,
+                              "workspace actor"))
+      return;
     self->quit(em.reason); // the supervisor is stopping us
   });
   return std::make_tuple(

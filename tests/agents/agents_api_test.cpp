@@ -20,7 +20,7 @@ namespace {
 settings agents_home(const temp_home& home, const fake_llm& llm) {
   auto ws = [&](const char* n) { return (home.dir / n).string(); };
   auto text = R"({"providers": {"custom": {"apiBase": ")" + llm.base_url()
-              + R"("}}, "api": {"port": 0},
+              + R"("}},
     "agents": {"defaults": {"workspace": ")" + ws("main") + R"(",
                             "model": "main-model", "provider": "custom"},
       "list": [{"id": "work", "model": "work-model", "workspace": ")"
@@ -47,6 +47,7 @@ TEST_CASE("the API lists the agents and model: <agent id> selects one") {
   temp_home home;
   fake_llm llm;
   auto cfg = agents_home(home, llm);
+  cfg.api.port = 0; // any free port (the config file cannot say 0)
   runtime rt{cfg};
   api_server api{rt.system(), rt.router(), cfg};
   httplib::Client cli{"127.0.0.1", api.port()};
