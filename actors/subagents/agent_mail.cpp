@@ -1,7 +1,8 @@
 // send_to_agent: a turn of another agent of this gateway, in its session
 // "{agent}:agent:{from}", whose final reply becomes the tool result. Only
 // where agents.list[].canMessage allows it, and at most max_agent_depth
-// hops deep, so two agents asking each other cannot loop forever.
+// agents' turns in one chain, so two agents asking each other cannot loop
+// (nor wait on each other) forever.
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
@@ -76,10 +77,13 @@ caf::result<tool_result> ask_agent(subagents_pointer self,
                                   + " may not message agent " + to
                                   + " (agents.list[].canMessage)",
                        true);
-  if (rq.depth >= max_agent_depth)
-    return mail_result(rq.call, "Error: agents have already asked each "
-                                "other " + std::to_string(rq.depth)
-                                  + " times in this chain (the limit is "
+  // At most max_agent_depth agents' turns in one chain (the user's agent
+  // counts): a third hop could reach a session of the chain that is still
+  // waiting for this very answer (A -> B -> A -> B) and never return.
+  if (rq.depth + 1 >= max_agent_depth)
+    return mail_result(rq.call, "Error: " + std::to_string(rq.depth + 1)
+                                  + " agents are already working on this "
+                                    "chain of requests (the limit is "
                                   + std::to_string(max_agent_depth)
                                   + "); answer with what you have",
                        true);

@@ -54,6 +54,7 @@ TEST_CASE("the API lists the agents and model: <agent id> selects one") {
   cli.set_read_timeout(30, 0);
   auto models = cli.Get("/v1/models");
   REQUIRE(models);
+  CAPTURE(models->body);
   std::vector<std::string> ids;
   for (const auto& m : json::parse(models->body)["data"])
     ids.push_back(m["id"]);
