@@ -41,7 +41,6 @@ int main(int argc, char** argv) {
   if (opts.command == "node")
     return nb::cmd_node(opts);
   std::cerr << "nanobot: unknown command '" << opts.command
-            << "' (commands: onboard, status, agent, gateway, cron, memory, channels, agents, node)
-";
+            << "' (commands: onboard, status, agent, gateway, cron, memory, channels, agents, node)\n";
   return 2;
 }
