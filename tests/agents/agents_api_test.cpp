@@ -57,7 +57,7 @@ TEST_CASE("the API lists the agents and model: <agent id> selects one") {
   CAPTURE(models->body);
   std::vector<std::string> ids;
   for (const auto& m : json::parse(models->body)["data"])
-    ids.push_back(m["id"]);
+    ids.push_back(m["id"].get<std::string>());
   CHECK(ids == std::vector<std::string>{"main-model", "main", "work",
                                         "family"});
   auto work = cli.Post("/v1/chat/completions", body("work", "hi work"),

@@ -100,7 +100,8 @@ template <> model_reply sample(caf::actor_system& sys) {
 }
 template <> run_turn sample(caf::actor_system& sys) {
   return {"cli:direct", "cli", "direct", "t1", "m", "[]", 20, 100, 0.1,
-          true, sink_actor(sys), true, sink_actor(sys), {"read_file"}, true};
+          true, sink_actor(sys), true, sink_actor(sys), {"read_file"}, true,
+          "work", 2, {"family"}};
 }
 template <> turn_outcome sample(caf::actor_system& sys) {
   return {"done", {R"({"role":"assistant"})"}, "completed",
@@ -116,12 +117,27 @@ template <> actor_sample sample(caf::actor_system&) {
   return {"session", 1, 0, 5, 1, 3, {0, 1, 2}};
 }
 template <> turn_sample sample(caf::actor_system& sys) {
-  return {"completed", {sample<state_trace>(sys)}, 99};
+  return {"completed", {sample<state_trace>(sys)}, 99, "work"};
 }
 template <> provider_sample sample(caf::actor_system& sys) {
-  return {"custom", "m", true, 2, 1000, sample<token_usage>(sys)};
+  return {"custom", "m", true, 2, 1000, sample<token_usage>(sys), "work"};
 }
-template <> tool_sample sample(caf::actor_system&) { return {"exec", true, 55}; }
+template <> tool_sample sample(caf::actor_system&) {
+  return {"exec", true, 55, "work"};
+}
+template <> prompt_request sample(caf::actor_system&) {
+  return {"work:telegram:1", "telegram", "older turns", "2026-12-01 10:00"};
+}
+template <> prompt_reply sample(caf::actor_system&) { return {"You are", 3}; }
+template <> workspace_append sample(caf::actor_system&) {
+  return {"work:telegram:1", "talked about boats", {"likes boats"}};
+}
+template <> workspace_figures sample(caf::actor_system&) {
+  return {12, 2, 200, 2};
+}
+template <> agent_message sample(caf::actor_system& sys) {
+  return {"work", "work:telegram:1", 1, sample<tool_call>(sys)};
+}
 template <> gauge_sample sample(caf::actor_system&) { return {"sessions_live", 7}; }
 
 // Interfaces implemented by an actor that ignores everything: only the
@@ -137,6 +153,7 @@ Handle any_handle(caf::actor_system& sys) {
 template <> model_delta_sink sample(caf::actor_system& sys);
 template <> router_actor sample(caf::actor_system& sys) { return any_handle<router_actor>(sys); }
 template <> session_actor sample(caf::actor_system& sys) { return any_handle<session_actor>(sys); }
+template <> workspace_actor sample(caf::actor_system& sys) { return any_handle<workspace_actor>(sys); }
 template <> runner_actor sample(caf::actor_system& sys) { return any_handle<runner_actor>(sys); }
 template <> provider_actor sample(caf::actor_system& sys) { return any_handle<provider_actor>(sys); }
 template <> tool_executor_actor sample(caf::actor_system& sys) { return any_handle<tool_executor_actor>(sys); }
@@ -189,7 +206,8 @@ template <> inbox_settle sample(caf::actor_system&) { return {"a1b2c3d4.17"}; }
 template <> session_services sample(caf::actor_system& sys) {
   return {sample<store_actor>(sys), sample<provider_actor>(sys),
           sample<tools_actor>(sys), sample<stats_actor>(sys), sink_actor(sys),
-          sample<subagents_actor>(sys), sample<inbox_settle_sink>(sys)};
+          sample<subagents_actor>(sys), sample<inbox_settle_sink>(sys),
+          sample<workspace_actor>(sys)};
 }
 template <> spawn_subagent sample(caf::actor_system&) {
   return {"telegram:42", "telegram", "42", "m",
