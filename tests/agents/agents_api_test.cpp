@@ -56,7 +56,8 @@ TEST_CASE("the API lists the agents and model: <agent id> selects one") {
   REQUIRE(models);
   CAPTURE(models->body);
   std::vector<std::string> ids;
-  for (const auto& m : json::parse(models->body)["data"])
+  auto listed = json::parse(models->body); // outlives the loop below
+  for (const auto& m : listed["data"])
     ids.push_back(m["id"].get<std::string>());
   CHECK(ids == std::vector<std::string>{"main-model", "main", "work",
                                         "family"});
