@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
 #include "actors/inbox/journal_records.hpp"
 #include "actors/store/posix_io.hpp"
@@ -47,9 +48,10 @@ void start_from(inbox_pointer self, const std::string& bytes,
       st.log->error("[{}] message {} was delivered {} times without being "
                     "stored (each start ended before its session kept it); "
                     "set aside in {}/undelivered.jsonl",
-                    session_key(e.msg), e.id, e.attempts + 1, st.cfg.dir);
+                    routed_session_key(e.msg), e.id, e.attempts + 1,
+                    st.cfg.dir);
       json line{{"id", e.id},
-                {"session_key", session_key(e.msg)},
+                {"session_key", routed_session_key(e.msg)},
                 {"channel", e.msg.channel},
                 {"chat_id", e.msg.chat_id},
                 {"sender_id", e.msg.sender_id},

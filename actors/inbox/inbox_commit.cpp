@@ -4,6 +4,7 @@
 // the journal when settled records make up most of it.
 #include "actors/inbox/inbox.hpp"
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
 #include "actors/inbox/journal_records.hpp"
 #include "messages/errc.hpp"
@@ -169,7 +170,7 @@ void record(inbox_pointer self, inbound_msg msg,
       ++st.duplicates;
       auto id = k->second;
       st.log->debug("redelivered message {} ({}) dropped", id,
-                    session_key(msg));
+                    routed_session_key(msg));
       auto i = st.live.find(inbox::seq_of(id));
       if (i != st.live.end() && !i->second.durable) {
         // The first copy is not on disk yet: answer with its write.
@@ -210,7 +211,8 @@ void record(inbox_pointer self, inbound_msg msg,
                + std::to_string(st.cfg.max_bytes)
                + " (sessions are not keeping up or not settling)";
     if (st.refused == 1 || st.refused % 100 == 0)
-      st.log->error("[{}] message refused: {}", session_key(msg), why);
+      st.log->error("[{}] message refused: {}", routed_session_key(msg),
+                    why);
     if (promise) {
       promise->deliver(caf::make_error(errc::inbox_full, why));
     } else {
