@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 #include "actors/evaluator/prompt_command.hpp"
 #include "actors/memory/history_file.hpp"
@@ -67,7 +68,7 @@ workspace_actor::behavior_type workspace_impl(workspace_pointer self,
   // once here (and again only when they differ), not by every session.
   materialize_builtin_skills(st.cfg.workspace);
   return {
-    [self](prompt_request& rq) -> prompt_reply {
+    guard("workspace", [self](prompt_request& rq) -> prompt_reply {
       auto t = self->state.meter.measure();
       auto& st = self->state;
       refresh(self);
@@ -75,8 +76,9 @@ workspace_actor::behavior_type workspace_impl(workspace_pointer self,
       prompt_inputs in{st.cfg.workspace, rq.channel, rq.session_key,
                        rq.summary, rq.summary_at, st.path_env};
       return {assemble_system_prompt(st.parts, in), st.figures.generation};
-    },
-    [self](workspace_append& rq) -> caf::result<caf::ok_atom> {
+    }),
+    guard("workspace", [self](workspace_append& rq)
+                         -> caf::result<caf::ok_atom> {
       auto t = self->state.meter.measure();
       auto& ws = self->state.cfg.workspace;
       std::string err;
@@ -87,18 +89,19 @@ workspace_actor::behavior_type workspace_impl(workspace_pointer self,
           && !append_history(ws, rq.history_entry, rq.session_key, err))
         return caf::make_error(errc::store_failed, err);
       return caf::ok_atom::value;
-    },
-    [self](workspace_skills_atom) {
+    }),
+    guard("workspace", [self](workspace_skills_atom) {
       auto t = self->state.meter.measure();
       refresh(self);
       return skills_text(self->state.parts.skills);
-    },
-    [self](evaluator_prompt_atom, bool init) {
+    }),
+    guard("workspace", [self](evaluator_prompt_atom, bool init) {
       auto t = self->state.meter.measure();
       return evaluator_prompt_command(self->state.cfg.workspace,
                                       init ? "init" : "");
-    },
-    [self](workspace_figures_atom) { return self->state.figures; },
+    }),
+    guard("workspace",
+          [self](workspace_figures_atom) { return self->state.figures; }),
   };
 }
 
