@@ -209,9 +209,11 @@ template <> session_services sample(caf::actor_system& sys) {
           sample<subagents_actor>(sys), sample<inbox_settle_sink>(sys),
           sample<workspace_actor>(sys)};
 }
-template <> spawn_subagent sample(caf::actor_system&) {
-  return {"telegram:42", "telegram", "42", "m",
-          {"call_9", "spawn", R"({"task":"count the files"})"}};
+template <> spawn_subagent sample(caf::actor_system& sys) {
+  return {"work:telegram:42", "telegram", "42", "m",
+          {"call_9", "spawn", R"({"task":"count the files"})"}, "work",
+          "/home/u/workspace-work",
+          caf::actor_cast<caf::actor>(sample<tools_actor>(sys))};
 }
 template <> subagent_info sample(caf::actor_system&) {
   return {"0badf00d", "count files", "count the files", "telegram:42",
