@@ -9,19 +9,13 @@
 #include "config/keys.hpp"
 #include "config/model_list.hpp"
 #include "config/pipeline.hpp"
+#include "config/section_reader.hpp"
 
 namespace nb::config {
 
 namespace {
 
 using nlohmann::json;
-
-const json* child(const json& obj, std::string_view camel) {
-  for (auto it = obj.begin(); it != obj.end(); ++it)
-    if (key_matches(it.key(), camel))
-      return &it.value();
-  return nullptr;
-}
 
 bool valid_agent_id(const std::string& id) {
   if (id.empty() || id.size() > 32)
@@ -172,7 +166,7 @@ std::optional<config_error> read_agent(const json& o, const std::string& at,
   if (!o.is_object())
     return config_error{at, "expected an object, found " + type_name(o)};
   r.unknown_keys(o, at, agent_keys, diag);
-  auto* id = child(o, "id");
+  auto* id = field(o, "id");
   if (id == nullptr || id->is_null())
     return config_error{at + ".id", "missing (every agent needs an id)"};
   a.id = r.text(*id, at + ".id", true);
@@ -191,7 +185,7 @@ std::optional<config_error> read_agent(const json& o, const std::string& at,
   a.heartbeat = s.gateway.heartbeat;
   a.agent.workspace = default_workspace(s, a.id);
   auto get = [&](std::string_view key) -> const json* {
-    auto* v = child(o, key);
+    auto* v = field(o, key);
     return v != nullptr && !v->is_null() ? v : nullptr;
   };
   if (auto* v = get("name"))
@@ -223,9 +217,9 @@ std::optional<config_error> read_agent(const json& o, const std::string& at,
       return config_error{at + ".tools",
                           "expected an object, found " + type_name(*v)};
     r.unknown_keys(*v, at + ".tools", {"allow", "deny"}, diag);
-    if (auto* l = child(*v, "allow"); l && !l->is_null())
+    if (auto* l = field(*v, "allow"); l && !l->is_null())
       a.tools_allow = r.list(*l, at + ".tools.allow");
-    if (auto* l = child(*v, "deny"); l && !l->is_null())
+    if (auto* l = field(*v, "deny"); l && !l->is_null())
       a.tools_deny = r.list(*l, at + ".tools.deny");
   }
   if (auto* v = get("skills")) {
@@ -247,9 +241,9 @@ std::optional<config_error> read_agent(const json& o, const std::string& at,
                           "expected an object, found " + type_name(*v)};
     r.unknown_keys(*v, at + ".heartbeat", {"enabled", "intervalS"}, diag);
     a.heartbeat_set = true;
-    if (auto* f = child(*v, "enabled"); f && !f->is_null())
+    if (auto* f = field(*v, "enabled"); f && !f->is_null())
       a.heartbeat.enabled = r.flag(*f, at + ".heartbeat.enabled");
-    if (auto* f = child(*v, "intervalS"); f && !f->is_null())
+    if (auto* f = field(*v, "intervalS"); f && !f->is_null())
       a.heartbeat.interval_s
         = r.integer(*f, at + ".heartbeat.intervalS", 1, 2147483647);
   }
@@ -265,14 +259,14 @@ std::optional<config_error> read_binding(const json& o, const std::string& at,
     return config_error{at, "expected an object, found " + type_name(o)};
   r.unknown_keys(o, at, binding_keys, diag);
   auto req = [&](std::string_view key, std::string& out) {
-    auto* v = child(o, key);
+    auto* v = field(o, key);
     if (v == nullptr || v->is_null())
       r.fail(at + "." + std::string{key}, "missing");
     else
       out = r.text(*v, at + "." + std::string{key}, true);
   };
   auto opt = [&](std::string_view key, std::string& out) {
-    if (auto* v = child(o, key); v && !v->is_null()) {
+    if (auto* v = field(o, key); v && !v->is_null()) {
       if (v->is_number_integer()) // chat ids are often numbers
         out = std::to_string(v->get<int64_t>());
       else
@@ -284,7 +278,7 @@ std::optional<config_error> read_binding(const json& o, const std::string& at,
   opt("instance", b.instance);
   opt("chatId", b.chat_id);
   opt("senderId", b.sender_id);
-  if (auto* v = child(o, "group"); v && !v->is_null())
+  if (auto* v = field(o, "group"); v && !v->is_null())
     b.group = r.flag(*v, at + ".group") ? 1 : 0;
   return r.err;
 }
@@ -322,11 +316,11 @@ std::optional<config_error> check_workspaces(const settings& s) {
 std::optional<config_error> read_agents(const json& root, settings& out,
                                         const env_lookup& env,
                                         diagnostics& diag) {
-  auto* agents = child(root, "agents");
+  auto* agents = field(root, "agents");
   if (agents == nullptr || !agents->is_object())
     return std::nullopt;
   reader r{env, std::nullopt};
-  if (auto* list = child(*agents, "list"); list && !list->is_null()) {
+  if (auto* list = field(*agents, "list"); list && !list->is_null()) {
     if (!list->is_array())
       return config_error{"agents.list",
                           "expected a list of agents, found "
@@ -355,7 +349,7 @@ std::optional<config_error> read_agents(const json& root, settings& out,
                             "unknown agent \"" + targets[j]
                               + "\" (agents: " + join(known) + ")"};
   }
-  if (auto* list = child(*agents, "bindings"); list && !list->is_null()) {
+  if (auto* list = field(*agents, "bindings"); list && !list->is_null()) {
     if (!list->is_array())
       return config_error{"agents.bindings",
                           "expected a list of bindings, found "
