@@ -31,6 +31,7 @@ struct fake_matrix::impl {
   std::set<std::string> tokens{fake_matrix::token};
   int send_calls = 0, limited = 0, retry_ms = 0, logins = 0;
   size_t synced_past = 0; ///< the newest since token a client sent
+  int since_syncs = 0;    ///< /sync calls that carried a since token
   bool garbage = false, lose = false, stopping = false;
 
   static void answer(httplib::Response& res, int status, const json& body) {
@@ -60,8 +61,10 @@ struct fake_matrix::impl {
     bool has_since = req.has_param("since");
     if (has_since)
       since = std::stoul(req.get_param_value("since").substr(1));
-    if (has_since)
+    if (has_since) {
       synced_past = std::max(synced_past, since);
+      ++since_syncs;
+    }
     int timeout = req.has_param("timeout")
                     ? std::stoi(req.get_param_value("timeout")) : 0;
     cv.wait_for(g, std::chrono::milliseconds(timeout), [&] {
@@ -270,6 +273,11 @@ std::vector<std::string> fake_matrix::joined() const {
 size_t fake_matrix::synced_past() const {
   std::lock_guard<std::mutex> g{impl_->mx};
   return impl_->synced_past;
+}
+
+int fake_matrix::since_syncs() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->since_syncs;
 }
 
 int fake_matrix::logins() const {

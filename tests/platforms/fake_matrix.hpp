@@ -51,6 +51,9 @@ public:
   /// Timeline events a client has confirmed (the newest since token it
   /// sent counts the events before it).
   size_t synced_past() const;
+  /// /sync calls that carried a since token: a client past its first sync
+  /// (which, like a real client's, skips what came before it).
+  int since_syncs() const;
 
 private:
   struct impl;
