@@ -145,6 +145,19 @@ caf::behavior media_worker(caf::event_based_actor* self, std::string text,
   };
 }
 
+/// Builds the system prompt from the workspace files on its own thread:
+/// the fallback when the workspace actor does not answer (file reads never
+/// run on a scheduler thread).
+caf::behavior prompt_worker(caf::event_based_actor* self, prompt_inputs in) {
+  return {
+    [=](caf::get_atom) {
+      self->quit();
+      system_prompt_cache fresh;
+      return fresh.get(in);
+    },
+  };
+}
+
 /// Asks the agent's workspace actor for this turn's system prompt (the
 /// files are its business), then `then`; without one, `then` at once.
 void fetch_prompt(session_pointer self, std::function<void()> then) {
@@ -162,16 +175,28 @@ void fetch_prompt(session_pointer self, std::function<void()> then) {
       },
       [=](caf::error& err) {
         // A crashed workspace actor must not fail the chat's turns until
-        // the session is re-created: build the prompt here this once.
+        // the session is re-created: build the prompt this once in a
+        // worker of its own.
         auto& st = self->state;
         st.log->warn("[{}] the workspace actor did not answer ({}); the "
-                     "prompt is built in the session",
+                     "prompt is built by a worker",
                      st.key, render(self, err));
         auto path = std::getenv("PATH");
         prompt_inputs in{st.cfg.workspace, st.current.channel, st.key,
                          st.summary, st.summary_at, path ? path : ""};
-        st.system_prompt = st.prompt.get(in);
-        then();
+        auto worker = self->spawn<caf::detached>(prompt_worker, std::move(in));
+        self->request(worker, st.cfg.store_timeout, caf::get_atom::value)
+          .then(
+            [=](std::string& text) {
+              self->state.system_prompt = std::move(text);
+              then();
+            },
+            [=](caf::error& again) {
+              // The last prompt served (or none): the turn still runs.
+              self->state.log->warn("[{}] no system prompt this turn: {}",
+                                    self->state.key, render(self, again));
+              then();
+            });
       });
 }
 
