@@ -82,39 +82,6 @@ void count_reply(runner_pointer self, const model_reply& reply) {
                                                 : reply.fallback_model;
 }
 
-model_request make_request(runner_pointer self, bool with_tools,
-                           const char* extra_user_prompt) {
-  auto& st = self->state;
-  model_request rq;
-  rq.request_id = st.request.turn_id + ":" + std::to_string(st.iteration);
-  rq.model = st.request.model;
-  rq.provider = st.model_provider;
-  rq.agent = st.request.agent;
-  // The model sees a repaired, budgeted copy; st.messages stays as recorded.
-  governor_limits limits;
-  limits.context_window_tokens = st.context_window_tokens;
-  limits.max_output_tokens = st.request.max_tokens > 0 ? st.request.max_tokens
-                                                       : 8192;
-  limits.max_tool_result_chars = st.offload.max_chars;
-  rq.messages_json = govern_messages_text(st.messages, limits,
-                                          &st.message_texts);
-  if (extra_user_prompt) {
-    auto& body = rq.messages_json; // "[...]": the prompt goes last
-    body.pop_back();
-    if (body.size() > 1)
-      body += ',';
-    body += json{{"role", "user"}, {"content", extra_user_prompt}}.dump();
-    body += ']';
-  }
-  if (with_tools)
-    rq.tools_json = st.tools_json;
-  rq.max_tokens = st.request.max_tokens;
-  rq.temperature = st.request.temperature;
-  rq.stream = st.request.stream;
-  rq.stream_to = self;
-  return rq;
-}
-
 /// A model call that must end the turn: no tools, and `fallback` when it
 /// yields nothing usable.
 void final_request(runner_pointer self, const char* prompt,

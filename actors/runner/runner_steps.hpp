@@ -15,6 +15,10 @@ std::string render(runner_pointer self, const caf::error& err);
 void finish(runner_pointer self, std::string final_content,
             std::string stop_reason, bool streamed = false);
 void add_message(runner_pointer self, nlohmann::json msg);
+/// This iteration's model request; `extra_user_prompt` (or null) goes last
+/// (runner_request.cpp).
+model_request make_request(runner_pointer self, bool with_tools,
+                           const char* extra_user_prompt);
 void tell_user(runner_pointer self, outbound_kind kind, std::string text);
 /// Between model calls: takes waiting user messages, then calls the model.
 void continue_run(runner_pointer self);

@@ -242,6 +242,15 @@ int64_t now_us();
 
 // -- the durable inbox (session_inbox.cpp) ----------------------------------
 
+/// Reads the attached images on its own thread and answers get_atom with
+/// the user message content (JSON text) (session_inputs.cpp).
+caf::behavior media_worker(caf::event_based_actor* self, std::string text,
+                           std::vector<std::string> media);
+
+/// Asks the agent's workspace actor for this turn's system prompt, then
+/// `then`; without one, `then` at once (session_inputs.cpp).
+void fetch_prompt(session_pointer self, std::function<void()> then);
+
 /// Tells the inbox that `in` is stored (or answered): its entry may go.
 void settle_inbox(session_pointer self, const inbound_msg& in);
 
