@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <caf/actor_system.hpp>
+#include <caf/scoped_actor.hpp>
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
@@ -33,28 +34,68 @@ void arm(cron_pointer self, int64_t now) {
   st.timer_armed = true;
 }
 
+/// Journals one job's turn and waits for the receipt (the cron actor is
+/// detached: blocking here holds no scheduler thread). False when the inbox
+/// refused it or did not answer: the job stays due.
+bool journal_turn(cron_pointer self, const cron::job& j, int64_t now,
+                  int64_t slot) {
+  auto& st = self->state;
+  caf::scoped_actor waiter{self->system()};
+  bool ok = false;
+  waiter
+    ->request(st.cfg.inbox, st.cfg.journal_timeout,
+              inbox_record{cron_turn(j, now, st.cfg.agent, slot)})
+    .receive(
+      [&](inbox_receipt& r) {
+        ok = true;
+        if (r.duplicate)
+          st.log->info("job '{}' ({}) was journaled before a restart; not "
+                       "running it twice", j.name, j.id);
+        else
+          st.log->info("running job '{}' ({}) in session {}", j.name, j.id,
+                       j.session_key);
+      },
+      [&](caf::error& e) {
+        st.log->warn("job '{}' ({}) could not be journaled ({}); trying "
+                     "again shortly", j.name, j.id, self->system().render(e));
+      });
+  return ok;
+}
+
 void tick(cron_pointer self) {
   auto& st = self->state;
   auto now = st.cfg.now_ms();
   auto stamp = st.store->stamp();
   bool due = st.next_wake_ms && *st.next_wake_ms <= now;
   if (stamp != st.seen_stamp || due) {
-    auto r = cron::take_due(*st.store, now, st.cfg.grace_ms);
+    bool refused = false;
+    cron::fire_fn fire;
+    if (st.cfg.inbox)
+      fire = [&](const cron::job& j, int64_t slot) {
+        bool ok = journal_turn(self, j, now, slot);
+        refused = refused || !ok;
+        return ok;
+      };
+    auto r = cron::take_due(*st.store, now, st.cfg.grace_ms, fire);
     for (auto& n : r.notes)
       st.log->warn("{}", n);
     if (!r.error.empty()) {
       // The run state could not be saved: running now could repeat the
-      // jobs after a restart. Try again at the next tick.
+      // jobs after a restart (journaled ones are recognised). Try again at
+      // the next tick.
       st.log->error("cannot save the cron store: {}", r.error);
     } else {
       st.next_wake_ms = r.next_wake_ms;
       st.seen_stamp = st.store->stamp();
-      for (auto& j : r.due) {
-        st.log->info("running job '{}' ({}) in session {}", j.name, j.id,
-                     j.session_key);
-        self->send(st.router, cron_turn(j, now, st.cfg.agent));
-      }
+      if (!fire)
+        for (auto& j : r.due) {
+          st.log->info("running job '{}' ({}) in session {}", j.name, j.id,
+                       j.session_key);
+          self->send(st.router, cron_turn(j, now, st.cfg.agent));
+        }
     }
+    if (refused) // the refused jobs are still due: not at once again
+      st.next_wake_ms = now + 1000;
   }
   arm(self, now);
 }
@@ -62,7 +103,7 @@ void tick(cron_pointer self) {
 } // namespace
 
 inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
-                      const std::string& agent) {
+                      const std::string& agent, int64_t slot_ms) {
   inbound_msg in;
   in.channel = job.origin_channel;
   in.chat_id = job.origin_chat_id;
@@ -82,6 +123,11 @@ inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
   json meta = job.origin_metadata.is_object() ? job.origin_metadata
                                               : json::object();
   meta[agent_meta_key] = agent; // never the bindings' choice
+  // The inbox's dedup key: one run of one job, never what the origin
+  // carried (every run would look like the first one's repeat).
+  meta.erase("_message_id");
+  if (slot_ms > 0)
+    meta["_message_id"] = "cron:" + job.id + ":" + std::to_string(slot_ms);
   meta["_cron_trigger"] = {{"job_id", job.id},
                            {"job_name", job.name},
                            {"run_at_ms", now_ms}};

@@ -27,6 +27,12 @@ namespace nb {
 struct cron_config {
   std::string workspace; ///< absolute; jobs live in <workspace>/cron
   std::string agent = "main"; ///< whose sessions its jobs run in
+  /// The gateway's durable inbox: a job's turn is journaled before its run
+  /// is recorded, so a crash between the two repeats it (recognised by the
+  /// inbox) instead of losing it. Null: turns go to the router unjournaled.
+  inbox_actor inbox;
+  /// How long to wait for the inbox's receipt before trying again later.
+  std::chrono::seconds journal_timeout{30};
   /// How often the store is checked for changes made by others.
   std::chrono::milliseconds poll{2000};
   int64_t grace_ms = 15 * 60 * 1000;
@@ -57,8 +63,9 @@ cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
 cron_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
                       stats_actor stats);
 
-/// The inbound message that runs `job` in its session of `agent`.
+/// The inbound message that runs `job` in its session of `agent`; its
+/// message id names the job and the run time it is due for (`slot_ms`).
 inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
-                      const std::string& agent = "main");
+                      const std::string& agent = "main", int64_t slot_ms = 0);
 
 } // namespace nb

@@ -186,7 +186,8 @@ op_result remove_job(job_store& store, const std::string& id) {
   return out;
 }
 
-tick_result take_due(job_store& store, int64_t now_ms, int64_t grace_ms) {
+tick_result take_due(job_store& store, int64_t now_ms, int64_t grace_ms,
+                     const fire_fn& fire) {
   tick_result out;
   auto werr = store.update([&](job_list& list) {
     out.notes = list.problems;
@@ -214,8 +215,10 @@ tick_result take_due(job_store& store, int64_t now_ms, int64_t grace_ms) {
       }
       if (j.next_run_at_ms > now_ms)
         continue;
-      changed = true;
       auto late = now_ms - j.next_run_at_ms;
+      if (late <= grace_ms && fire && !fire(j, j.next_run_at_ms))
+        continue; // not handed on: still due at the next tick
+      changed = true;
       j.last_run_at_ms = now_ms;
       j.updated_at_ms = now_ms;
       if (late <= grace_ms) {

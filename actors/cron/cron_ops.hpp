@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,12 +51,22 @@ struct tick_result {
   std::string error;                ///< the store could not be written
 };
 
-/// Finds the jobs due at `now_ms`, records their run and moves them on
-/// (saved before they run, so a crash never runs one twice). A job whose
-/// next run is unset gets one from its schedule; a run later than
+/// Hands one due job on before its run is recorded: `slot_ms` is the run
+/// time it is due for (the same again after a crash before the save, so a
+/// journal can recognise the repeat). False: not handed on; the job stays
+/// due for the next tick.
+using fire_fn = std::function<bool(const job& j, int64_t slot_ms)>;
+
+/// Finds the jobs due at `now_ms`, records their run and moves them on. A
+/// job whose next run is unset gets one from its schedule; a run later than
 /// `grace_ms` is recorded as skipped and the job moves to its next slot.
+/// Without `fire`, the state is saved before the jobs run (a crash never
+/// runs one twice, but may lose one); with it, each job is handed to `fire`
+/// under the store's lock first (nothing is lost; a repeat after a crash
+/// carries the same slot).
 tick_result take_due(job_store& store, int64_t now_ms,
-                     int64_t grace_ms = missed_run_grace_ms);
+                     int64_t grace_ms = missed_run_grace_ms,
+                     const fire_fn& fire = {});
 
 /// "every 2h", "cron: 0 9 * * * (Europe/Berlin)", "at 2026-...".
 std::string describe_timing(const job& j);

@@ -49,6 +49,7 @@ void start_agent_schedules(schedules_pointer self, const std::string& id) {
   cron_config cc;
   cc.workspace = view.workspace_path();
   cc.agent = id;
+  cc.inbox = st.links.inbox;
   auto cron = spawn_cron(sys, std::move(cc), st.links.svc.stats);
   self->link_to(cron);
   self->send(cron, st.links.router);

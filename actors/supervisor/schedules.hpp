@@ -36,6 +36,7 @@ struct schedules_links {
   session_services svc;
   evaluator_actor evaluator;
   lease_actor leases;
+  inbox_actor inbox; ///< cron journals its turns here before recording runs
 };
 
 /// `tick_atom` renews (or tries to take) the lease; `session_services` hands

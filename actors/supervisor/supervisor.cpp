@@ -79,7 +79,8 @@ void spawn_background(supervisor_pointer self) {
     self->link_to(st.evaluator);
   }
   if (!st.schedules) {
-    schedules_links links{st.entry, st.svc, st.evaluator, st.leases};
+    schedules_links links{st.entry, st.svc, st.evaluator, st.leases,
+                          st.inbox};
     st.schedules = self->spawn(schedules_impl, st.cfg, st.schedules_cfg,
                                std::move(links));
     self->link_to(st.schedules);

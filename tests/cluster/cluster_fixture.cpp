@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <caf/io/middleman.hpp>
@@ -165,6 +166,33 @@ httplib::Result loopback_cluster::get(const std::string& path) const {
   httplib::Client cli{"127.0.0.1", health_port_};
   cli.set_read_timeout(10, 0);
   return cli.Get(path.c_str());
+}
+
+std::string loopback_cluster::report() const {
+  std::vector<std::pair<std::string, const child_process*>> nodes;
+  if (gateway_)
+    nodes.emplace_back("gateway-1", gateway_.get());
+  for (auto& [i, a] : agents_)
+    if (a)
+      nodes.emplace_back("agent-" + std::to_string(i), a.get());
+  if (tools_)
+    nodes.emplace_back("tools-1", tools_.get());
+  std::string out;
+  for (auto& [name, p] : nodes) {
+    auto log = p->err();
+    out += "== " + name + ": " + std::to_string(count_of(log, "placed on"))
+           + " placements; warnings and errors:\n";
+    std::istringstream lines{log};
+    std::string line;
+    while (std::getline(lines, line))
+      if (line.find(" warning ") != std::string::npos
+          || line.find(" error ") != std::string::npos
+          || line.find(" critical ") != std::string::npos)
+        out += line + "\n";
+    out += "-- log tail:\n" + log.substr(log.size() > 3000 ? log.size() - 3000 : 0)
+           + "\n";
+  }
+  return out;
 }
 
 settings loopback_cluster::gateway_settings() const {

@@ -52,6 +52,9 @@ public:
   std::string chat(const std::string& session, const std::string& text,
                    int timeout_s = 60) const;
   httplib::Result get(const std::string& path) const;
+  /// For a failed case: each running node's warnings and errors and the
+  /// tail of its log.
+  std::string report() const;
 
   const temp_home& home() const { return home_; }
   /// The gateway's settings (its session store is the cluster's).

@@ -106,19 +106,46 @@ TEST_CASE("a second gateway on the same store runs no schedules until the owner'
   CHECK(b.wait_owner(1, std::chrono::seconds(10)));
   CHECK(wait_for_count(*b.proc, "running job", 2, std::chrono::seconds(30)));
 
+  // A fire is logged once the inbox journal holds it. One that A journaled
+  // but had not yet stored when it was killed waits in A's journal for the
+  // next gateway on this home: C, started once the job is removed and B
+  // has stored its own fires and stopped, so that C only delivers.
+  auto user_turns = [&] {
+    auto s = std::get<loaded_settings>(load_settings(config)).value;
+    size_t n = 0;
+    for (auto& m : session_messages(s, "api:plants"))
+      if (m.value("role", "") == "user" && m["content"].is_string()
+          && m["content"].get<std::string>().find("water the plants")
+               != std::string::npos)
+        ++n;
+    return n;
+  };
+  auto jobs = json::parse(std::ifstream{ws + "/cron/jobs.json"});
+  REQUIRE(jobs["jobs"].size() == 1);
+  auto removed = run({nanobot_binary(), "cron", "remove",
+                      jobs["jobs"][0]["id"].get<std::string>(), "-c", config},
+                     home.dir.string());
+  REQUIRE_MESSAGE(removed.code == 0, removed.err);
+  // B notices the removal within its 2 s poll; its last turns finish.
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  auto fired = fired_by_a + count_of(b.proc->err(), "running job");
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (user_turns() + 1 < fired && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   b.proc->signal(SIGTERM);
   CHECK(b.proc->wait(std::chrono::seconds(20)) == 0);
-  // Every fire is one turn in the chat: nothing ran twice or got lost
-  // beyond the turn A was killed in (its user message is kept).
-  auto fired = fired_by_a + count_of(b.proc->err(), "running job");
-  auto s = std::get<loaded_settings>(load_settings(config)).value;
-  size_t stored = 0;
-  for (auto& m : session_messages(s, "api:plants"))
-    if (m.value("role", "") == "user" && m["content"].is_string()
-        && m["content"].get<std::string>().find("water the plants")
-             != std::string::npos)
-      ++stored;
-  CHECK(stored == fired);
+  CHECK(count_of(b.proc->err(), "running job") + fired_by_a == fired);
+
+  gateway_proc c;
+  c.start(config, (home.dir / "c").string());
+  until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (user_turns() < fired && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  c.proc->signal(SIGTERM);
+  CHECK(c.proc->wait(std::chrono::seconds(20)) == 0);
+  CHECK(count_of(c.proc->err(), "running job") == 0);
+  // Every fire is one turn in the chat: nothing ran twice or got lost.
+  CHECK(user_turns() == fired);
 }
 
 TEST_CASE("an orderly stop hands the schedules lease on at once") {

@@ -1,6 +1,7 @@
 // The cron actor: notices a job another process added, runs it as a turn in
 // the creating session (through the router it was given) when the simulated
-// clock reaches it, and nothing before it has a router.
+// clock reaches it, and nothing before it has a router; with the gateway's
+// inbox, journals each run before recording it.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -14,6 +15,7 @@
 
 #include "actors/cron/cron.hpp"
 #include "actors/cron/cron_ops.hpp"
+#include "actors/inbox/inbox.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/system_fixture.hpp"
@@ -131,4 +133,87 @@ TEST_CASE("the cron actor runs a due job as a turn in its session") {
   CHECK(env.received().size() == 1);
   env.clock->store(t0 + 120'000);
   CHECK(env.wait_for(2).size() == 2);
+}
+
+TEST_CASE("a job's turn is journaled before its run is recorded and a repeat "
+          "after a crash is recognised") {
+  test::system_fixture fx;
+  test::scratch_dir ws;
+  auto clock = std::make_shared<std::atomic<int64_t>>(t0);
+  auto rec = fx.sys.spawn(recorder);
+  inbox_config icfg;
+  icfg.dir = ws.at("inbox");
+  auto inbox = spawn_inbox(fx.sys, icfg, caf::actor_cast<router_actor>(rec),
+                           stats_actor{});
+  cron_config cfg;
+  cfg.workspace = ws.path;
+  cfg.poll = 20ms;
+  cfg.now_ms = [clock] { return clock->load(); };
+  cfg.inbox = inbox;
+  cron::job_store store{ws.at("cron")};
+  cron::add_request rq;
+  rq.message = "water the plants";
+  rq.every_seconds = 60;
+  rq.session_key = "telegram:42";
+  rq.channel = "telegram";
+  rq.chat_id = "42";
+  // What the origin carried must not become every run's message id.
+  rq.origin_metadata = {{"_message_id", 99}};
+  auto added = cron::add_job(store, rq, t0);
+  REQUIRE(added.ok);
+  auto before_run = store.read().jobs; // the state a crash would leave
+  auto received = [&](size_t n) {
+    caf::scoped_actor self{fx.sys};
+    std::vector<inbound_msg> got;
+    for (int k = 0; k < 250 && got.size() < n; ++k) {
+      self->request(rec, 5s, caf::get_atom::value)
+        .receive([&](std::vector<inbound_msg>& v) { got = std::move(v); },
+                 [&](caf::error& e) { FAIL(fx.sys.render(e)); });
+      if (got.size() < n)
+        std::this_thread::sleep_for(20ms);
+    }
+    return got;
+  };
+  auto recorded_run = [&] {
+    for (int k = 0; k < 250; ++k) {
+      auto jobs = store.read().jobs;
+      if (!jobs.empty() && jobs[0].last_run_at_ms > 0)
+        return jobs[0].last_run_at_ms;
+      std::this_thread::sleep_for(20ms);
+    }
+    return int64_t{0};
+  };
+
+  clock->store(t0 + 60'000);
+  auto cron = spawn_cron(fx.sys, cfg, stats_actor{});
+  caf::anon_send(cron, caf::actor_cast<router_actor>(inbox));
+  auto got = received(1);
+  REQUIRE(got.size() == 1);
+  auto meta = json::parse(got[0].metadata_json);
+  CHECK(meta["_message_id"]
+        == "cron:" + added.job_id + ":" + std::to_string(t0 + 60'000));
+  CHECK_FALSE(got[0].inbox_id.empty()); // it passed through the journal
+  CHECK(recorded_run() == t0 + 60'000);
+
+  // A crash after the journal took the turn but before the run was saved:
+  // the store still says the job is due in the same slot. The next fire
+  // of that slot is recognised as the one already journaled.
+  caf::anon_send_exit(cron, caf::exit_reason::user_shutdown);
+  REQUIRE(store.update([&](cron::job_list& list) {
+    list.jobs = before_run;
+    return true;
+  }).empty());
+  clock->store(t0 + 61'000);
+  cron = spawn_cron(fx.sys, cfg, stats_actor{});
+  caf::anon_send(cron, caf::actor_cast<router_actor>(inbox));
+  CHECK(recorded_run() == t0 + 61'000);
+  std::this_thread::sleep_for(100ms);
+  CHECK(received(1).size() == 1);
+
+  // The next slot is a new run.
+  clock->store(t0 + 121'000);
+  CHECK(received(2).size() == 2);
+  caf::anon_send_exit(cron, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(inbox, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(rec, caf::exit_reason::user_shutdown);
 }
