@@ -25,11 +25,9 @@ void mark_replayed(inbound_msg& msg) {
                                 json::error_handler_t::replace);
 }
 
-/// Takes the journal as read at start: sets messages given up on aside,
-/// rewrites the journal compacted (with the attempt counts raised) and
-/// sends the rest to their sessions, in their original order.
-void start_from(inbox_pointer self, const std::string& bytes,
-                const std::string& path) {
+/// Reads one journal, saying what was cut off or skipped.
+inbox::journal_image read_logged(inbox_pointer self, const std::string& bytes,
+                                 const std::string& path) {
   auto& st = self->state;
   auto img = inbox::read_journal(bytes, st.cfg.seen_limit);
   if (img.tail != inbox::tail_kind::clean)
@@ -38,8 +36,52 @@ void start_from(inbox_pointer self, const std::string& bytes,
   if (img.bad_records > 0)
     st.log->warn("inbox journal {}: {} unreadable record(s) skipped", path,
                  img.bad_records);
+  return img;
+}
+
+/// Takes over the unsettled entries of a journal another gateway left on
+/// this home: they join `img` under new ids of its epoch (the old id rides
+/// along as "_inbox_was", so a session that stored one knows it), after
+/// its own entries; its seen keys join too.
+void adopt(inbox_pointer self, inbox::journal_image& img,
+           inbox::journal_image orphan, const std::string& path) {
+  auto& st = self->state;
+  if (!orphan.live.empty())
+    st.log->info("inbox: taking over {} unsettled message(s) from {}, left "
+                 "by a gateway that ran beside another on this home",
+                 orphan.live.size(), path);
+  for (auto& e : orphan.live) {
+    auto meta = json::parse(e.msg.metadata_json, nullptr, false);
+    if (!meta.is_object())
+      meta = json::object();
+    if (!meta.contains("_inbox_was"))
+      meta["_inbox_was"] = e.id;
+    e.msg.metadata_json = meta.dump(-1, ' ', false,
+                                    json::error_handler_t::replace);
+    e.id = img.epoch + "." + std::to_string(img.next_seq++);
+    img.live.push_back(std::move(e));
+  }
+  for (auto& key : orphan.seen)
+    img.seen.push_back(std::move(key));
+  while (img.seen.size() > st.cfg.seen_limit)
+    img.seen.pop_front();
+}
+
+/// Takes the journal as read at start (and those it adopted): sets messages
+/// given up on aside, rewrites the journal compacted (with the attempt
+/// counts raised) and sends the rest to their sessions, in their original
+/// order.
+void start_from(inbox_pointer self, const std::string& bytes,
+                const std::string& path,
+                const std::vector<std::string>& orphan_paths,
+                const std::vector<std::string>& orphan_bytes) {
+  auto& st = self->state;
+  auto img = read_logged(self, bytes, path);
   if (img.epoch.empty())
     img.epoch = store_io::random_hex(4);
+  for (size_t i = 0; i < orphan_paths.size() && i < orphan_bytes.size(); ++i)
+    adopt(self, img, read_logged(self, orphan_bytes[i], orphan_paths[i]),
+          orphan_paths[i]);
   st.epoch = img.epoch;
   st.next_seq = img.next_seq;
   std::vector<inbox::journal_entry> replay;
@@ -135,9 +177,11 @@ inbox_actor::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
   // their way (await holds the mailbox).
   self->request(st.worker, st.cfg.write_timeout, inbox::open_atom::value)
     .await(
-      [self](std::string& bytes, std::string& path) {
+      [self](std::string& bytes, std::string& path,
+             std::vector<std::string>& orphan_paths,
+             std::vector<std::string>& orphan_bytes) {
         try {
-          start_from(self, bytes, path);
+          start_from(self, bytes, path, orphan_paths, orphan_bytes);
         } catch (const std::exception& e) {
           self->state.log->error("inbox journal {} unreadable ({}); "
                                  "messages pass through unjournaled",

@@ -24,11 +24,23 @@ worker_actor::behavior_type worker_impl(worker_pointer self, std::string dir) {
   self->state.dir = std::move(dir);
   self->state.file = std::make_unique<journal_file>();
   return {
-    [self](open_atom) -> caf::result<std::string, std::string> {
-      auto bytes = self->state.file->open(self->state.dir);
+    [self](open_atom)
+      -> caf::result<std::string, std::string, std::vector<std::string>,
+                     std::vector<std::string>> {
+      auto& file = *self->state.file;
+      auto bytes = file.open(self->state.dir);
       if (!bytes)
         return bytes.error();
-      return {std::move(*bytes), self->state.file->path()};
+      auto orphans = file.adopt_orphans();
+      if (!orphans)
+        return orphans.error();
+      std::vector<std::string> paths, contents;
+      for (auto& o : *orphans) {
+        paths.push_back(std::move(o.path));
+        contents.push_back(std::move(o.bytes));
+      }
+      return {std::move(*bytes), file.path(), std::move(paths),
+              std::move(contents)};
     },
     [self](write_atom, const std::string& bytes,
            bool sync) -> caf::result<int64_t> {
@@ -37,9 +49,13 @@ worker_actor::behavior_type worker_impl(worker_pointer self, std::string dir) {
       return self->state.file->size();
     },
     [self](compact_atom, const std::string& bytes) -> caf::result<int64_t> {
-      if (auto err = self->state.file->replace(bytes))
+      auto& file = *self->state.file;
+      if (auto err = file.replace(bytes))
         return err;
-      return self->state.file->size();
+      if (file.has_orphans())
+        if (auto err = file.retire_orphans())
+          return err;
+      return file.size();
     },
     [self](keep_atom, const std::string& name,
            const std::string& line) -> caf::result<caf::ok_atom> {

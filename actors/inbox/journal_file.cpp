@@ -37,9 +37,26 @@ caf::error write_synced(const std::string& path, std::string_view bytes,
   return {};
 }
 
+/// <dir>/journal, <dir>/journal.1, ...
+std::string slot_path(const std::string& dir, int slot) {
+  return dir + "/journal" + (slot ? "." + std::to_string(slot) : "");
+}
+
+constexpr int max_slots = 64;
+
+/// Copies `bytes` aside when their scan ends in damage (never lost).
+caf::error keep_damaged(const std::string& path, const std::string& bytes) {
+  if (scan_frames(bytes).tail != tail_kind::corrupt)
+    return {};
+  return write_synced(path + ".damaged-" + std::to_string(unix_ms()), bytes,
+                      O_TRUNC);
+}
+
 } // namespace
 
 journal_file::~journal_file() {
+  for (auto& o : orphans_)
+    ::close(o.lock_fd);
   if (fd_ >= 0)
     ::close(fd_);
   if (lock_fd_ >= 0)
@@ -52,8 +69,8 @@ caf::expected<std::string> journal_file::open(const std::string& dir) {
   dir_ = dir;
   // A second gateway on the same home gets its own journal; a restarted
   // one takes the first free name, so it finds what its predecessor left.
-  for (int slot = 0; slot < 64 && lock_fd_ < 0; ++slot) {
-    auto base = dir + "/journal" + (slot ? "." + std::to_string(slot) : "");
+  for (int slot = 0; slot < max_slots && lock_fd_ < 0; ++slot) {
+    auto base = slot_path(dir, slot);
     int fd = ::open((base + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC,
                     0600);
     if (fd < 0)
@@ -83,11 +100,8 @@ caf::expected<std::string> journal_file::open(const std::string& dir) {
   else if (e != ENOENT)
     return text.error();
   auto scan = scan_frames(bytes);
-  if (scan.tail == tail_kind::corrupt) {
-    auto copy = path_ + ".damaged-" + std::to_string(unix_ms());
-    if (auto err = write_synced(copy, bytes, O_TRUNC))
-      return err;
-  }
+  if (auto err = keep_damaged(path_, bytes))
+    return err;
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (fd_ < 0)
     return sys_error("cannot open", path_, errno);
@@ -101,6 +115,48 @@ caf::expected<std::string> journal_file::open(const std::string& dir) {
   if (auto err = store_io::fsync_dir(dir))
     return err;
   return bytes;
+}
+
+caf::expected<std::vector<orphan_journal>> journal_file::adopt_orphans() {
+  std::vector<orphan_journal> out;
+  for (int slot = 0; slot < max_slots; ++slot) {
+    auto base = slot_path(dir_, slot);
+    if (base == path_ || ::access(base.c_str(), F_OK) != 0)
+      continue;
+    int fd = ::open((base + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC,
+                    0600);
+    if (fd < 0)
+      return sys_error("cannot open", base + ".lock", errno);
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd); // a running gateway's journal
+      continue;
+    }
+    orphans_.push_back({base, fd});
+    int e = 0;
+    auto text = store_io::read_file(base, &e);
+    if (!text) {
+      if (e == ENOENT)
+        continue; // removed meanwhile by whoever held it
+      return text.error();
+    }
+    if (auto err = keep_damaged(base, *text))
+      return err;
+    text->resize(scan_frames(*text).good_bytes);
+    out.push_back({base, std::move(*text)});
+  }
+  return out;
+}
+
+caf::error journal_file::retire_orphans() {
+  for (auto& o : orphans_) {
+    if (::unlink(o.path.c_str()) != 0 && errno != ENOENT)
+      return sys_error("cannot remove", o.path, errno);
+  }
+  auto err = store_io::fsync_dir(dir_);
+  for (auto& o : orphans_)
+    ::close(o.lock_fd);
+  orphans_.clear();
+  return err;
 }
 
 caf::error journal_file::append(std::string_view bytes, bool sync) {

@@ -6,11 +6,19 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <caf/error.hpp>
 #include <caf/expected.hpp>
 
 namespace nb::inbox {
+
+/// The journal of a gateway that stopped while another kept its own name:
+/// found at start, delivered by the gateway that starts next.
+struct orphan_journal {
+  std::string path;
+  std::string bytes; ///< its valid part
+};
 
 class journal_file {
 public:
@@ -24,6 +32,18 @@ public:
   /// last record is cut off; a damaged one is first copied aside to
   /// journal.damaged-<ms> so nothing written is lost.
   caf::expected<std::string> open(const std::string& dir);
+
+  /// After open(): locks every other journal under the directory that no
+  /// running gateway holds (one that ran beside a gateway on this home and
+  /// stopped) and returns what each holds. They stay locked, and in place,
+  /// until retire_orphans(); a damaged one is copied aside first, as by
+  /// open().
+  caf::expected<std::vector<orphan_journal>> adopt_orphans();
+
+  /// Removes the adopted journals (their entries are in this one now).
+  caf::error retire_orphans();
+
+  bool has_orphans() const { return !orphans_.empty(); }
 
   /// Appends `bytes`; with `sync` they are on disk (fdatasync) on return.
   /// A failed write is cut off again, so the file stays a valid journal.
@@ -40,6 +60,11 @@ public:
   int64_t size() const { return size_; }
 
 private:
+  struct held {
+    std::string path;
+    int lock_fd;
+  };
+  std::vector<held> orphans_;
   int fd_ = -1;
   int lock_fd_ = -1;
   int64_t size_ = 0;

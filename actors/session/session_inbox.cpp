@@ -19,10 +19,16 @@ bool already_stored(session_pointer self, const inbound_msg& in) {
   auto meta = nlohmann::json::parse(in.metadata_json, nullptr, false);
   if (!meta.is_object() || meta.value("_replayed", false) != true)
     return false;
+  // A message another gateway journaled was taken over under a new id;
+  // what it stored carries the old one.
+  std::string was;
+  if (auto w = meta.find("_inbox_was"); w != meta.end() && w->is_string())
+    was = w->get<std::string>();
   auto& tr = self->state.transcript;
   for (auto i = tr.rbegin(); i != tr.rend(); ++i) {
     auto f = i->find("_inbox");
-    if (f != i->end() && f->is_string() && *f == in.inbox_id)
+    if (f != i->end() && f->is_string()
+        && (*f == in.inbox_id || (!was.empty() && *f == was)))
       return true;
   }
   return false;

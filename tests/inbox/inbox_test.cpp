@@ -3,10 +3,12 @@
 // start before anything new, the size cap.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <optional>
 #include <thread>
 
 #include <caf/all.hpp>
+#include <nlohmann/json.hpp>
 
 #include "actors/inbox/inbox.hpp"
 #include "actors/inbox/journal_records.hpp"
@@ -181,6 +183,73 @@ TEST_CASE("settled entries are compacted away and a restart replays the rest in 
   auto fresh = p.put(text_msg("42", "new"));
   REQUIRE(fresh);
   CHECK(inbox::seq_of(fresh->id) > inbox::seq_of(ids.back()));
+}
+
+TEST_CASE("a journal left by a gateway that ran beside another is delivered by the next start") {
+  inbox_probe p;
+  p.start(); // the first gateway on this home: journal
+  REQUIRE(p.put(text_msg("42", "first's", "1001")));
+  REQUIRE(p.next());
+  // A second gateway on the same home while the first runs: journal.1.
+  auto second = spawn_inbox(p.sys, p.config(),
+                            caf::actor_cast<router_actor>(p.self),
+                            stats_actor{});
+  std::vector<std::string> second_ids;
+  for (auto [text, id] : {std::pair{"second's one", "2001"},
+                          std::pair{"second's two", "2002"}}) {
+    std::optional<inbox_receipt> r;
+    p.self->request(second, std::chrono::seconds(10),
+                    inbox_record{text_msg("43", text, id)})
+      .receive([&](inbox_receipt& x) { r = x; },
+               [&](caf::error& e) { FAIL(p.sys.render(e)); });
+    REQUIRE(r);
+    second_ids.push_back(r->id);
+    REQUIRE(p.next());
+  }
+  CHECK(std::filesystem::exists(p.home.at("inbox/journal.1")));
+  // Both stop unsettled; the next start takes the first name and finds the
+  // second's journal with nobody holding it.
+  p.self->send_exit(second, caf::exit_reason::kill);
+  p.self->wait_for(second);
+  p.stop();
+  p.start();
+  std::vector<inbound_msg> got;
+  for (int i = 0; i < 3; ++i) {
+    auto m = p.next();
+    REQUIRE(m);
+    got.push_back(*m);
+  }
+  CHECK(got[0].content == "first's");
+  CHECK(got[1].content == "second's one");
+  CHECK(got[2].content == "second's two");
+  // The taken-over ones have ids of this journal and carry their old ones.
+  auto meta = nlohmann::json::parse(got[1].metadata_json);
+  CHECK(meta["_inbox_was"] == second_ids[0]);
+  CHECK(meta["_replayed"] == true);
+  CHECK(inbox::seq_of(got[1].inbox_id) > inbox::seq_of(got[0].inbox_id));
+  CHECK(got[1].inbox_id.substr(0, got[1].inbox_id.find('.'))
+        == got[0].inbox_id.substr(0, got[0].inbox_id.find('.')));
+  // Now in this journal only (the start's compaction, which runs beside
+  // the replay); the other one is gone after it.
+  auto left = p.home.at("inbox/journal.1");
+  for (int i = 0; i < 250 && std::filesystem::exists(left); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK_FALSE(std::filesystem::exists(left));
+  CHECK(inbox::read_journal(p.journal(), 100).live.size() == 3);
+  // A redelivery of one of them is still known.
+  auto again = p.put(text_msg("43", "second's two", "2002"));
+  REQUIRE(again);
+  CHECK(again->duplicate);
+  CHECK(again->id == got[2].inbox_id);
+  // A running gateway's journal is never taken: a third start beside this
+  // one gets a journal of its own and delivers nothing.
+  auto third = spawn_inbox(p.sys, p.config(),
+                           caf::actor_cast<router_actor>(p.self),
+                           stats_actor{});
+  CHECK_FALSE(p.next(std::chrono::milliseconds(300)));
+  p.self->send_exit(third, caf::exit_reason::kill);
+  p.self->wait_for(third);
+  CHECK(inbox::read_journal(p.journal(), 100).live.size() == 3);
 }
 
 TEST_CASE("a message that never gets stored is set aside after five starts") {
