@@ -47,16 +47,21 @@ typename Inspector::result_type inspect(Inspector& f, session_append& x) {
 }
 
 /// Atomically replaces a whole session file (temp file, fsync, rename).
+/// The file's first `keep` messages stay as they are and `messages` follow
+/// them: a session that no longer holds its archived messages in memory
+/// still rewrites its metadata without losing them. A file with fewer than
+/// `keep` messages is an error (nothing is written).
 struct session_replace {
   std::string key;
   std::string metadata_json = "{}";
   std::vector<std::string> messages;
+  uint64_t keep = 0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_replace& x) {
   return f(caf::meta::type_name("session_replace"), x.key, x.metadata_json,
-           x.messages);
+           x.messages, x.keep);
 }
 
 // -- session activity (issue 4: the heartbeat's target)

@@ -132,7 +132,8 @@ caf::error pg_append_session(pg_connection& db, const std::string& key,
 
 caf::error pg_replace_session(pg_connection& db, const std::string& key,
                               const std::string& metadata_json,
-                              const std::vector<std::string>& messages) {
+                              const std::vector<std::string>& messages,
+                              uint64_t keep) {
   if (auto err = check_key(key))
     return err;
   auto meta = json::parse(metadata_json, nullptr, false);
@@ -152,7 +153,24 @@ caf::error pg_replace_session(pg_connection& db, const std::string& key,
                            "FOR UPDATE",
                            {key}))
       return err;
-    if (auto err = db.exec("DELETE FROM nb_messages WHERE key = $1", {key}))
+    if (keep == 0) {
+      if (auto err = db.exec("DELETE FROM nb_messages WHERE key = $1", {key}))
+        return err;
+      return insert_after_last(db, key, *msgs);
+    }
+    pg_rows rows;
+    if (auto err = db.exec("SELECT count(*) FROM nb_messages WHERE key = $1",
+                           {key}, &rows))
+      return err;
+    auto stored = std::stoull(rows.at(0).at(0).value_or("0"));
+    if (stored < keep)
+      return bad("cannot rewrite session " + key + ": it holds "
+                 + std::to_string(stored) + " messages, fewer than the "
+                 + std::to_string(keep) + " to keep");
+    if (auto err = db.exec("DELETE FROM nb_messages WHERE key = $1 AND seq > "
+                           "(SELECT seq FROM nb_messages WHERE key = $1 "
+                           "ORDER BY seq OFFSET $2 LIMIT 1)",
+                           {key, std::to_string(keep - 1)}))
       return err;
     return insert_after_last(db, key, *msgs);
   });

@@ -4,6 +4,7 @@
 // a message is durable when the call returns, as an fsync'd append is.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,11 @@ caf::error pg_append_session(pg_connection& db, const std::string& key,
                              const std::vector<std::string>& messages);
 
 /// Replaces a session's metadata and messages in one transaction; keeps
-/// its created_at.
+/// its created_at and its first `keep` messages (fewer stored: an error).
 caf::error pg_replace_session(pg_connection& db, const std::string& key,
                               const std::string& metadata_json,
-                              const std::vector<std::string>& messages);
+                              const std::vector<std::string>& messages,
+                              uint64_t keep = 0);
 
 /// Sessions by last write, newest first (`limit` 0 = all), as the session
 /// files' list_sessions gives them.

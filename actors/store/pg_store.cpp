@@ -78,7 +78,7 @@ store_actor::behavior_type pg_worker_impl(worker_ptr self, std::string dsn,
       return run<caf::ok_atom>(self, m.key, "replace", [&](pg_connection& db) {
         return done(self, m.key, "replace",
                     pg_replace_session(db, m.key, m.metadata_json,
-                                       m.messages));
+                                       m.messages, m.keep));
       });
     },
     [=](session_list& m) {

@@ -124,7 +124,8 @@ caf::error keep_corrupt_copy(const std::string& path) {
 
 caf::error replace_impl(const std::string& dir, const std::string& key,
                         const std::string& metadata_json,
-                        const std::vector<std::string>& messages) {
+                        const std::vector<std::string>& messages,
+                        uint64_t keep) {
   auto path = session_path(dir, key);
   if (!path)
     return path.error();
@@ -137,6 +138,7 @@ caf::error replace_impl(const std::string& dir, const std::string& key,
     return body.error();
   auto now = iso_now();
   auto created_at = now;
+  std::string kept; // the old file's first `keep` messages
   int err = 0;
   if (auto old = read_file(*path, &err)) {
     auto parsed = parse_lines(*old);
@@ -146,10 +148,21 @@ caf::error replace_impl(const std::string& dir, const std::string& key,
     if (parsed.skipped > 0)
       if (auto e = keep_corrupt_copy(*path))
         return e;
+    if (parsed.messages.size() < keep)
+      return store_error("cannot rewrite " + *path + ": it holds "
+                         + std::to_string(parsed.messages.size())
+                         + " messages, fewer than the " + std::to_string(keep)
+                         + " to keep");
+    for (uint64_t i = 0; i < keep; ++i)
+      kept += parsed.messages[i] + '\n';
   } else if (err != ENOENT) {
     return old.error();
+  } else if (keep > 0) {
+    return store_error("cannot rewrite " + *path + ": it is gone, with the "
+                       + std::to_string(keep) + " messages to keep");
   }
-  auto content = metadata_line(key, created_at, now, std::move(meta)) + *body;
+  auto content = metadata_line(key, created_at, now, std::move(meta)) + kept
+                 + *body;
   auto tmp = dir + "/." + session_file_name(key) + "." + random_hex(8)
              + ".tmp";
   auto flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
@@ -206,9 +219,10 @@ caf::error append_session(const std::string& dir, const std::string& key,
 
 caf::error replace_session(const std::string& dir, const std::string& key,
                            const std::string& metadata_json,
-                           const std::vector<std::string>& messages) {
+                           const std::vector<std::string>& messages,
+                           uint64_t keep) {
   try {
-    return replace_impl(dir, key, metadata_json, messages);
+    return replace_impl(dir, key, metadata_json, messages, keep);
   } catch (const std::exception& ex) {
     return exception_error("replace_session", ex);
   }

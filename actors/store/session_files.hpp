@@ -3,6 +3,7 @@
 // atomically. Plain blocking file I/O, no actors; nothing here throws.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -49,10 +50,13 @@ caf::error append_session(const std::string& dir, const std::string& key,
 /// renames over, fsyncs the directory. On failure the old file is intact and
 /// the temp file is gone. Keeps the old `created_at`. When the old file has
 /// corrupt lines it is first hard-linked to `<name>.corrupt-<unix ms>`, so
-/// the rewrite never destroys bytes that might be recovered by hand.
+/// the rewrite never destroys bytes that might be recovered by hand. The
+/// old file's first `keep` messages stay, as written, before `messages`
+/// (a file with fewer is an error; nothing is written).
 caf::error replace_session(const std::string& dir, const std::string& key,
                            const std::string& metadata_json,
-                           const std::vector<std::string>& messages);
+                           const std::vector<std::string>& messages,
+                           uint64_t keep = 0);
 
 /// The human-readable text of a store error (its context), or "" for none.
 std::string store_error_text(const caf::error& err);

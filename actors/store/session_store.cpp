@@ -84,7 +84,7 @@ store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
       auto t = self->state.meter.measure();
       return guarded<caf::ok_atom>(self, m.key, "replace", [&] {
         auto err = replace_session(self->state.dir, m.key, m.metadata_json,
-                                   m.messages);
+                                   m.messages, m.keep);
         return done(self, m.key, "replace", std::move(err));
       });
     },

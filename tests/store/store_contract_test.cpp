@@ -79,9 +79,10 @@ caf::error append(caf::scoped_actor& self, const store_actor& s,
 
 caf::error replace(caf::scoped_actor& self, const store_actor& s,
                    const std::string& key, std::string meta,
-                   std::vector<std::string> msgs) {
+                   std::vector<std::string> msgs, uint64_t keep = 0) {
   caf::error out;
-  self->request(s, wait, session_replace{key, std::move(meta), std::move(msgs)})
+  self->request(s, wait,
+                session_replace{key, std::move(meta), std::move(msgs), keep})
     .receive([](caf::ok_atom) {}, [&](caf::error& err) { out = err; });
   return out;
 }
@@ -175,6 +176,40 @@ TEST_CASE_FIXTURE(system_fixture, "replace swaps the whole session and later app
     CHECK(json::parse(snap.messages[0])["content"] == "new");
     CHECK(json::parse(snap.messages[1])["content"] == "after");
     CHECK(json::parse(snap.metadata_json)["last_consolidated"] == 2);
+    stop(s);
+  }
+}
+
+TEST_CASE_FIXTURE(system_fixture, "replace keeps the first messages it is told to keep on every store") {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    auto key = fresh("api:keep");
+    std::vector<std::string> old;
+    for (int i = 0; i < 5; ++i)
+      old.push_back(json{{"role", "user"}, {"n", i}}.dump());
+    REQUIRE_FALSE(append(self, s, key, old));
+    // A session holding only messages 3 and 4 rewrites its metadata (and
+    // those two, changed): the archived 0..2 stay as they were.
+    REQUIRE_FALSE(replace(self, s, key, R"({"last_consolidated":3})",
+                          {json{{"role", "user"}, {"n", 30}}.dump(),
+                           json{{"role", "user"}, {"n", 40}}.dump()},
+                          3));
+    REQUIRE_FALSE(append(self, s, key, {json{{"role", "user"}, {"n", 5}}.dump()}));
+    auto snap = load(self, s, key);
+    REQUIRE(snap.messages.size() == 6);
+    std::vector<int> ns;
+    for (auto& m : snap.messages)
+      ns.push_back(json::parse(m)["n"].get<int>());
+    CHECK(ns == std::vector<int>{0, 1, 2, 30, 40, 5});
+    CHECK(json::parse(snap.metadata_json)["last_consolidated"] == 3);
+    // Asked to keep more than there is: refused, nothing changed.
+    auto err = replace(self, s, key, "{}", {}, 7);
+    REQUIRE(err);
+    CHECK(err.code() == static_cast<uint8_t>(errc::store_failed));
+    CHECK(load(self, s, key).messages.size() == 6);
     stop(s);
   }
 }
