@@ -51,6 +51,16 @@ command_reply cmd_stats(command_context& ctx) {
         t->cached += field(*u, "cached_tokens");
       }
     }
+  // Archived messages no longer held left their totals behind.
+  if (ctx.earlier_usage && ctx.earlier_usage->is_object())
+    for (const auto& [model, u] : ctx.earlier_usage->items())
+      for (auto* t : {&by_model[model], &all}) {
+        t->turns += field(u, "turns");
+        t->requests += field(u, "requests");
+        t->prompt += field(u, "prompt_tokens");
+        t->completion += field(u, "completion_tokens");
+        t->cached += field(u, "cached_tokens");
+      }
   if (all.turns == 0)
     return {"📊 No token use recorded in this conversation yet."
             + ctx.memory_text};

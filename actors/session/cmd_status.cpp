@@ -53,7 +53,8 @@ command_reply cmd_status(command_context& ctx) {
          + thousands(ctx.context_window_tokens) + " ("
          + std::to_string(u.prompt_tokens * 100 / budget)
          + "% of the input budget)";
-  auto n = ctx.transcript ? ctx.transcript->size() : 0;
+  auto n = ctx.earlier_messages
+           + (ctx.transcript ? ctx.transcript->size() : 0);
   out += "\n💬 Session: " + ctx.session_key + ", " + std::to_string(n)
          + " messages";
   out += "\n⏱ Uptime: " + uptime(ctx.uptime_s);

@@ -31,7 +31,12 @@ struct command_context {
   std::string* model = nullptr; ///< the session's model; a command may switch it
   int64_t context_window_tokens = 0;
   int64_t max_tokens = 0;
+  /// The messages held in memory; `earlier_messages` archived ones before
+  /// them are in the file only, their recorded usage in `earlier_usage`
+  /// (by model: turns, requests, prompt/completion/cached tokens).
   const std::vector<nlohmann::json>* transcript = nullptr;
+  size_t earlier_messages = 0;
+  const nlohmann::json* earlier_usage = nullptr;
   token_usage last_usage;     ///< of the last finished turn
   token_usage last_turn_sum;  ///< that turn's requests added up
   int64_t uptime_s = 0;

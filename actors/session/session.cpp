@@ -194,6 +194,7 @@ void turn_finished(session_pointer self) {
   st.last_active_us = now_us();
   // An archive mark that arrived during the turn: the file is quiet now.
   write_memory_meta(self);
+  forget_archived(self);
   // A /model switch made while the turn ran: the file can be rewritten now.
   if (st.preset_unsaved && st.loaded)
     save_model_choice(self, nullptr);

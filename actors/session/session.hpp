@@ -70,7 +70,12 @@ struct session_state {
   std::string system_prompt;  ///< this turn's, from the workspace actor
 
   bool loaded = false;                ///< transcript read from disk
+  /// The messages from number `base` of the session file on: those before
+  /// are archived and dropped from memory (session_window.cpp).
   std::vector<nlohmann::json> transcript;
+  size_t base = 0;
+  /// The usage the dropped messages recorded, by model (for /stats).
+  nlohmann::json earlier_usage = nlohmann::json::object();
   int64_t received = 0;               ///< inbound messages seen
   int turn_number = 0;
   std::string model;                  ///< this session's model (/model)
@@ -193,6 +198,15 @@ void idle_compact_tick(session_pointer self);
 /// Whether archiving work would be lost if the actor quit now (a summary
 /// running, the mark not written yet, or an idle compaction still due).
 bool archive_work_pending(session_pointer self);
+
+// -- the transcript's window (session_window.cpp) ---------------------------
+
+/// All messages of the session file: the dropped ones and those held.
+size_t message_count(const session_state& st);
+
+/// Between turns: drops archived messages the replay can no longer reach
+/// (in batches; /history's last messages stay).
+void forget_archived(session_pointer self);
 
 // -- model choice and usage (session_model.cpp) ----------------------------
 

@@ -4,6 +4,8 @@
 // metadata line, between turns.
 #include "actors/session/session.hpp"
 
+#include <algorithm>
+
 #include <caf/event_based_actor.hpp>
 #include <caf/spawn_options.hpp>
 
@@ -26,7 +28,7 @@ constexpr const char* summary_key = "_last_summary";
 
 bool has_unarchived(session_pointer self) {
   auto& st = self->state;
-  return st.svc.provider && st.transcript.size() > st.archived;
+  return st.svc.provider && message_count(st) > st.archived;
 }
 
 } // namespace
@@ -57,6 +59,7 @@ void write_memory_meta(session_pointer self) {
     st.file_meta[summary_key] = {{"text", st.summary},
                                  {"last_active", st.summary_at}};
   session_replace rq{st.key, st.file_meta.dump(), {}};
+  rq.keep = st.base; // dropped from memory, still in the file
   rq.messages.reserve(st.transcript.size());
   for (auto& m : st.transcript)
     rq.messages.push_back(m.dump());
@@ -76,7 +79,10 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
   auto& st = self->state;
   if (upto <= from || !st.svc.provider)
     return;
-  auto formatted = format_for_archive(st.transcript, from, upto);
+  // Ranges start at the archive mark, never before what is held.
+  from = std::max(from, st.base);
+  auto formatted = format_for_archive(st.transcript, from - st.base,
+                                      upto - st.base);
   if (formatted.empty()) {
     // Only command exchanges: nothing to summarise, only the mark moves.
     st.archived = std::max(st.archived, upto);
@@ -118,8 +124,10 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
           st.summary_at = history_timestamp();
         }
         st.meta_dirty = true;
-        if (st.machine.done())
+        if (st.machine.done()) {
           write_memory_meta(self);
+          forget_archived(self);
+        }
       }),
       [=](caf::error& err) {
         auto& st = self->state;
@@ -134,7 +142,7 @@ void do_compact(session_pointer self) {
   auto& st = self->state;
   // Between turns nothing else writes the file: record the last mark now.
   write_memory_meta(self);
-  auto n = st.transcript.size();
+  auto n = message_count(st);
   if (st.archiving || n <= st.archived) {
     fire(self, turn_event::ok);
     return;
@@ -159,16 +167,18 @@ void do_compact(session_pointer self) {
   lim.max_output_tokens = st.runtime.max_tokens > 0 ? st.runtime.max_tokens
                                                     : 8192;
   auto budget = input_budget(lim);
-  auto start = replay_start(st.transcript, st.archived);
+  // Indices into what is held (from `base` on; the mark never precedes it).
+  auto held_mark = st.archived - st.base;
+  auto start = replay_start(st.transcript, held_mark);
   // Summed in place: copying the replay each turn cost more than the
   // estimate itself on long chats.
   auto estimate = st.prompt_tokens;
-  for (size_t i = start; i < n; ++i)
+  for (size_t i = start; i < st.transcript.size(); ++i)
     estimate += estimate_message_tokens(st.transcript[i]);
   if (estimate >= budget) {
-    if (auto upto = archive_boundary(st.transcript, st.archived,
+    if (auto upto = archive_boundary(st.transcript, held_mark,
                                      estimate - budget / 2))
-      archive_range(self, st.archived, *upto);
+      archive_range(self, st.archived, st.base + *upto);
   }
   fire(self, turn_event::ok);
 }
@@ -179,7 +189,7 @@ void clear_session(session_pointer self, std::function<void()> then,
   // What was not archived yet goes to the history log in the background;
   // a range still being summarised is not archived twice.
   archive_range(self, st.archiving ? st.archiving_upto : st.archived,
-                st.transcript.size());
+                message_count(st));
   // Replies for ranges of the old conversation no longer move the mark.
   ++st.generation;
   st.archiving = false;
@@ -194,6 +204,8 @@ void clear_session(session_pointer self, std::function<void()> then,
         auto& st = self->state;
         st.file_meta = meta;
         st.transcript.clear();
+        st.base = 0;
+        st.earlier_usage = nlohmann::json::object();
         st.last_usage = token_usage{};
         st.last_turn_sum = token_usage{};
         st.archived = 0;
@@ -220,8 +232,8 @@ void idle_compact_tick(session_pointer self) {
   if (idle_us < after_us)
     return;
   st.log->info("[{}] idle for {} s: archiving messages {}..{}", st.key,
-               idle_us / 1000000, st.archived, st.transcript.size());
-  archive_range(self, st.archived, st.transcript.size());
+               idle_us / 1000000, st.archived, message_count(st));
+  archive_range(self, st.archived, message_count(st));
 }
 
 bool archive_work_pending(session_pointer self) {

@@ -48,6 +48,8 @@ command_context command_context_for(session_pointer self) {
   ctx.preset = &st.runtime.preset;
   ctx.last_turn_sum = st.last_turn_sum;
   ctx.transcript = &st.transcript;
+  ctx.earlier_messages = st.base;
+  ctx.earlier_usage = &st.earlier_usage;
   ctx.last_usage = st.last_usage;
   ctx.uptime_s = (now_us() - st.cfg.started_at_us) / 1000000;
   ctx.busy = !st.machine.done();

@@ -73,6 +73,7 @@ void save_rewritten(session_pointer self, std::vector<json> msgs,
   all.insert(all.end(), msgs.begin(), msgs.end());
   // The metadata as loaded and merged since (archive mark, model preset).
   session_replace rq{st.key, st.file_meta.dump(), dump_all(all)};
+  rq.keep = st.base; // the archived messages dropped from memory
   self->request(st.svc.store, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](caf::ok_atom) mutable {

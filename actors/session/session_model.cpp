@@ -76,6 +76,7 @@ void save_model_choice(session_pointer self, std::function<void()> then) {
   // The archive writer merges into it too: it must carry the choice now.
   st.file_meta = meta;
   session_replace rq{st.key, meta.dump(), dump_all(st.transcript)};
+  rq.keep = st.base; // the archived messages dropped from memory
   self->request(st.svc.store, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](caf::ok_atom) {

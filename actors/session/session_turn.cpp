@@ -113,7 +113,8 @@ json model_messages(session_pointer self) {
   // The transcript already ends with this turn's user message; archived
   // turns are left out (their summary is in the system prompt).
   auto history = replay_history(st.transcript, st.cfg.replay_limit,
-                                replay_start(st.transcript, st.archived));
+                                replay_start(st.transcript,
+                                             st.archived - st.base));
   for (auto& m : history)
     msgs.push_back(std::move(m));
   auto& last = msgs.back();

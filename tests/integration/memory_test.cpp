@@ -11,6 +11,9 @@
 #include <regex>
 #include <thread>
 
+#include <spdlog/sinks/ringbuffer_sink.h>
+
+#include "actors/common/log.hpp"
 #include "actors/memory/history_file.hpp"
 #include "actors/store/session_files.hpp"
 #include "actors/supervisor/runtime.hpp"
@@ -262,4 +265,63 @@ TEST_CASE("new summarises a short chat and starts a fresh one") {
   REQUIRE(last.size() == 2);
   CHECK(last[1].dump().find("hello again") != std::string::npos);
   CHECK(last[1].dump().find(word(0)) == std::string::npos);
+}
+
+TEST_CASE("a long chat holds only what its replay can reach and the file keeps everything") {
+  // The session reports what it drops (debug); a ring sink reads it. Set
+  // up before the runtime starts, so no thread logs meanwhile.
+  struct session_log {
+    std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> ring
+      = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(8192);
+    std::shared_ptr<spdlog::logger> lg = nb::log::get("session");
+    spdlog::level::level_enum was = lg->level();
+    session_log() {
+      lg->sinks().push_back(ring);
+      lg->set_level(spdlog::level::debug);
+    }
+    ~session_log() {
+      lg->sinks().pop_back();
+      lg->set_level(was);
+    }
+    /// The last "(N held)" the session reported (-1: none).
+    long held() const {
+      long out = -1;
+      static const std::regex re{R"(no longer held in memory \((\d+) held\))"};
+      for (auto& line : ring->last_formatted()) {
+        std::smatch m;
+        if (std::regex_search(line, m, re))
+          out = std::stol(m[1].str());
+      }
+      return out;
+    }
+  } log;
+  small_gateway gw{false};
+  constexpr int turns = 160;
+  for (int i = 0; i < turns; ++i)
+    REQUIRE_FALSE(gw.say(long_message(i)).timed_out);
+  wait_until([&] { return gw.mark() >= 200; });
+  gw.say("one more");
+  // Archived messages left memory: what stays is the replay's reach and
+  // /history's last 50, not the 320 messages of the chat.
+  auto held = log.held();
+  CHECK(held > 0);
+  CHECK(held < 180);
+  // The file still has every message, in order, after the archive marks
+  // were written (each a rewrite of the file's metadata line).
+  auto msgs = session_messages(gw.cfg, "test:mem");
+  REQUIRE(msgs.size() == 2 * turns + 2);
+  for (int i = 0; i < turns; ++i) {
+    CAPTURE(i);
+    CHECK(msgs[2 * i]["content"].get<std::string>().rfind(word(i), 0) == 0);
+  }
+  // /status counts them all, /stats adds up every turn's usage, /history
+  // shows the last ones.
+  auto status = gw.say("/status").content;
+  CHECK(status.find(std::to_string(2 * turns + 2) + " messages")
+        != std::string::npos);
+  auto stats = gw.say("/stats").content;
+  CHECK(stats.find("total: " + std::to_string(turns + 1) + " turn(s)")
+        != std::string::npos);
+  auto history = gw.say("/history 2").content;
+  CHECK(history.find("one more") != std::string::npos);
 }
