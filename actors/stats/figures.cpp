@@ -8,9 +8,11 @@ namespace nb {
 void latency_histogram::add(int64_t micros) {
   ++counts[static_cast<size_t>(latency_bucket(micros))];
   ++total;
+  sum_us += micros;
 }
 
 void latency_histogram::merge(const std::vector<int64_t>& buckets) {
+  has_sum = false;
   for (size_t i = 0; i < buckets.size(); ++i) {
     auto n = buckets[i];
     if (n <= 0)

@@ -16,6 +16,10 @@ namespace nb {
 struct latency_histogram {
   std::array<int64_t, latency_buckets> counts{};
   int64_t total = 0;
+  /// Exact sum (µs) of the times given to add(); merged bucket counts carry
+  /// no times, so a histogram filled by merge() has none (see has_sum).
+  int64_t sum_us = 0;
+  bool has_sum = true;
 
   void add(int64_t micros);
   /// Adds a meter's bucket counts; extra buckets fold into the last one.

@@ -24,11 +24,14 @@ namespace nb {
 ///    "gauges": {NAME: value}}
 std::string render_json(const stats_figures& f, const process_figures& p);
 
-/// The same figures in the Prometheus text exposition format 0.0.4. Every
-/// family is prefixed "nanobot_" and has # HELP and # TYPE lines; times are
-/// in seconds; percentiles are gauges with a quantile="0.5"/"0.99" label.
-/// A gauge sample named N becomes the family nanobot_N (characters outside
-/// [A-Za-z0-9_] replaced by '_').
+/// The same figures in the Prometheus text exposition format 0.0.4,
+/// clean under `promtool check metrics`. Every family is prefixed
+/// "nanobot_" and has # HELP and # TYPE lines; counters end in _total;
+/// times are in seconds. Durations are summaries: quantile="0.5"/"0.99"
+/// (bucket upper bounds), _sum and _count (actor handling times have no
+/// _sum: actors report bucket counts only). Runtime gauges are named by
+/// prometheus_gauge_for (actors/stats/prometheus_gauges.hpp); one that
+/// would reopen a built-in family becomes nanobot_runtime_<name>.
 std::string render_prometheus(const stats_figures& f,
                               const process_figures& p);
 

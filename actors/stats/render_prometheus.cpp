@@ -1,7 +1,10 @@
 #include "actors/stats/render.hpp"
 
+#include "actors/stats/prometheus_gauges.hpp"
+
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -22,16 +25,6 @@ std::string seconds(int64_t micros) {
   return number(static_cast<double>(micros) / 1e6);
 }
 
-std::string metric_name(const std::string& raw) {
-  std::string out;
-  for (char c : raw) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9') || c == '_';
-    out += ok ? c : '_';
-  }
-  return out;
-}
-
 /// Writes families one at a time so each family's samples stay together.
 class prom_writer {
 public:
@@ -43,7 +36,36 @@ public:
   }
 
   void sample(const labels& ls, const std::string& value) {
-    out_ += current_;
+    sample_of(current_, ls, value);
+  }
+
+  void sample(const labels& ls, int64_t value) {
+    sample(ls, std::to_string(value));
+  }
+
+  /// A summary's samples for one label set: the two quantiles (bucket upper
+  /// bounds), then _sum when the times are known, and _count.
+  void summary(labels ls, const latency_histogram& h) {
+    auto plain = ls;
+    ls.emplace_back("quantile", "0.5");
+    sample(ls, seconds(h.quantile(0.5)));
+    ls.back().second = "0.99";
+    sample(ls, seconds(h.quantile(0.99)));
+    if (h.has_sum)
+      sample_of(current_ + "_sum", plain, seconds(h.sum_us));
+    sample_of(current_ + "_count", plain, std::to_string(h.total));
+  }
+
+  bool taken(const std::string& name) const {
+    return names_.count("nanobot_" + name) > 0;
+  }
+
+  std::string str() && { return std::move(out_); }
+
+private:
+  void sample_of(const std::string& name, const labels& ls,
+                 const std::string& value) {
+    out_ += name;
     if (!ls.empty()) {
       out_ += '{';
       for (size_t i = 0; i < ls.size(); ++i) {
@@ -57,24 +79,6 @@ public:
     out_ += ' ' + value + '\n';
   }
 
-  void sample(const labels& ls, int64_t value) {
-    sample(ls, std::to_string(value));
-  }
-
-  void quantiles(labels ls, const latency_histogram& h) {
-    ls.emplace_back("quantile", "0.5");
-    sample(ls, seconds(h.quantile(0.5)));
-    ls.back().second = "0.99";
-    sample(ls, seconds(h.quantile(0.99)));
-  }
-
-  bool taken(const std::string& name) const {
-    return names_.count("nanobot_" + name) > 0;
-  }
-
-  std::string str() && { return std::move(out_); }
-
-private:
   std::string out_;
   std::string current_;
   std::set<std::string> names_;
@@ -110,9 +114,11 @@ void render_actors(prom_writer& w, const stats_figures& f) {
   each("actor_mailbox_high", "gauge",
        "Largest mailbox depth seen, by actor kind.",
        [&](const labels& ls, const K& k) { w.sample(ls, k.mailbox_high); });
-  each("actor_handling_seconds", "gauge",
-       "Message handling time percentiles, by actor kind.",
-       [&](const labels& ls, const K& k) { w.quantiles(ls, k.handling); });
+  // Actors report bucket counts only, so this summary has no _sum.
+  each("actor_handling_seconds", "summary",
+       "Message handling time, by actor kind (quantiles are bucket upper "
+       "bounds).",
+       [&](const labels& ls, const K& k) { w.summary(ls, k.handling); });
 }
 
 void render_turns(prom_writer& w, const turn_figures& t) {
@@ -120,21 +126,14 @@ void render_turns(prom_writer& w, const turn_figures& t) {
           "Finished turns, by outcome.",
           [&](const labels& ls, int64_t n) { w.sample(ls, n); });
   if (t.total.total > 0) {
-    w.family("turn_seconds", "gauge", "Turn duration percentiles.");
-    w.quantiles({}, t.total);
+    w.family("turn_seconds", "summary", "Turn duration.");
+    w.summary({}, t.total);
   }
   using S = turn_state_figures;
-  per_key(w, t.states, "state", "turn_state_total", "counter",
-          "Turn states entered, by state.",
-          [&](const labels& ls, const S& s) { w.sample(ls, s.count); });
-  per_key(w, t.states, "state", "turn_state_seconds_total", "counter",
-          "Time spent in each turn state.",
-          [&](const labels& ls, const S& s) {
-            w.sample(ls, seconds(s.total_us));
-          });
-  per_key(w, t.states, "state", "turn_state_seconds", "gauge",
-          "Turn state duration percentiles, by state.",
-          [&](const labels& ls, const S& s) { w.quantiles(ls, s.time); });
+  // _count is how often a state was entered, _sum the time spent in it.
+  per_key(w, t.states, "state", "turn_state_seconds", "summary",
+          "Time spent in each turn state, by state.",
+          [&](const labels& ls, const S& s) { w.summary(ls, s.time); });
 }
 
 void render_provider(prom_writer& w, const provider_figures& p) {
@@ -144,9 +143,8 @@ void render_provider(prom_writer& w, const provider_figures& p) {
   w.family("provider_attempts_total", "counter",
            "Model call attempts, retries included.");
   w.sample({}, p.attempts);
-  w.family("provider_latency_seconds", "gauge",
-           "Model call latency percentiles.");
-  w.quantiles({}, p.latency);
+  w.family("provider_latency_seconds", "summary", "Model call latency.");
+  w.summary({}, p.latency);
   w.family("provider_tokens_total", "counter", "Tokens, by type.");
   w.sample({{"type", "prompt"}}, p.prompt_tokens);
   w.sample({{"type", "completion"}}, p.completion_tokens);
@@ -176,10 +174,10 @@ void render_tools(prom_writer& w, const stats_figures& f) {
           [&](const labels& ls, const tool_figures& t) {
             w.sample(ls, t.errors);
           });
-  per_key(w, f.tools, "tool", "tool_seconds", "gauge",
-          "Tool call duration percentiles, by tool.",
+  per_key(w, f.tools, "tool", "tool_seconds", "summary",
+          "Tool call duration, by tool.",
           [&](const labels& ls, const tool_figures& t) {
-            w.quantiles(ls, t.duration);
+            w.summary(ls, t.duration);
           });
 }
 
@@ -208,6 +206,29 @@ void render_agents(prom_writer& w, const stats_figures& f) {
            "Tool calls that failed, by agent.");
   for (const auto& [id, a] : f.agents)
     w.sample({{"agent", id}}, a.tool_errors);
+}
+
+/// The runtime's gauges, named by prometheus_gauge_for; samples that share
+/// a family (one per agent, say) are written together.
+void render_gauges(prom_writer& w, const std::map<std::string, int64_t>& g) {
+  std::map<std::string, std::vector<std::pair<prometheus_gauge, int64_t>>>
+    families;
+  for (const auto& [raw, v] : g) {
+    auto pg = prometheus_gauge_for(raw);
+    // A gauge must not reopen a family written above.
+    if (pg.family.empty() || w.taken(pg.family))
+      pg.family = "runtime_" + pg.family;
+    auto family = pg.family;
+    families[family].emplace_back(std::move(pg), v);
+  }
+  for (const auto& [name, samples] : families) {
+    const auto& first = samples.front().first;
+    w.family(name, first.type, first.help);
+    for (const auto& [pg, v] : samples)
+      w.sample(pg.labels, pg.scale == 1 ? std::to_string(v)
+                                        : number(static_cast<double>(v)
+                                                 * pg.scale));
+  }
 }
 
 } // namespace
@@ -241,14 +262,7 @@ std::string render_prometheus(const stats_figures& f,
   render_provider(w, f.provider);
   render_tools(w, f);
   render_agents(w, f);
-  for (const auto& [raw, v] : f.gauges) {
-    auto name = metric_name(raw);
-    // A gauge must not reopen a family written above.
-    if (name.empty() || w.taken(name))
-      name = "gauge_" + name;
-    w.family(name, "gauge", "Current value reported by the runtime.");
-    w.sample({}, v);
-  }
+  render_gauges(w, f.gauges);
   return std::move(w).str();
 }
 

@@ -12,6 +12,7 @@
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/gateway_home.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/support/promtool.hpp"
 
 using namespace nb;
 using namespace nb::test;
@@ -158,6 +159,60 @@ TEST_CASE("the gateway serves stats and metrics about the turns it ran") {
   REQUIRE(m);
   CHECK(m->body.find("nanobot_") != std::string::npos);
   gw.signal(SIGINT);
+  CHECK(gw.wait(std::chrono::seconds(20)) == 0);
+}
+
+TEST_CASE("the gateway's /metrics follows Prometheus conventions") {
+  fake_llm llm;
+  home_with_config h{custom_provider(llm)};
+  llm.push(tool_calls({call("c1", "list_dir", json{{"path", "."}})}));
+  auto gw = h.start_gateway();
+  REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+  REQUIRE(h.post_chat("look around", "m"));
+  httplib::Client cli{"127.0.0.1", h.gateway_port};
+  std::string text;
+  for (int i = 0; i < 50; ++i) { // samples arrive asynchronously
+    auto r = cli.Get("/metrics");
+    REQUIRE(r);
+    text = r->body;
+    if (text.find("nanobot_tool_seconds_count{tool=\"list_dir\"} 1") != std::string::npos
+        && text.find("nanobot_turns_total{outcome=\"completed\"} 1") != std::string::npos)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  auto has = [&](const std::string& part) { return text.find(part) != std::string::npos; };
+  CHECK(has("# TYPE nanobot_turn_seconds summary\n"));
+  CHECK(has("\nnanobot_turn_seconds_count 1\n"));
+  CHECK(has("\nnanobot_turn_seconds_sum "));
+  CHECK(has("\nnanobot_turn_seconds{quantile=\"0.99\"} "));
+  CHECK(has("# TYPE nanobot_provider_latency_seconds summary\n"));
+  CHECK(has("\nnanobot_provider_latency_seconds_count 2\n"));
+  CHECK(has("# TYPE nanobot_tool_seconds summary\n"));
+  CHECK(has("\nnanobot_tool_seconds_count{tool=\"list_dir\"} 1\n"));
+  CHECK(has("\nnanobot_tool_calls_total{tool=\"list_dir\"} 1\n"));
+  CHECK(has("# TYPE nanobot_turn_state_seconds summary\n"));
+  CHECK(has("# TYPE nanobot_actor_handling_seconds summary\n"));
+  CHECK(has("\nnanobot_provider_calls_total{result=\"ok\"} 2\n"));
+  CHECK(has("# TYPE nanobot_inbox_appended_total counter\n"));
+  CHECK(has("# TYPE nanobot_workspace_rebuilds_total counter\n"));
+  CHECK(has("\nnanobot_resident_memory_bytes "));
+  CHECK(has("\nnanobot_uptime_seconds "));
+  // Every counter is named *_total.
+  for (size_t at = text.find("# TYPE "); at != std::string::npos;
+       at = text.find("# TYPE ", at + 1)) {
+    auto line = text.substr(at, text.find('\n', at) - at);
+    if (line.ends_with(" counter")) {
+      CAPTURE(line);
+      CHECK(line.find("_total counter") != std::string::npos);
+    }
+  }
+  if (auto said = promtool_check(text)) {
+    CAPTURE(text);
+    CHECK(*said == "");
+  } else {
+    MESSAGE("promtool is not installed: the lint of /metrics is skipped");
+  }
+  gw.signal(SIGTERM);
   CHECK(gw.wait(std::chrono::seconds(20)) == 0);
 }
 

@@ -5,7 +5,9 @@
 
 #include "actors/stats/figures.hpp"
 #include "actors/stats/process.hpp"
+#include "actors/stats/prometheus_gauges.hpp"
 #include "actors/stats/render.hpp"
+#include "tests/support/promtool.hpp"
 
 using namespace nb;
 using json = nlohmann::json;
@@ -170,11 +172,22 @@ TEST_CASE("the Prometheus rendering has typed families and labelled lines") {
   CHECK(has_line(text, "nanobot_actor_mailbox_high{kind=\"session\"} 7"));
   CHECK(has_line(text, "nanobot_actor_errors_total{kind=\"session\"} 1"));
   REQUIRE(bound_of(5000) == 5792);
+  CHECK(has_line(text, "# TYPE nanobot_actor_handling_seconds summary"));
   CHECK(has_line(text, "nanobot_actor_handling_seconds{kind=\"session\","
                        "quantile=\"0.99\"} 0.005792"));
+  CHECK(has_line(text, "nanobot_actor_handling_seconds_count{kind=\"session\"} 4"));
+  CHECK(count_of(text, "nanobot_actor_handling_seconds_sum") == 0);
   CHECK(has_line(text, "nanobot_turns_total{outcome=\"completed\"} 1"));
-  CHECK(has_line(text, "nanobot_turn_state_total{state=\"RUN\"} 2"));
-  CHECK(has_line(text, "nanobot_turn_state_seconds_total{state=\"RUN\"} 0.0018"));
+  CHECK(has_line(text, "# TYPE nanobot_turn_seconds summary"));
+  CHECK(has_line(text, "nanobot_turn_seconds_sum 0.00205"));
+  CHECK(has_line(text, "nanobot_turn_seconds_count 2"));
+  CHECK(has_line(text, "# TYPE nanobot_turn_state_seconds summary"));
+  CHECK(has_line(text, "nanobot_turn_state_seconds_count{state=\"RUN\"} 2"));
+  CHECK(has_line(text, "nanobot_turn_state_seconds_sum{state=\"RUN\"} 0.0018"));
+  CHECK(has_line(text, "nanobot_provider_latency_seconds_sum 0.13"));
+  CHECK(has_line(text, "nanobot_provider_latency_seconds_count 2"));
+  CHECK(has_line(text, "nanobot_tool_seconds_sum{tool=\"exec\"} 0.006"));
+  CHECK(has_line(text, "nanobot_tool_seconds_count{tool=\"exec\"} 2"));
   CHECK(has_line(text, "nanobot_provider_calls_total{result=\"ok\"} 1"));
   CHECK(has_line(text, "nanobot_provider_calls_total{result=\"failed\"} 1"));
   CHECK(has_line(text, "nanobot_provider_attempts_total 6"));
@@ -200,7 +213,72 @@ TEST_CASE("Prometheus label values and gauge names are escaped") {
   CHECK(has_line(text, "nanobot_queue_depth_now 5"));
   // A gauge that would reopen a built-in family gets its own name.
   CHECK(count_of(text, "# TYPE nanobot_threads ") == 1);
-  CHECK(has_line(text, "nanobot_gauge_threads 1"));
+  CHECK(has_line(text, "nanobot_runtime_threads 1"));
+}
+
+TEST_CASE("runtime gauges follow the Prometheus naming conventions") {
+  auto inbox = prometheus_gauge_for("inbox_appended");
+  CHECK(inbox.family == "inbox_appended_total");
+  CHECK(std::string{inbox.type} == "counter");
+  auto live = prometheus_gauge_for("sessions_live");
+  CHECK(live.family == "sessions_live");
+  CHECK(std::string{live.type} == "gauge");
+  auto rebuilds = prometheus_gauge_for("workspace_rebuilds_work");
+  CHECK(rebuilds.family == "workspace_rebuilds_total");
+  REQUIRE(rebuilds.labels.size() == 1);
+  CHECK(rebuilds.labels[0].second == "work");
+  auto tokens = prometheus_gauge_for("usage.evaluator.cron.prompt_tokens");
+  CHECK(tokens.family == "evaluator_tokens_total");
+  REQUIRE(tokens.labels.size() == 2);
+  CHECK(tokens.labels[0].second == "cron");
+  CHECK(tokens.labels[1].second == "prompt");
+  CHECK(prometheus_gauge_for("usage.evaluator.cron.calls").family
+        == "evaluator_calls_total");
+  CHECK(prometheus_gauge_for("tool_wait_p99_ms").family
+        == "tool_wait_p99_seconds");
+  CHECK(prometheus_gauge_for("memory_search_p50_us").family
+        == "memory_search_p50_seconds");
+
+  stats_figures f;
+  add_sample(f, gauge_sample{"tool_wait_p99_ms", 250});
+  add_sample(f, gauge_sample{"memory_search_p50_us", 1500});
+  add_sample(f, gauge_sample{"workspace_rebuilds_main", 3});
+  add_sample(f, gauge_sample{"workspace_rebuilds_work", 1});
+  auto text = render_prometheus(f, {});
+  CHECK(has_line(text, "nanobot_tool_wait_p99_seconds 0.25"));
+  CHECK(has_line(text, "nanobot_memory_search_p50_seconds 0.0015"));
+  // Both agents' samples sit in one family.
+  CHECK(count_of(text, "# TYPE nanobot_workspace_rebuilds_total counter") == 1);
+  CHECK(has_line(text, "nanobot_workspace_rebuilds_total{agent=\"main\"} 3"));
+  CHECK(has_line(text, "nanobot_workspace_rebuilds_total{agent=\"work\"} 1"));
+}
+
+TEST_CASE("promtool finds nothing to criticise in the rendering") {
+  auto f = busy_figures();
+  // Every runtime gauge the gateway reports today, with made-up values.
+  for (auto name :
+       {"inbox_live", "inbox_bytes", "inbox_appended", "inbox_fsyncs",
+        "inbox_duplicates", "inbox_refused", "schedules_owner",
+        "subagents_running", "subagents_started", "subagents_failed",
+        "provider_inflight", "browser_pages_open",
+        "browser_chromium_rss_bytes", "browser_requests_blocked",
+        "workspace_rebuilds_main", "workspace_file_reads_main",
+        "memory_chunks", "memory_index_bytes", "memory_embed_calls",
+        "memory_embed_failures", "memory_searches", "memory_search_p50_us",
+        "tool_queue", "tool_workers_busy", "tool_wait_p50_ms",
+        "tool_wait_p99_ms", "tool_wait_max_ms",
+        "usage.evaluator.heartbeat.calls",
+        "usage.evaluator.heartbeat.prompt_tokens",
+        "usage.evaluator.heartbeat.completion_tokens",
+        "usage.evaluator.heartbeat.total_tokens", "threads"})
+    add_sample(f, gauge_sample{name, 3});
+  add_sample(f, turn_sample{"completed", {}, 10, "work"});
+  auto said = test::promtool_check(render_prometheus(f, {1.5, 4096, 3}));
+  if (!said) {
+    MESSAGE("promtool is not installed: check skipped");
+    return;
+  }
+  CHECK(*said == "");
 }
 
 TEST_CASE("process figures come from proc") {
