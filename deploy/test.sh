@@ -5,11 +5,13 @@
 # (much slower; on demand, not part of CI); reports fail the tests.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-# The Email channel is tested against real mail servers on loopback; the
-# packages' own system services are not wanted, so they are stopped again.
-"$root/deploy/install-deps.sh" dovecot-imapd dovecot-submissiond opensmtpd
+# The Email channel is tested against real mail servers on loopback, and
+# promtool (from prometheus) lints /metrics; the packages' own system
+# services are not wanted, so they are stopped again.
+"$root/deploy/install-deps.sh" dovecot-imapd dovecot-submissiond opensmtpd \
+  prometheus
 if command -v systemctl >/dev/null && systemctl is-system-running >/dev/null 2>&1; then
-  systemctl disable --now dovecot opensmtpd >/dev/null 2>&1 || true
+  systemctl disable --now dovecot opensmtpd prometheus >/dev/null 2>&1 || true
 fi
 if [ "${1:-}" = "--sanitize" ]; then
   build="$root/build-sanitize"
