@@ -4,7 +4,10 @@
 # 10 s) for N minutes; RSS, threads, open fds and the inbox journal size
 # are sampled each minute and drawn as soak.png (gnuplot).
 # Usage: tests/soak/run.sh [minutes, default 60] [output dir, default build/soak]
-# SAMPLE_SECONDS overrides the sampling interval (default 60).
+# SAMPLE_SECONDS overrides the sampling interval (default 60); CONTEXT_WINDOW
+# the chats' context window in tokens (default 4096: they archive within
+# minutes, as a long-lived chat does over weeks, so the run reaches the
+# steady state of a gateway that runs for months; 0 = the gateway default).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 minutes="${1:-60}"
@@ -14,7 +17,8 @@ out="${2:-$root/build/soak}"
 mkdir -p "$out"
 status=0
 "$root/build/tests/soak/soak_driver" --minutes "$minutes" --out "$out" \
-  --sample-seconds "${SAMPLE_SECONDS:-60}" | tee "$out/summary.txt" || status=$?
+  --sample-seconds "${SAMPLE_SECONDS:-60}" \
+  --context-window "${CONTEXT_WINDOW:-4096}" | tee "$out/summary.txt" || status=$?
 gnuplot <<PLOT
 set datafile separator ","
 set datafile missing "NA"

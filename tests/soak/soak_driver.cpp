@@ -4,6 +4,11 @@
 // Bot API); everything else is the real executable over real sockets.
 //
 //   soak_driver --minutes 60 --out DIR [--sample-seconds 60]
+//               [--context-window TOKENS]
+//
+// A small context window (run.sh: 4096) makes the chats archive within
+// minutes, as a long-lived chat does over weeks: the steady state of a
+// gateway that runs for months is reached within the run.
 //
 // Load, per second on average: 1 plain API turn, 0.5 streamed API turn,
 // 0.33 API turn with tool calls (write_file, read_file, exec), 1 Telegram
@@ -42,6 +47,7 @@ struct options {
   double minutes = 60;
   int sample_s = 60;
   std::string out = "soak-out";
+  int context_window = 0; ///< 0: the gateway's default
 };
 
 options parse(int argc, char** argv) {
@@ -53,6 +59,8 @@ options parse(int argc, char** argv) {
       o.sample_s = std::stoi(value);
     else if (name == "--out")
       o.out = value;
+    else if (name == "--context-window")
+      o.context_window = std::stoi(value);
     else
       throw std::invalid_argument("unknown option " + name);
   }
@@ -66,6 +74,9 @@ fake_response respond(const json& body) {
   auto& last = msgs.back();
   if (last.value("role", "") == "tool")
     return text("done with the tools");
+  // The archive's summary call: a short summary, as a model gives.
+  if (msgs.dump().find("<conversation>") != std::string::npos)
+    return text("- The user sent soak messages and got them echoed.");
   auto content = last.value("content", json("")).dump();
   if (content.find("[tools]") != std::string::npos) {
     static std::atomic<int> n{0};
@@ -207,6 +218,10 @@ int main(int argc, char** argv) try {
                     {"apiBase", tg.base_url()}, {"allowFrom", {"*"}}}},
       {"websocket", {{"enabled", true}, {"port", ws_port},
                      {"allowFrom", {"*"}}}}}}};
+  if (opt.context_window > 0) {
+    cfg["agents"]["defaults"]["contextWindowTokens"] = opt.context_window;
+    cfg["agents"]["defaults"]["maxTokens"] = opt.context_window / 4;
+  }
   auto config = (home / "config.json").string();
   std::ofstream{config} << cfg.dump(2);
   auto cron = run({nanobot_binary(), "cron", "add", "-c", config, "-m",
