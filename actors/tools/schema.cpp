@@ -107,6 +107,10 @@ std::string join_path(const std::string& path, const std::string& key) {
 } // namespace
 
 json cast_to_schema(const json& value, const json& schema) {
+  // A schema that is not an object (an MCP server's "properties": {"x": 5})
+  // says nothing to cast to.
+  if (!schema.is_object())
+    return value;
   auto t = type_of(schema);
   if (t == "integer" && !value.is_number_integer())
     return cast_integer(value);

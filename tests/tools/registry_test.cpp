@@ -239,3 +239,20 @@ TEST_CASE("schema validation accepts nullable values and nested objects") {
   CHECK(errs[0] == "missing required o.k");
   CHECK(cast_to_schema(json{{"o", {{"k", 5}}}}, schema)["o"]["k"] == "5");
 }
+
+TEST_CASE("schemas that are not objects cast and validate nothing and never throw") {
+  // Found by fuzz_tool_args: an MCP server's schema with a number where a
+  // sub-schema belongs made the cast throw.
+  auto args = json{{"path", "a.txt"}, {"limit", "5"}};
+  CHECK(cast_to_schema(args, json(5)) == args);
+  CHECK(validate_against_schema(args, json(5)).empty());
+  auto schema = json{{"type", "object"},
+                     {"properties", {{"path", 5}, {"limit", "integer"}}},
+                     {"additionalProperties", json::array()}};
+  CHECK(cast_to_schema(args, schema) == args);
+  CHECK(cast_to_schema(json{{"other", 1}}, schema) == json{{"other", 1}});
+  CHECK_NOTHROW(validate_against_schema(args, schema));
+  auto arr = json{{"type", "array"}, {"items", 7}};
+  CHECK(cast_to_schema(json::array({1, "2"}), arr) == json::array({1, "2"}));
+  CHECK_NOTHROW(validate_against_schema(json::array({1}), arr));
+}
