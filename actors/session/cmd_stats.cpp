@@ -37,12 +37,9 @@ command_reply cmd_stats(command_context& ctx) {
   model_totals all;
   if (ctx.transcript)
     for (const auto& m : *ctx.transcript) {
-      auto u = m.find("usage");
-      if (role_of(m) != "assistant" || u == m.end() || !u->is_object())
+      auto [model, u] = recorded_usage_of(m);
+      if (!u)
         continue;
-      auto mi = m.find("model");
-      auto model = mi != m.end() && mi->is_string() ? mi->get<std::string>()
-                                                    : std::string{"?"};
       for (auto* t : {&by_model[model], &all}) {
         ++t->turns;
         t->requests += field(*u, "requests");

@@ -22,12 +22,9 @@ constexpr size_t forget_batch = 64;
 
 /// Adds the usage an assistant message recorded to `totals` (by model).
 void fold_usage(json& totals, const json& m) {
-  auto u = m.find("usage");
-  if (role_of(m) != "assistant" || u == m.end() || !u->is_object())
+  auto [model, u] = recorded_usage_of(m);
+  if (!u)
     return;
-  auto mi = m.find("model");
-  auto model = mi != m.end() && mi->is_string() ? mi->get<std::string>()
-                                                : std::string{"?"};
   auto& t = totals[model];
   if (!t.is_object())
     t = json::object();

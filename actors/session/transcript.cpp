@@ -26,6 +26,17 @@ std::string role_of(const json& m) {
   return i != m.end() && i->is_string() ? i->get<std::string>() : "";
 }
 
+recorded_usage recorded_usage_of(const json& m) {
+  recorded_usage out;
+  auto u = m.find("usage");
+  if (role_of(m) != "assistant" || u == m.end() || !u->is_object())
+    return out;
+  auto mi = m.find("model");
+  out.model = mi != m.end() && mi->is_string() ? mi->get<std::string>() : "?";
+  out.usage = &*u;
+  return out;
+}
+
 bool is_command(const json& m) {
   if (!m.is_object())
     return false;

@@ -29,6 +29,14 @@ std::vector<nlohmann::json> repair_tail(const std::vector<nlohmann::json>& trans
 /// The message's role; "" when it has none or it is not a string.
 std::string role_of(const nlohmann::json& m);
 
+/// The usage an assistant message recorded (its "usage" object) and the
+/// model that answered ("?" when unnamed); null usage when there is none.
+struct recorded_usage {
+  std::string model;
+  const nlohmann::json* usage = nullptr;
+};
+recorded_usage recorded_usage_of(const nlohmann::json& m);
+
 /// Whether the message belongs to a slash-command exchange (`_command`
 /// true; any other value, e.g. "yes", is not a command).
 bool is_command(const nlohmann::json& m);

@@ -47,7 +47,11 @@ child_process crash_home::start_ready() const {
 }
 
 int64_t crash_home::gauge(const std::string& name) const {
-  httplib::Client cli{"127.0.0.1", gateway_port};
+  return gauge_at(gateway_port, name);
+}
+
+int64_t gauge_at(int port, const std::string& name) {
+  httplib::Client cli{"127.0.0.1", port};
   cli.set_connection_timeout(1, 0);
   cli.set_read_timeout(2, 0);
   auto r = cli.Get("/stats");

@@ -38,6 +38,10 @@ struct crash_home {
   std::vector<std::string> user_texts(const std::string& key) const;
 };
 
+/// A gauge from the GET /stats of the gateway whose health port is `port`
+/// (-1 when unreachable).
+int64_t gauge_at(int port, const std::string& name);
+
 /// How often `text` occurs in `texts`.
 int occurrences(const std::vector<std::string>& texts, const std::string& text);
 

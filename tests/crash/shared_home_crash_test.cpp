@@ -12,24 +12,6 @@ using namespace nb;
 using namespace nb::test;
 using nlohmann::json;
 
-namespace {
-
-/// A gauge from the /stats of the gateway on `port` (-1 when unreachable).
-int64_t gauge_at(int port, const std::string& name) {
-  httplib::Client cli{"127.0.0.1", port};
-  cli.set_connection_timeout(1, 0);
-  cli.set_read_timeout(2, 0);
-  auto r = cli.Get("/stats");
-  if (!r || r->status != 200)
-    return -1;
-  auto doc = json::parse(r->body, nullptr, false);
-  if (!doc.is_object() || !doc["gauges"].contains(name))
-    return -1;
-  return doc["gauges"][name].get<int64_t>();
-}
-
-} // namespace
-
 TEST_CASE("crash: what a second gateway on the home had queued is delivered "
           "by the next start") {
   fake_llm llm;

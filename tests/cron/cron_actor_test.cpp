@@ -98,17 +98,23 @@ struct cron_env {
   }
 };
 
-} // namespace
-
-TEST_CASE("the cron actor runs a due job as a turn in its session") {
-  cron_env env;
-  cron::job_store store{env.ws.at("cron")};
+/// "water the plants" every minute, made in Telegram chat 42.
+cron::add_request plants_every_minute() {
   cron::add_request rq;
   rq.message = "water the plants";
   rq.every_seconds = 60;
   rq.session_key = "telegram:42";
   rq.channel = "telegram";
   rq.chat_id = "42";
+  return rq;
+}
+
+} // namespace
+
+TEST_CASE("the cron actor runs a due job as a turn in its session") {
+  cron_env env;
+  cron::job_store store{env.ws.at("cron")};
+  auto rq = plants_every_minute();
   rq.origin_metadata = {{"message_thread_id", 7}};
   auto added = cron::add_job(store, rq, t0);
   REQUIRE(added.ok);
@@ -151,12 +157,7 @@ TEST_CASE("a job's turn is journaled before its run is recorded and a repeat "
   cfg.now_ms = [clock] { return clock->load(); };
   cfg.inbox = inbox;
   cron::job_store store{ws.at("cron")};
-  cron::add_request rq;
-  rq.message = "water the plants";
-  rq.every_seconds = 60;
-  rq.session_key = "telegram:42";
-  rq.channel = "telegram";
-  rq.chat_id = "42";
+  auto rq = plants_every_minute();
   // What the origin carried must not become every run's message id.
   rq.origin_metadata = {{"_message_id", 99}};
   auto added = cron::add_job(store, rq, t0);
