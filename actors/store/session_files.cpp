@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "actors/common/file_lock.hpp"
 #include "actors/store/posix_io.hpp"
 #include "actors/store/session_format.hpp"
 
@@ -139,12 +140,19 @@ caf::error replace_impl(const std::string& dir, const std::string& key,
   auto now = iso_now();
   auto created_at = now;
   std::string kept; // the old file's first `keep` messages
+  int64_t consolidated = 0;
+  std::string provider_state;
   int err = 0;
   if (auto old = read_file(*path, &err)) {
     auto parsed = parse_lines(*old);
     auto c = parsed.meta.find("created_at");
     if (parsed.has_meta && c != parsed.meta.end() && c->is_string())
       created_at = c->get<std::string>();
+    auto lc = parsed.meta.find("last_consolidated");
+    if (parsed.has_meta && lc != parsed.meta.end() && lc->is_number_integer())
+      consolidated = lc->get<int64_t>();
+    if (!parsed.provider_state_line.empty())
+      provider_state = parsed.provider_state_line + "\n";
     if (parsed.skipped > 0)
       if (auto e = keep_corrupt_copy(*path))
         return e;
@@ -161,8 +169,14 @@ caf::error replace_impl(const std::string& dir, const std::string& key,
     return store_error("cannot rewrite " + *path + ": it is gone, with the "
                        + std::to_string(keep) + " messages to keep");
   }
-  auto content = metadata_line(key, created_at, now, std::move(meta)) + kept
-                 + *body;
+  // Out of range means nothing to the original (it resets to 0) either; it
+  // counts the file's messages, the kept ones too.
+  if (consolidated < 0
+      || consolidated > static_cast<int64_t>(keep + messages.size()))
+    consolidated = 0;
+  auto content = metadata_line(key, created_at, now, std::move(meta),
+                               consolidated)
+                 + provider_state + kept + *body;
   auto tmp = dir + "/." + session_file_name(key) + "." + random_hex(8)
              + ".tmp";
   auto flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
@@ -197,11 +211,22 @@ caf::error exception_error(const char* op, const std::exception& ex) {
   return store_error(std::string{op} + " failed: " + ex.what());
 }
 
+/// Shared with our other workers, exclusive of the original nanobot. A
+/// folder that does not exist yet has no lock file to take (nothing in it
+/// to protect).
+file_lock lock_dir(const std::string& dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0)
+    return {};
+  return file_lock{dir + "/" + session_files_lock, lock_mode::shared};
+}
+
 } // namespace
 
 caf::expected<session_snapshot> load_session(const std::string& dir,
                                              const std::string& key) {
   try {
+    auto lock = lock_dir(dir);
     return load_impl(dir, key);
   } catch (const std::exception& ex) {
     return exception_error("load_session", ex);
@@ -211,6 +236,7 @@ caf::expected<session_snapshot> load_session(const std::string& dir,
 caf::error append_session(const std::string& dir, const std::string& key,
                           const std::vector<std::string>& messages) {
   try {
+    auto lock = lock_dir(dir);
     return append_impl(dir, key, messages);
   } catch (const std::exception& ex) {
     return exception_error("append_session", ex);
@@ -222,6 +248,7 @@ caf::error replace_session(const std::string& dir, const std::string& key,
                            const std::vector<std::string>& messages,
                            uint64_t keep) {
   try {
+    auto lock = lock_dir(dir);
     return replace_impl(dir, key, metadata_json, messages, keep);
   } catch (const std::exception& ex) {
     return exception_error("replace_session", ex);

@@ -19,10 +19,13 @@ namespace nb {
 /// ".jsonl". Injective, so "a:b" and "a_b" never share a file.
 std::string session_file_name(const std::string& key);
 
-/// The sessions directory of a workspace, created (mode 0700) when missing:
-/// `<config_dir>/sessions/<workspace-id>` (no trailing slash). The id is the
-/// 32-hex text in `<workspace>/.nanobot/workspace-id`, created when missing;
-/// a file there that holds no such id is an error (it is never replaced).
+/// The sessions directory of a workspace, as the original nanobot finds it:
+/// `<config_dir>/sessions/<workspace-id>` (no trailing slash), where the id
+/// is the 32-hex text in `<workspace>/.nanobot/workspace-id` (created when
+/// missing, recovered from a namespace whose `.workspace` names this
+/// workspace) and the folder's `.workspace` file records the workspace that
+/// owns it. A copied workspace gets a new id. An invalid id file, symlinked
+/// markers, or a sessions folder inside the workspace are errors.
 caf::expected<std::string> resolve_sessions_dir(const std::string& config_dir,
                                                 const std::string& workspace);
 
@@ -30,6 +33,12 @@ caf::expected<std::string> resolve_sessions_dir(const std::string& config_dir,
 inline caf::expected<std::string> resolve_sessions_dir(const settings& s) {
   return resolve_sessions_dir(s.config_dir(), s.workspace_path());
 }
+
+/// The lock the original takes around every read and write of the session
+/// files in a sessions directory. We take it shared (our store workers each
+/// own distinct keys and never write one file at once), the original takes
+/// it exclusive: the two programs never touch the files at the same time.
+inline constexpr const char* session_files_lock = ".session-files.lock";
 
 /// Reads a session file. A missing file gives `existed == false`. Corrupt
 /// lines (bad JSON, non-objects, a cut-off last line) are skipped and

@@ -25,6 +25,8 @@ parsed_file parse_lines(std::string_view text) {
     } else if (*type == "metadata" && !out.has_meta) {
       out.has_meta = true;
       out.meta = std::move(j);
+    } else if (*type == "provider_state" && out.provider_state_line.empty()) {
+      out.provider_state_line = std::string{line};
     }
     // provider_state and unknown record types are not messages.
   }
@@ -32,14 +34,15 @@ parsed_file parse_lines(std::string_view text) {
 }
 
 std::string metadata_line(const std::string& key, const std::string& created,
-                          const std::string& updated, json meta) {
+                          const std::string& updated, json meta,
+                          int64_t last_consolidated) {
   json j;
   j["_type"] = "metadata";
   j["key"] = key;
   j["created_at"] = created;
   j["updated_at"] = updated;
   j["metadata"] = std::move(meta);
-  j["last_consolidated"] = 0;
+  j["last_consolidated"] = last_consolidated;
   return j.dump() + "\n";
 }
 

@@ -22,6 +22,9 @@ struct parsed_file {
   bool has_meta = false;
   json meta; ///< the whole metadata record (when has_meta)
   std::vector<std::string> messages; ///< message lines, as written
+  /// The original's `{"_type":"provider_state",...}` line, kept as written
+  /// so a rewrite does not lose it ("" when there is none).
+  std::string provider_state_line;
   int32_t skipped = 0; ///< lines that are not JSON objects
 };
 
@@ -32,9 +35,11 @@ parsed_file parse_lines(std::string_view text);
 
 /// nanobot's first line, '\n' included:
 /// {"_type":"metadata","key","created_at","updated_at","metadata",
-///  "last_consolidated":0}.
+///  "last_consolidated":N}. N is the original's count of messages already
+/// consolidated; we keep the value a file had (clamped to its messages).
 std::string metadata_line(const std::string& key, const std::string& created,
-                          const std::string& updated, json meta);
+                          const std::string& updated, json meta,
+                          int64_t last_consolidated = 0);
 
 /// The messages as lines, '\n' after each; an error names the first one
 /// that is not a JSON object. Texts spanning lines are re-serialised.

@@ -88,10 +88,16 @@ TEST_CASE("an existing workspace id is used and a bad one is an error") {
   temp_dir d;
   auto ws = d.path + "/ws";
   std::filesystem::create_directories(ws + "/.nanobot");
-  spit(ws + "/.nanobot/workspace-id", "0123456789abcdef0123456789ABCDEF\n");
+  spit(ws + "/.nanobot/workspace-id", "0123456789abcdef0123456789abcdef\n");
   auto r = resolve_sessions_dir(d.path + "/cfg", ws);
   REQUIRE(r);
-  CHECK(*r == d.path + "/cfg/sessions/0123456789abcdef0123456789ABCDEF");
+  CHECK(*r == d.path + "/cfg/sessions/0123456789abcdef0123456789abcdef");
+
+  // The original accepts lower-case hex only.
+  spit(ws + "/.nanobot/workspace-id", "0123456789abcdef0123456789ABCDEF\n");
+  auto upper = resolve_sessions_dir(d.path + "/cfg", ws);
+  REQUIRE_FALSE(upper);
+  CHECK(contains(store_error_text(upper.error()), "workspace-id"));
 
   spit(ws + "/.nanobot/workspace-id", "not-an-id\n");
   auto bad = resolve_sessions_dir(d.path + "/cfg", ws);

@@ -44,12 +44,14 @@ inline void spit(const std::string& path, const std::string& text) {
   out << text;
 }
 
-/// Names in `dir` (not recursive).
+/// Names in `dir` (not recursive), without the session-files lock that
+/// every access leaves behind (as the original's does): it holds no data.
 inline std::set<std::string> list_dir(const std::string& dir) {
   std::set<std::string> out;
   std::error_code ec;
   for (auto& e : std::filesystem::directory_iterator{dir, ec})
-    out.insert(e.path().filename().string());
+    if (e.path().filename() != nb::session_files_lock)
+      out.insert(e.path().filename().string());
   return out;
 }
 

@@ -1,0 +1,27 @@
+// Small string helpers shared by every actor library: ASCII case folding
+// and trimming of surrounding white space. (Older files still carry their
+// own copies; new code uses these.)
+#pragma once
+
+#include <cctype>
+#include <string>
+#include <string_view>
+
+namespace nb {
+
+/// `s` without leading and trailing spaces, tabs, CR and LF.
+inline std::string trim_space(std::string_view s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos)
+    return {};
+  return std::string{s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1)};
+}
+
+/// `s` with A-Z turned into a-z (other bytes, UTF-8 included, unchanged).
+inline std::string ascii_lower(std::string s) {
+  for (auto& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+} // namespace nb
