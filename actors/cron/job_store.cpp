@@ -1,5 +1,7 @@
 #include "actors/cron/job_store.hpp"
 
+#include "actors/common/file_lock.hpp"
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -8,7 +10,6 @@
 #include <sstream>
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,25 +29,6 @@ std::string os_error(const std::string& what) {
   return what + ": " + std::strerror(errno);
 }
 
-/// An exclusive flock held for its lifetime (none when the file fails).
-class file_lock {
-public:
-  explicit file_lock(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd_ >= 0)
-      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-      }
-  }
-  file_lock(const file_lock&) = delete;
-  ~file_lock() {
-    if (fd_ >= 0)
-      ::close(fd_); // releases the lock
-  }
-
-private:
-  int fd_ = -1;
-};
-
 bool write_all_fd(int fd, const std::string& data) {
   size_t off = 0;
   while (off < data.size()) {
@@ -65,12 +47,15 @@ bool write_all_fd(int fd, const std::string& data) {
 job_store::job_store(std::string dir) : dir_(std::move(dir)) {}
 
 std::string job_store::stamp() const {
-  struct stat st;
-  if (::stat(file().c_str(), &st) != 0)
-    return "none";
-  return std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":"
-         + std::to_string(st.st_mtim.tv_sec) + "."
-         + std::to_string(st.st_mtim.tv_nsec);
+  auto one = [](const std::string& path) -> std::string {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0)
+      return "none";
+    return std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":"
+           + std::to_string(st.st_mtim.tv_sec) + "."
+           + std::to_string(st.st_mtim.tv_nsec);
+  };
+  return one(file()) + "|" + one(actions_file());
 }
 
 job_list job_store::load_locked() {
@@ -153,18 +138,31 @@ std::string job_store::save_locked(const std::vector<job>& jobs) {
 job_list job_store::read() {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
-  file_lock lock{file() + ".lock"};
-  return load_locked();
+  file_lock lock{lock_file()};
+  auto list = load_locked();
+  if (merge_actions(list))
+    if (auto err = save_merged_locked(list); !err.empty())
+      list.problems.push_back(err);
+  return list;
 }
 
 std::string job_store::update(const std::function<bool(job_list&)>& change) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
-  file_lock lock{file() + ".lock"};
+  file_lock lock{lock_file()};
   auto list = load_locked();
+  bool merged = merge_actions(list);
   if (!change(list))
-    return "";
-  return save_locked(list.jobs);
+    return merged ? save_merged_locked(list) : "";
+  if (auto err = save_locked(list.jobs); !err.empty())
+    return err;
+  return merged ? clear_actions_locked() : "";
+}
+
+std::string job_store::save_merged_locked(const job_list& list) {
+  if (auto err = save_locked(list.jobs); !err.empty())
+    return err;
+  return clear_actions_locked();
 }
 
 } // namespace nb::cron
