@@ -97,7 +97,23 @@ std::vector<key_spec> make_table() {
     // Read by config/memory_config.cpp (the semantic memory index).
     {"agents.defaults.memory", k::external},
     ignored("agents.defaults.consolidationRatio"),
-    ignored("agents.defaults.dream"),
+    section("agents.defaults.dream"),
+    leaf("agents.defaults.dream.enabled", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) { s.agent.dream.enabled = v.flag; }),
+    leaf("agents.defaults.dream.intervalH", k::integer, 1, 100000,
+         [](settings& s, name_t, val_t v) {
+           s.agent.dream.interval_h = i32(v);
+         }),
+    text("agents.defaults.dream.cron", false,
+         [](settings& s, name_t, val_t v) { s.agent.dream.cron = v.text; }),
+    text("agents.defaults.dream.modelOverride", false,
+         [](settings& s, name_t, val_t v) {
+           s.agent.dream.model_override = v.text;
+         }),
+    text("agents.defaults.dream.model", false,
+         [](settings& s, name_t, val_t v) {
+           s.agent.dream.model_override = v.text;
+         }),
     ignored("agents.defaults.memoryWindow"), // legacy, nanobot ignores it
     ignored("agents.defaults.maxMessages"),  // legacy, nanobot ignores it
 

@@ -19,5 +19,7 @@ using injections_ready_atom = caf::atom_constant<caf::atom("injready")>;
 /// Session → runner: stop now, keep the work done so far (/stop).
 using cancel_turn_atom = caf::atom_constant<caf::atom("cancelturn")>;
 using heartbeat_run_atom = caf::atom_constant<caf::atom("hbrun")>;
+/// Runs one cron job now, by id (`nanobot cron run`, tests).
+using cron_run_atom = caf::atom_constant<caf::atom("cronrun")>;
 
 } // namespace nb

@@ -84,10 +84,16 @@ using evaluator_actor
 // -- cron (issue 4)
 
 /// Owns the schedule in <workspace>/cron/jobs.json: fires each due job as
-/// an inbound message into the router. `tick_atom` is its own timer;
-/// `router_actor` tells it where to deliver (it fires nothing before).
-using cron_actor = caf::typed_actor<caf::reacts_to<caf::tick_atom>,
-                                    caf::reacts_to<router_actor>>;
+/// an inbound message into the router, and the original's protected
+/// system jobs to their owners (`dream`: memory consolidation, `heartbeat`:
+/// the heartbeat actor). `tick_atom` is its own timer; `router_actor` tells
+/// it where to deliver (it fires nothing before); `session_services` hands
+/// it the provider Dream calls; `cron_run_atom` with a job id runs that job
+/// now and answers what happened.
+using cron_actor = caf::typed_actor<
+  caf::reacts_to<caf::tick_atom>, caf::reacts_to<router_actor>,
+  caf::reacts_to<session_services>,
+  caf::replies_to<cron_run_atom, std::string>::with<std::string>>;
 
 // -- heartbeat (issue 4)
 

@@ -1,6 +1,7 @@
 #include "actors/cron/cron.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include <caf/actor_system.hpp>
 #include <caf/scoped_actor.hpp>
@@ -8,6 +9,7 @@
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
 #include "actors/cron/cron_ops.hpp"
+#include "actors/cron/system_jobs.hpp"
 
 namespace nb {
 
@@ -62,6 +64,31 @@ bool journal_turn(cron_pointer self, const cron::job& j, int64_t now,
   return ok;
 }
 
+/// A job that is a chat turn: not a system job, and bound to a session (a
+/// keyless one never becomes a turn in a session with key ":").
+bool is_turn(const cron::job& j) {
+  return j.payload_kind != "system_event" && !j.session_key.empty();
+}
+
+/// Runs one job whose run is recorded (or that `cron_run_atom` asks for
+/// now) where it belongs, unless it is a journaled turn (the inbox delivers
+/// those); `done` gets what happened.
+void run_recorded(cron_pointer self, const cron::job& j, int64_t now,
+                  std::function<void(std::string)> done) {
+  auto& st = self->state;
+  if (j.payload_kind == "system_event") {
+    run_system_job(self, j, std::move(done));
+  } else if (j.session_key.empty()) {
+    done("job '" + j.name + "' (" + j.id + ") skipped: it is bound to no "
+         "chat session (recreate it from a chat)");
+  } else {
+    st.log->info("running job '{}' ({}) in session {}", j.name, j.id,
+                 j.session_key);
+    self->send(st.router, cron_turn(j, now, st.cfg.agent));
+    done("job '" + j.name + "' sent to session " + j.session_key);
+  }
+}
+
 void tick(cron_pointer self) {
   auto& st = self->state;
   auto now = st.cfg.now_ms();
@@ -69,13 +96,16 @@ void tick(cron_pointer self) {
   bool due = st.next_wake_ms && *st.next_wake_ms <= now;
   if (stamp != st.seen_stamp || due) {
     bool refused = false;
-    cron::fire_fn fire;
-    if (st.cfg.inbox)
-      fire = [&](const cron::job& j, int64_t slot) {
-        bool ok = journal_turn(self, j, now, slot);
-        refused = refused || !ok;
-        return ok;
-      };
+    bool journal = static_cast<bool>(st.cfg.inbox);
+    // Only chat turns go through the inbox; system jobs and keyless jobs
+    // are handed on (true) and run below, once their run is recorded.
+    cron::fire_fn fire = [&](const cron::job& j, int64_t slot) {
+      if (!journal || !is_turn(j))
+        return true;
+      bool ok = journal_turn(self, j, now, slot);
+      refused = refused || !ok;
+      return ok;
+    };
     auto r = cron::take_due(*st.store, now, st.cfg.grace_ms, fire);
     for (auto& n : r.notes)
       st.log->warn("{}", n);
@@ -87,12 +117,11 @@ void tick(cron_pointer self) {
     } else {
       st.next_wake_ms = r.next_wake_ms;
       st.seen_stamp = st.store->stamp();
-      if (!fire)
-        for (auto& j : r.due) {
-          st.log->info("running job '{}' ({}) in session {}", j.name, j.id,
-                       j.session_key);
-          self->send(st.router, cron_turn(j, now, st.cfg.agent));
-        }
+      auto log = st.log;
+      for (auto& j : r.due)
+        if (!journal || !is_turn(j))
+          run_recorded(self, j, now,
+                       [log](std::string what) { log->info("{}", what); });
     }
     if (refused) // the refused jobs are still due: not at once again
       st.next_wake_ms = now + 1000;
@@ -136,15 +165,30 @@ inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
 }
 
 cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
-                                    stats_actor stats) {
+                                    stats_actor stats,
+                                    provider_actor provider) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
   if (!st.cfg.now_ms)
     st.cfg.now_ms = system_now_ms;
   st.store = std::make_unique<cron::job_store>(st.cfg.workspace + "/cron");
   st.stats = std::move(stats);
+  st.provider = std::move(provider);
   st.log = log::get("cron");
   st.meter.start(self, "cron", st.stats);
+  {
+    std::vector<std::string> notes;
+    auto err = cron::reconcile_system_jobs(
+      *st.store, st.cfg.system_jobs, st.cfg.retired_system_jobs,
+      st.cfg.now_ms(), &notes);
+    for (auto& n : notes)
+      st.log->warn("{}", n);
+    if (!err.empty())
+      st.log->error("cannot register the system jobs: {}", err);
+    for (auto& j : st.cfg.system_jobs)
+      st.log->info("system job '{}' registered for agent {} ({})", j.name,
+                   st.cfg.agent, cron::describe_timing(j));
+  }
   return {
     [=](caf::tick_atom) {
       auto t = self->state.meter.measure();
@@ -167,12 +211,41 @@ cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
         self->send(self, caf::tick_atom::value);
       }
     },
+    [=](session_services& svc) {
+      auto t = self->state.meter.measure();
+      self->state.provider = std::move(svc.provider);
+    },
+    [=](cron_run_atom, std::string& id) -> caf::result<std::string> {
+      auto t = self->state.meter.measure();
+      auto& st = self->state;
+      auto list = st.store->read();
+      auto it = std::find_if(list.jobs.begin(), list.jobs.end(),
+                             [&](const cron::job& j) { return j.id == id; });
+      if (it == list.jobs.end())
+        return "Job " + id + " not found";
+      if (it->payload_kind != "system_event" && !st.router)
+        return std::string{"the scheduler has no router yet"};
+      auto now = st.cfg.now_ms();
+      if (st.cfg.inbox && is_turn(*it)) // a run of its own: slot = now
+        return journal_turn(self, *it, now, now)
+                 ? "job '" + it->name + "' journaled for session "
+                     + it->session_key
+                 : "job '" + it->name + "' could not be journaled";
+      auto rp = self->make_response_promise<std::string>();
+      auto log = st.log;
+      run_recorded(self, *it, now, [rp, log](std::string what) mutable {
+        log->info("{}", what);
+        rp.deliver(std::move(what));
+      });
+      return rp;
+    },
   };
 }
 
 cron_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
-                      stats_actor stats) {
-  return sys.spawn<caf::detached>(cron_impl, std::move(cfg), std::move(stats));
+                      stats_actor stats, provider_actor provider) {
+  return sys.spawn<caf::detached>(cron_impl, std::move(cfg), std::move(stats),
+                                  std::move(provider));
 }
 
 } // namespace nb

@@ -1,7 +1,10 @@
 // The cron actor: wakes when the next job is due (and every few seconds to
-// notice jobs that the cron tool or `nanobot cron` added), takes the due
-// jobs from the store and runs each as a turn in the session that created
-// it. Detached: it does the store's blocking file I/O on its own thread.
+// notice jobs that the cron tool, `nanobot cron` or the original's
+// cron/action.jsonl added), takes the due jobs from the store and runs each
+// user job as a turn in the session that created it. The original's
+// protected system jobs are never model turns: "dream" runs a Dream worker
+// (memory consolidation), "heartbeat" asks the heartbeat actor for a beat.
+// Detached: it does the store's blocking file I/O on its own thread.
 #pragma once
 
 #include <chrono>
@@ -10,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -38,6 +42,17 @@ struct cron_config {
   int64_t grace_ms = 15 * 60 * 1000;
   /// Wall-clock epoch milliseconds (tests may pass their own).
   std::function<int64_t()> now_ms;
+  /// The original's start-up reconciliation (actors/cron/system_jobs):
+  /// these system jobs are (re)registered in this agent's store, those ids
+  /// removed, before the first tick.
+  std::vector<cron::job> system_jobs;
+  std::vector<std::string> retired_system_jobs;
+  /// This agent's heartbeat; runs the "heartbeat" job (null: skipped).
+  heartbeat_actor heartbeat;
+  /// The model Dream asks ("" = the provider's default) and its provider.
+  std::string dream_model;
+  std::string dream_provider;
+  std::chrono::seconds dream_timeout{300};
 };
 
 struct cron_state {
@@ -47,6 +62,8 @@ struct cron_state {
   std::unique_ptr<cron::job_store> store;
   router_actor router;
   stats_actor stats;
+  provider_actor provider; ///< for Dream (from session_services)
+  bool dream_running = false;
   std::string seen_stamp;            ///< the store as we last read it
   std::optional<int64_t> next_wake_ms;
   bool timer_armed = false;
@@ -57,11 +74,12 @@ struct cron_state {
 using cron_pointer = cron_actor::stateful_pointer<cron_state>;
 
 cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
-                                    stats_actor stats);
+                                    stats_actor stats, provider_actor provider);
 
 /// Spawns the cron actor detached; it fires nothing until it has a router.
+/// Pass `services` so Dream has a provider (a restart sends fresh ones).
 cron_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
-                      stats_actor stats);
+                      stats_actor stats, provider_actor provider = {});
 
 /// The inbound message that runs `job` in its session of `agent`; its
 /// message id names the job and the run time it is due for (`slot_ms`).

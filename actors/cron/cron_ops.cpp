@@ -264,4 +264,42 @@ tick_result take_due(job_store& store, int64_t now_ms, int64_t grace_ms,
   return out;
 }
 
+std::string reconcile_system_jobs(job_store& store,
+                                  const std::vector<job>& install,
+                                  const std::vector<std::string>& retire,
+                                  int64_t now_ms,
+                                  std::vector<std::string>* notes) {
+  if (install.empty() && retire.empty())
+    return "";
+  return store.update([&](job_list& list) {
+    if (notes)
+      *notes = list.problems;
+    bool changed = !list.problems.empty();
+    auto drop = [&](const std::string& id) {
+      auto before = list.jobs.size();
+      list.jobs.erase(std::remove_if(list.jobs.begin(), list.jobs.end(),
+                                     [&](const job& j) { return j.id == id; }),
+                      list.jobs.end());
+      return list.jobs.size() != before;
+    };
+    for (auto& id : retire)
+      changed = drop(id) || changed;
+    for (auto j : install) {
+      drop(j.id);
+      j.payload_kind = "system_event";
+      j.enabled = true;
+      j.created_at_ms = now_ms;
+      j.updated_at_ms = now_ms;
+      j.next_run_at_ms = next_run(j.schedule, now_ms, now_ms).value_or(0);
+      j.last_run_at_ms = 0;
+      j.last_status.clear();
+      j.last_error.clear();
+      j.run_history.clear();
+      list.jobs.push_back(std::move(j));
+      changed = true;
+    }
+    return changed;
+  });
+}
+
 } // namespace nb::cron

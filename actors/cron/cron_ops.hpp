@@ -68,6 +68,16 @@ tick_result take_due(job_store& store, int64_t now_ms,
                      int64_t grace_ms = missed_run_grace_ms,
                      const fire_fn& fire = {});
 
+/// The original's start-up reconciliation of its protected jobs: each job
+/// in `install` replaces the stored one with its id (state reset, next run
+/// one period from `now_ms`, payload kind "system_event"); each id in
+/// `retire` is removed. Returns "" or the store's error.
+std::string reconcile_system_jobs(job_store& store,
+                                  const std::vector<job>& install,
+                                  const std::vector<std::string>& retire,
+                                  int64_t now_ms,
+                                  std::vector<std::string>* notes = nullptr);
+
 /// "every 2h", "cron: 0 9 * * * (Europe/Berlin)", "at 2026-...".
 std::string describe_timing(const job& j);
 

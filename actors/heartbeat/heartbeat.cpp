@@ -134,6 +134,13 @@ void deliver_result(heartbeat_pointer self, const std::string& text) {
       });
 }
 
+/// A turn that never answered must not block every later beat.
+void give_up_if_lost(heartbeat_pointer self) {
+  auto& st = self->state;
+  if (st.running && steady_s() - st.started_s > st.cfg.turn_timeout.count())
+    finish(self, "gave up waiting for the heartbeat turn");
+}
+
 void start_beat(heartbeat_pointer self) {
   auto& st = self->state;
   st.running = true;
@@ -211,16 +218,15 @@ heartbeat_actor::behavior_type heartbeat_impl(heartbeat_pointer self,
   st.links = std::move(links);
   st.log = log::get("heartbeat");
   st.meter.start(self, "heartbeat", st.links.stats);
-  self->delayed_send(self, st.cfg.interval, caf::tick_atom::value);
+  if (st.cfg.own_timer)
+    self->delayed_send(self, st.cfg.interval, caf::tick_atom::value);
   return {
     [=](caf::tick_atom) {
       auto t = self->state.meter.measure();
       auto& st = self->state;
-      self->delayed_send(self, st.cfg.interval, caf::tick_atom::value);
-      if (st.running && steady_s() - st.started_s
-                          > st.cfg.turn_timeout.count()) {
-        finish(self, "gave up waiting for the heartbeat turn");
-      }
+      if (st.cfg.own_timer)
+        self->delayed_send(self, st.cfg.interval, caf::tick_atom::value);
+      give_up_if_lost(self);
       if (!st.running)
         start_beat(self);
     },
@@ -248,6 +254,7 @@ heartbeat_actor::behavior_type heartbeat_impl(heartbeat_pointer self,
     },
     [=](heartbeat_run_atom) -> caf::result<std::string> {
       auto t = self->state.meter.measure();
+      give_up_if_lost(self);
       auto rp = self->make_response_promise<std::string>();
       self->state.waiting.push_back(rp);
       if (!self->state.running)

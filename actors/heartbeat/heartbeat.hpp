@@ -37,6 +37,9 @@ struct heartbeat_config {
   std::chrono::seconds call_timeout{60}; ///< store and evaluator requests
   std::string agent = "main"; ///< whose HEARTBEAT.md and sessions
   std::vector<std::string> other_agents; ///< listed agents besides it
+  /// false: the beats come from the cron job "heartbeat" (as in the
+  /// original), not from an own timer.
+  bool own_timer = true;
 };
 
 heartbeat_config make_heartbeat_config(const settings& cfg);

@@ -10,6 +10,7 @@
 
 #include "actors/common/log.hpp"
 #include "actors/cron/cron.hpp"
+#include "actors/cron/system_jobs.hpp"
 #include "actors/heartbeat/heartbeat.hpp"
 #include "messages/stats.hpp"
 
@@ -46,26 +47,41 @@ void start_agent_schedules(schedules_pointer self, const std::string& id) {
   auto& sys = self->system();
   auto view = st.cfg.for_agent(id);
   auto who = id == main_agent ? std::string{} : " (agent " + id + ")";
-  cron_config cc;
-  cc.workspace = view.workspace_path();
-  cc.agent = id;
-  cc.inbox = st.links.inbox;
-  auto cron = spawn_cron(sys, std::move(cc), st.links.svc.stats);
-  self->link_to(cron);
-  self->send(cron, st.links.router);
-  st.crons[id] = cron;
+  heartbeat_actor hb;
   if (view.gateway.heartbeat.enabled) {
     auto hc = make_heartbeat_config(view);
+    // This agent's cron job "heartbeat" brings the beats, as in the
+    // original, so a home shared with it keeps one schedule.
+    hc.own_timer = false;
     st.log->info("Heartbeat{}: every {}s", who, hc.interval.count());
     heartbeat_links hl{st.links.router, st.links.svc.store,
                        st.links.evaluator, st.links.svc.outbox,
                        st.links.svc.stats};
-    auto hb = spawn_heartbeat(sys, std::move(hc), std::move(hl));
+    hb = spawn_heartbeat(sys, std::move(hc), std::move(hl));
     self->link_to(hb);
     st.heartbeats[id] = hb;
   } else {
     st.log->info("Heartbeat{}: disabled", who);
   }
+  // Its cron registers its Dream and heartbeat jobs in its own store and
+  // runs them on its own workspace and heartbeat.
+  cron_config cc;
+  cc.workspace = view.workspace_path();
+  cc.agent = id;
+  cc.inbox = st.links.inbox;
+  plan_system_jobs(view, cc);
+  cc.heartbeat = hb;
+  const auto& dream = view.agent.dream;
+  st.log->info("Dream{}: {}", who,
+               !dream.enabled ? std::string{"disabled"}
+               : dream.cron.empty()
+                 ? "every " + std::to_string(dream.interval_h) + "h"
+                 : "cron " + dream.cron + " (legacy)");
+  auto cron = spawn_cron(sys, std::move(cc), st.links.svc.stats,
+                         st.links.svc.provider);
+  self->link_to(cron);
+  self->send(cron, st.links.router);
+  st.crons[id] = cron;
 }
 
 void start_schedules(schedules_pointer self) {
@@ -182,6 +198,8 @@ schedules_actor::behavior_type schedules_impl(schedules_pointer self,
       auto t = self->state.meter.measure();
       auto& st = self->state;
       st.links.svc = svc;
+      for (auto& [id, cron] : st.crons)
+        self->send(cron, svc);
       for (auto& [id, hb] : st.heartbeats)
         self->send(hb, svc);
     },
