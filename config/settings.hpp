@@ -21,6 +21,16 @@ struct fallback_model {
   double temperature = -1;           ///< < 0 = the primary's
 };
 
+/// agents.defaults.dream: the original's periodic memory consolidation (a
+/// protected cron job "dream" that distils memory/history.jsonl into
+/// memory/MEMORY.md).
+struct dream_settings {
+  bool enabled = true;
+  int32_t interval_h = 2;
+  std::string cron;           ///< legacy expression; wins over interval_h
+  std::string model_override; ///< a modelPresets name ("" = the default model)
+};
+
 /// agents.defaults
 struct agent_settings {
   std::string workspace = "~/.nanobot/workspace";
@@ -28,8 +38,8 @@ struct agent_settings {
   std::string provider = "auto"; ///< a providers.<name> key, or "auto"
   int32_t max_tokens = 8192;
   double temperature = 0.1;
-  int32_t max_tool_iterations = 20;
-  int32_t context_window_tokens = 65536;
+  int32_t max_tool_iterations = 200;     ///< the original's default
+  int32_t context_window_tokens = 200000; ///< the original's default
   std::string model_preset; ///< a modelPresets name; "" = the fields above
   std::vector<fallback_model> fallback_models;
   // -- context, memory and subagents
@@ -38,6 +48,7 @@ struct agent_settings {
   int32_t max_concurrent_subagents = 1;    ///< running spawn tasks per gateway
   bool fail_on_tool_error = true;          ///< subagents stop on a tool error
   std::string timezone;                    ///< IANA name; "" = the host's
+  dream_settings dream;
 };
 
 /// modelPresets.<name>: a model and its generation settings, chosen with
@@ -46,7 +57,7 @@ struct model_preset {
   std::string model;
   std::string provider = "auto";
   int32_t max_tokens = 8192;
-  int32_t context_window_tokens = 65536;
+  int32_t context_window_tokens = 200000; ///< the original's default
   double temperature = 0.1;
 };
 

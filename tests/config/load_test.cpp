@@ -13,7 +13,8 @@ TEST_CASE("a missing config file means built-in defaults and a notice") {
   auto loaded = ok(load_settings(path, env_of()));
   CHECK(loaded.value.config_path == path);
   CHECK(loaded.value.agent.model == "anthropic/claude-opus-4-5");
-  CHECK(loaded.value.agent.max_tool_iterations == 20);
+  CHECK(loaded.value.agent.max_tool_iterations == 200); // the original's
+  CHECK(loaded.value.agent.context_window_tokens == 200000);
   CHECK(loaded.value.tools.restrict_to_workspace);
   CHECK(loaded.value.api.port == 8900);
   CHECK(loaded.value.gateway.port == 18790);
