@@ -1,3 +1,4 @@
+#include <future>
 #include <iostream>
 
 #include "actors/app/commands.hpp"
@@ -21,7 +22,16 @@ int cmd_agent(const options& opts) {
     co.message = opts.message;
     co.stream = opts.stream;
     int rc = run_cli_chat(rt.system(), rt.router(), co);
-    rt.shutdown(std::chrono::seconds(15));
+    // Work the turn started in the background (the /new archive, a
+    // consolidation) finishes before the process ends, within a bound.
+    constexpr auto bound = std::chrono::seconds(15);
+    auto stopped = std::async(std::launch::async, [&] { rt.shutdown(bound); });
+    if (stopped.wait_for(std::chrono::milliseconds(300))
+        != std::future_status::ready)
+      std::cerr << "nanobot: finishing background work (saving the "
+                   "conversation to memory), at most "
+                << bound.count() << " s...\n";
+    stopped.get();
     return rc;
   } catch (const std::exception& e) {
     std::cerr << "nanobot: " << e.what() << "\n";

@@ -133,9 +133,16 @@ session_actor::behavior_type accepting(session_pointer self) {
             }
             start_turn(self, std::move(in));
           }),
-    [=](flush_atom) {
-      self->state.draining = true;
-      return true;
+    [=](flush_atom) -> caf::result<bool> {
+      // New messages wait for the next start; background work (an archive
+      // being written) finishes before the flush is answered.
+      auto& st = self->state;
+      st.draining = true;
+      if (st.background == 0)
+        return true;
+      auto rp = self->make_response_promise<bool>();
+      st.flush_waiters.push_back(rp);
+      return rp;
     },
     [=](take_injections_atom) { return std::vector<inbound_msg>{}; },
     caf::after(idle_tick(self->state.cfg)) >> [=] {

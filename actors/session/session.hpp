@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_response_promise.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/common/meter.hpp"
@@ -91,6 +92,10 @@ struct session_state {
   bool meta_dirty = false;   ///< the archive mark is not on disk yet
   bool meta_writing = false;
   int generation = 0;        ///< bumped by /new: stale archive replies
+  /// Archive workers still running (also those of a cleared conversation):
+  /// a flush waits for them, so `agent -m "/new"` saves its archive.
+  int background = 0;
+  std::vector<caf::typed_response_promise<bool>> flush_waiters;
   int64_t prompt_tokens = 0; ///< estimate of the last system prompt
   /// The session file's metadata object as loaded; the archive mark is
   /// merged into it so other keys in it survive our writes.
@@ -198,6 +203,10 @@ void idle_compact_tick(session_pointer self);
 /// Whether archiving work would be lost if the actor quit now (a summary
 /// running, the mark not written yet, or an idle compaction still due).
 bool archive_work_pending(session_pointer self);
+
+/// One archive worker finished: a flush waiting for the session's
+/// background work is answered when it was the last.
+void background_done(session_pointer self);
 
 // -- the transcript's window (session_window.cpp) ---------------------------
 

@@ -75,6 +75,15 @@ void write_memory_meta(session_pointer self) {
           });
 }
 
+void background_done(session_pointer self) {
+  auto& st = self->state;
+  if (st.background > 0 && --st.background == 0) {
+    for (auto& rp : st.flush_waiters)
+      rp.deliver(true);
+    st.flush_waiters.clear();
+  }
+}
+
 void archive_range(session_pointer self, size_t from, size_t upto) {
   auto& st = self->state;
   if (upto <= from || !st.svc.provider)
@@ -103,6 +112,7 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
   job.count = upto - from;
   st.archiving = true;
   st.archiving_upto = upto;
+  ++st.background;
   auto generation = st.generation;
   auto worker = self->spawn<caf::detached + caf::linked>(archive_worker,
                                                          std::move(job));
@@ -111,6 +121,7 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
     .then(
       guard("session", [=](bool raw, std::string& entry) {
         auto& st = self->state;
+        background_done(self);
         st.log->info("[{}] archived messages {}..{}{}", st.key, from, upto,
                      raw ? " raw (the summary call failed)" : "");
         // After /new the range belongs to the cleared conversation: it is
@@ -131,6 +142,7 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
       }),
       [=](caf::error& err) {
         auto& st = self->state;
+        background_done(self);
         if (generation == st.generation)
           st.archiving = false;
         st.log->error("[{}] archiving failed, will retry: {}", st.key,
