@@ -15,6 +15,12 @@ void add_write_file(tool_registry& reg);
 /// edit_file: exact text replacement in one file.
 void add_edit_file(tool_registry& reg);
 
+/// apply_patch: structured edits over several files, all or nothing.
+void add_apply_patch(tool_registry& reg);
+
+/// search_sessions, read_session: other saved chats, read-only.
+void add_session_tools(tool_registry& reg);
+
 /// list_dir: directory entries, optionally recursive.
 void add_list_dir(tool_registry& reg);
 

@@ -9,7 +9,9 @@ tool_registry make_builtin_registry(const settings& cfg) {
   add_read_file(reg);
   add_write_file(reg);
   add_edit_file(reg);
+  add_apply_patch(reg);
   add_list_dir(reg);
+  add_session_tools(reg);
   add_cron(reg);
   add_grep(reg);
   add_find_files(reg);

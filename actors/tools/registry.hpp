@@ -31,7 +31,9 @@ struct tool_context {
   bool restrict_to_workspace = true;
   exec_settings exec;
   /// config.json and its directory (sessions/ and the keys): never visible
-  /// to a sandboxed command, even when inside the workspace or a bind.
+  /// to a sandboxed command, even when inside the workspace or a bind. The
+  /// session tools read the sessions below config_dir ("" = those tools
+  /// are not available).
   std::string config_file;
   std::string config_dir;
   std::string session_key;
