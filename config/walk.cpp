@@ -193,9 +193,7 @@ private:
                                           "(gateway.toolWorkers); ignored");
           return std::nullopt;
         }
-        diag_.notices.push_back(shown
-                                + " is a nanobot setting this gateway does "
-                                  "not use yet; ignored");
+        diag_.notices.push_back(shown + ": accepted, not used");
         return std::nullopt;
       default:
         return leaf(spec, value, shown, name);

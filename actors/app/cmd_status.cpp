@@ -10,7 +10,8 @@
 namespace nb {
 
 int cmd_status(const options& opts) {
-  auto cfg = load_config_or_report(opts);
+  std::vector<std::string> notices;
+  auto cfg = load_config_or_report(opts, &notices);
   if (!cfg)
     return 2;
   namespace fs = std::filesystem;
@@ -57,6 +58,15 @@ int cmd_status(const options& opts) {
                                            : ": no browser tool");
   std::cout << "\nSandbox:   " << describe_sandbox(*cfg, sandbox_status_for())
             << "\n";
+  // The original's keys in this config that this build reads but does not
+  // act on (README: "Accepted, not used").
+  bool first = true;
+  for (auto& n : notices)
+    if (n.find(": accepted, not used") != std::string::npos) {
+      std::cout << (first ? "\nAccepted, not used:\n" : "") << "  " << n
+                << "\n";
+      first = false;
+    }
   return 0;
 }
 

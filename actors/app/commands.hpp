@@ -12,6 +12,8 @@ int cmd_onboard(const options& opts);
 int cmd_status(const options& opts);
 int cmd_agent(const options& opts);
 int cmd_gateway(const options& opts);
+/// `serve`: the OpenAI-compatible API alone (no channels, cron, heartbeat).
+int cmd_serve(const options& opts);
 /// `nanobot cron ...`: `args` are the words after "cron".
 int cmd_cron(const std::vector<std::string>& args);
 /// `nanobot memory ...`: `args` are the words after "memory".

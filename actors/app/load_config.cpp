@@ -8,7 +8,8 @@
 
 namespace nb {
 
-std::optional<settings> load_config_or_report(const options& opts) {
+std::optional<settings> load_config_or_report(
+  const options& opts, std::vector<std::string>* notices) {
   auto path = opts.config_path.empty() ? default_config_path() : opts.config_path;
   auto result = load_settings(path);
   if (auto* err = std::get_if<config_error>(&result)) {
@@ -21,6 +22,11 @@ std::optional<settings> load_config_or_report(const options& opts) {
   if (opts.verbose)
     for (auto& n : loaded.notices)
       std::cerr << "note: " << n << "\n";
+  if (notices)
+    *notices = loaded.notices;
+  // -w/--workspace wins over agents.defaults.workspace, as in the original.
+  if (!opts.workspace.empty())
+    loaded.value.agent.workspace = opts.workspace;
   return std::move(loaded.value);
 }
 

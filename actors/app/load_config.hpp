@@ -2,6 +2,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "actors/app/options.hpp"
 #include "config/settings.hpp"
@@ -10,7 +12,10 @@ namespace nb {
 
 /// Loads the config named by the options (or the default). On an error,
 /// prints it and returns nothing: the caller exits with code 2.
-std::optional<settings> load_config_or_report(const options& opts);
+/// `notices` (when given) receives the informational notes, among them one
+/// "<key>: accepted, not used" line per original key this build ignores.
+std::optional<settings> load_config_or_report(
+  const options& opts, std::vector<std::string>* notices = nullptr);
 
 /// For the commands that run tools: when exec must run in the bubblewrap
 /// sandbox and this machine cannot provide one, turns exec off and logs

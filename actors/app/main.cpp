@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
     return nb::cmd_agent(opts);
   if (opts.command == "gateway")
     return nb::cmd_gateway(opts);
+  if (opts.command == "serve")
+    return nb::cmd_serve(opts);
   if (opts.command == "channels")
     return nb::cmd_channels(opts);
   if (opts.command == "agents")
@@ -41,6 +43,6 @@ int main(int argc, char** argv) {
   if (opts.command == "node")
     return nb::cmd_node(opts);
   std::cerr << "nanobot: unknown command '" << opts.command
-            << "' (commands: onboard, status, agent, gateway, cron, memory, channels, agents, node)\n";
+            << "' (commands: onboard, status, agent, gateway, serve, cron, memory, channels, agents, node)\n";
   return 2;
 }

@@ -15,9 +15,12 @@ struct options {
   std::optional<std::string> message; ///< agent -m
   std::string session = "cli:direct"; ///< agent -s
   std::optional<int> port;            ///< gateway -p (health/stats port)
+  std::string host;                   ///< serve -H (API host)
+  std::optional<int> timeout_s;       ///< serve -t (API request timeout)
   bool stream = true;
   bool verbose = false;
   bool logs = false; ///< agent --logs: show info logs on stderr
+  bool markdown = true; ///< agent --markdown / --no-markdown
   std::string role;  ///< node --role: gateway | agent | tools
   std::string error; ///< non-empty: the command line was not understood
 };
