@@ -1,0 +1,403 @@
+// A nanobot home made by the original program (tests/fixtures/nanobot-home,
+// copied unchanged) used by ours: the session continues with its history,
+// the queued cron changes merge and jobs fire, `dream` consolidates and
+// `heartbeat` reaches the heartbeat (never a model turn without a session);
+// and a home ours made carries every marker and lock the original expects,
+// checked against the fixture field by field.
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include <caf/all.hpp>
+
+#include <httplib.h>
+
+#include "actors/cron/cron.hpp"
+#include "actors/cron/job_store.hpp"
+#include "actors/cron/system_jobs.hpp"
+#include "actors/heartbeat/heartbeat.hpp"
+#include "actors/store/session_files.hpp"
+#include "actors/supervisor/runtime.hpp"
+#include "config/load.hpp"
+#include "tests/integration/child_process.hpp"
+#include "tests/integration/harness.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+using namespace nb;
+using namespace nb::test;
+using namespace std::chrono_literals;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string fixture_id = "5f0c2a9e7b4d41e8a3c6d9b2e1f07a34";
+
+/// HOME with the fixture's .nanobot copied in, unchanged.
+struct fixture_home {
+  temp_home home;
+  std::string dot = (home.dir / ".nanobot").string();
+  std::string ws = dot + "/workspace";
+  std::string config = dot + "/config.json";
+
+  fixture_home() {
+    fs::copy(std::string{NB_SOURCE_DIR} + "/tests/fixtures/nanobot-home/.nanobot",
+             dot, fs::copy_options::recursive);
+  }
+  std::string sessions() const {
+    return dot + "/sessions/" + fixture_id;
+  }
+  std::vector<std::string> env(const fake_llm& llm) const {
+    return {"HOME=" + home.dir.string(),
+            "NANOBOT_FIXTURE_API_BASE=" + llm.base_url()};
+  }
+};
+
+std::vector<json> lines_of(const std::string& path) {
+  std::vector<json> out;
+  std::istringstream in{read_all(path)};
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty())
+      out.push_back(json::parse(line));
+  return out;
+}
+
+std::set<std::string> keys_of(const json& j) {
+  std::set<std::string> out;
+  for (auto& [k, v] : j.items())
+    out.insert(k);
+  return out;
+}
+
+bool python_iso(const std::string& s) {
+  static const std::regex re{
+    R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?$)"};
+  return std::regex_match(s, re);
+}
+
+/// Session keys in a sessions folder (decoded file names).
+std::set<std::string> session_keys(const std::string& dir) {
+  std::set<std::string> out;
+  for (auto& s : list_sessions(dir).sessions)
+    out.insert(s.key);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("the original's session continues with its history through agent -m") {
+  fake_llm llm;
+  fixture_home h;
+  auto before = lines_of(h.sessions() + "/Y2xpOmRpcmVjdA.jsonl");
+  child_process agent{{nanobot_binary(), "agent", "-c", h.config, "-m",
+                       "What else is on the list?"},
+                      h.home.dir.string(), h.env(llm)};
+  REQUIRE(agent.wait(60s) == 0);
+  CHECK(agent.out().find("echo: What else is on the list?") != std::string::npos);
+
+  // The model saw the whole conversation, tool calls and results included,
+  // and not the command exchange.
+  REQUIRE(llm.request_count() >= 1);
+  auto msgs = llm.requests().back().body["messages"];
+  std::string seen = msgs.dump();
+  CHECK(seen.find("What is in notes.txt?") != std::string::npos);
+  CHECK(seen.find("call_9f2a41") != std::string::npos);
+  CHECK(seen.find("call_b7c3d0") != std::string::npos);
+  CHECK(seen.find("buy oat milk") != std::string::npos);
+  CHECK(seen.find("bread is on the list now") != std::string::npos);
+  CHECK(seen.find("🐈 nanobot v0.2.1") == std::string::npos);
+  bool tool_pairs = false;
+  for (auto& m : msgs)
+    if (m.value("role", "") == "tool" && m.value("tool_call_id", "") == "call_9f2a41")
+      tool_pairs = true;
+  CHECK(tool_pairs);
+
+  // The file kept every old line and gained the new turn in the original's
+  // shapes; no session without a key appeared.
+  auto after = lines_of(h.sessions() + "/Y2xpOmRpcmVjdA.jsonl");
+  REQUIRE(after.size() == before.size() + 2);
+  for (size_t i = 1; i < before.size(); ++i)
+    CHECK(after[i] == before[i]);
+  CHECK(after[0]["_type"] == "metadata");
+  CHECK(after[0]["key"] == "cli:direct");
+  CHECK(after[0]["created_at"] == before[0]["created_at"]);
+  for (auto* k : {"_type", "key", "created_at", "updated_at", "metadata",
+                  "last_consolidated"})
+    CHECK(after[0].contains(k));
+  auto& user = after[before.size()];
+  auto& reply = after[before.size() + 1];
+  CHECK(user["role"] == "user");
+  CHECK(user["content"] == "What else is on the list?");
+  CHECK(python_iso(user["timestamp"].get<std::string>()));
+  CHECK(reply["role"] == "assistant");
+  CHECK(reply["content"] == "echo: What else is on the list?");
+  CHECK(python_iso(reply["timestamp"].get<std::string>()));
+  CHECK(session_keys(h.sessions())
+        == std::set<std::string>{"cli:direct", "telegram:4242"});
+
+  // The markers: same id (the recorded /home/alice path does not exist
+  // here, so this home moved), the marker now names where it lives.
+  CHECK(read_all(h.ws + "/.nanobot/workspace-id") == fixture_id + "\n");
+  CHECK(read_all(h.sessions() + "/.workspace")
+        == fs::canonical(h.ws).string() + "\n");
+}
+
+TEST_CASE("a home our binary made carries the original's markers and locks") {
+  fake_llm llm;
+  fixture_home original; // the reference, unchanged
+  temp_home fresh;
+  auto dot = (fresh.dir / ".nanobot").string();
+  fs::create_directories(dot);
+  fs::copy_file(original.config, dot + "/config.json");
+  std::vector<std::string> env{"HOME=" + fresh.dir.string(),
+                               "NANOBOT_FIXTURE_API_BASE=" + llm.base_url()};
+  child_process agent{{nanobot_binary(), "agent", "-c", dot + "/config.json",
+                       "-m", "hello"},
+                      fresh.dir.string(), env};
+  REQUIRE(agent.wait(60s) == 0);
+  child_process cron{{nanobot_binary(), "cron", "list", "-c",
+                      dot + "/config.json"},
+                     fresh.dir.string(), env};
+  REQUIRE(cron.wait(30s) == 0);
+
+  auto ws = dot + "/workspace";
+  auto id = read_all(ws + "/.nanobot/workspace-id");
+  REQUIRE(std::regex_match(id, std::regex{"^[0-9a-f]{32}\n$"}));
+  id.pop_back();
+  auto sessions = dot + "/sessions/" + id;
+  // Every marker and lock file the fixture has, in the same places.
+  for (auto& rel : {std::string{"sessions/.workspace-migration.lock"},
+                    "sessions/" + id + "/.workspace",
+                    "sessions/" + id + "/.session-files.lock",
+                    "sessions/" + id + "/Y2xpOmRpcmVjdA.jsonl",
+                    std::string{"workspace/.nanobot/workspace-id"},
+                    std::string{"workspace/cron.lock"}}) {
+    INFO(rel);
+    CHECK(fs::exists(dot + "/" + rel));
+  }
+  CHECK(read_all(sessions + "/.workspace")
+        == fs::canonical(ws).string() + "\n");
+  // The session file, field by field against the fixture's.
+  auto ours = lines_of(sessions + "/Y2xpOmRpcmVjdA.jsonl");
+  auto theirs = lines_of(original.sessions() + "/Y2xpOmRpcmVjdA.jsonl");
+  REQUIRE(ours.size() == 3);
+  CHECK(keys_of(ours[0]) == keys_of(theirs[0]));
+  CHECK(ours[0]["_type"] == "metadata");
+  CHECK(ours[0]["key"] == "cli:direct");
+  CHECK(ours[0]["metadata"].is_object());
+  CHECK(ours[0]["last_consolidated"].is_number_integer());
+  for (auto* k : {"created_at", "updated_at"}) {
+    CHECK(python_iso(ours[0][k].get<std::string>()));
+    CHECK(python_iso(theirs[0][k].get<std::string>()));
+  }
+  // Message lines: the fixture's required fields with the same types; any
+  // extra field of ours is one the original ignores (no "_type").
+  for (size_t i = 1; i < ours.size(); ++i) {
+    auto& m = ours[i];
+    CHECK(m["role"].is_string());
+    CHECK(m["content"].is_string());
+    CHECK(python_iso(m["timestamp"].get<std::string>()));
+    CHECK_FALSE(m.contains("_type"));
+  }
+  CHECK(ours[1]["role"] == theirs[1]["role"]);
+  CHECK(keys_of(ours[1]).count("timestamp") == 1);
+}
+
+TEST_CASE("cron in the original's home: jobs merge and fire, dream and heartbeat are no turns") {
+  fake_llm llm;
+  fixture_home h;
+  ::setenv("HOME", h.home.dir.c_str(), 1);
+  ::setenv("NANOBOT_FIXTURE_API_BASE", llm.base_url().c_str(), 1);
+  auto loaded = load_settings(h.config);
+  REQUIRE(std::holds_alternative<loaded_settings>(loaded));
+  auto cfg = std::get<loaded_settings>(loaded).value;
+  REQUIRE(cfg.workspace_path() == h.ws);
+  runtime rt{cfg};
+  auto svc = rt.services();
+
+  auto hc = make_heartbeat_config(cfg);
+  hc.own_timer = false;
+  auto hb = spawn_heartbeat(rt.system(), hc,
+                            heartbeat_links{rt.router(), svc.store, nullptr,
+                                            svc.outbox, svc.stats});
+  auto now = std::make_shared<std::atomic<int64_t>>(
+    std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::system_clock::now().time_since_epoch())
+      .count());
+  cron_config cc;
+  cc.workspace = cfg.workspace_path();
+  cc.poll = 20ms;
+  cc.now_ms = [now] { return now->load(); };
+  plan_system_jobs(cfg, cc);
+  cc.heartbeat = hb;
+  auto cron = spawn_cron(rt.system(), cc, svc.stats, svc.provider);
+  caf::scoped_actor self{rt.system()};
+  self->send(cron, rt.router());
+
+  // The first tick merged action.jsonl: the stretch job is scheduled.
+  cron::job_store store{h.ws + "/cron"};
+  int64_t stretch_next = 0;
+  for (int i = 0; i < 250 && stretch_next == 0; ++i) {
+    for (auto& j : store.read().jobs)
+      if (j.id == "a7e19b04")
+        stretch_next = j.next_run_at_ms;
+    if (stretch_next == 0)
+      std::this_thread::sleep_for(20ms);
+  }
+  REQUIRE(stretch_next > now->load());
+  CHECK(read_all(h.ws + "/cron/action.jsonl").empty());
+  // The protected jobs were registered from the config as the original
+  // does at start (state reset, one period ahead).
+  for (auto& j : store.read().jobs) {
+    if (j.id == "dream") {
+      CHECK(j.payload_kind == "system_event");
+      CHECK(j.schedule.every_ms == 2 * 3600 * 1000);
+      CHECK(j.next_run_at_ms >= now->load() + 2 * 3600 * 1000 - 1000);
+    } else if (j.id == "heartbeat") {
+      CHECK(j.payload_kind == "system_event");
+      CHECK(j.schedule.every_ms == 1800 * 1000);
+      CHECK(j.schedule.tz == "UTC");
+    }
+  }
+
+  auto ask = [&](const std::string& id) {
+    std::string out;
+    self->request(cron, 60s, cron_run_atom::value, id)
+      .receive([&](std::string& s) { out = s; },
+               [&](caf::error& e) { out = "error: " + rt.system().render(e); });
+    return out;
+  };
+
+  // dream: one model call over the entries after .dream_cursor (2 and 3).
+  llm.push(text("- Alice grows a fern and two basil pots\n"
+                "- Alice keeps her shopping list in notes.txt"));
+  auto dreamt = ask("dream");
+  CHECK(dreamt == "dream: added 2 fact(s) from 2 entries; cursor at 3");
+  REQUIRE(llm.request_count() == 1);
+  auto prompt = llm.requests()[0].body["messages"].dump();
+  CHECK(prompt.find("fern and two basil pots") != std::string::npos);
+  CHECK(prompt.find("vegetarian lasagne") == std::string::npos);
+  auto memory = read_all(h.ws + "/memory/MEMORY.md");
+  CHECK(memory.find("- Name: Alice") != std::string::npos);
+  CHECK(memory.find("- Alice grows a fern and two basil pots") != std::string::npos);
+  CHECK(read_all(h.ws + "/memory/.dream_cursor") == "3");
+  CHECK(ask("dream") == "dream: nothing to process");
+  CHECK(llm.request_count() == 1);
+
+  // heartbeat: the heartbeat actor decides (telegram is not enabled here,
+  // so there is no chat to run it for) — no model call, no session.
+  auto beat = ask("heartbeat");
+  CHECK(beat.rfind("heartbeat: skipped", 0) == 0);
+  CHECK(llm.request_count() == 1);
+
+  // The same through the clock: the heartbeat job comes due, then the
+  // stretch job, which runs as a turn in its own session.
+  now->store(now->load() + 30 * 60 * 1000 + 1000);
+  bool hb_ran = false;
+  for (int i = 0; i < 250 && !hb_ran; ++i) {
+    for (auto& j : store.read().jobs)
+      if (j.id == "heartbeat" && j.last_run_at_ms > 0)
+        hb_ran = true;
+    if (!hb_ran)
+      std::this_thread::sleep_for(20ms);
+  }
+  CHECK(hb_ran);
+  now->store(std::max(now->load(), stretch_next) + 1000);
+  auto dir = *resolve_sessions_dir(cfg);
+  bool turned = false;
+  for (int i = 0; i < 500 && !turned; ++i) {
+    auto snap = load_session(dir, "cli:direct");
+    for (auto& m : snap->messages)
+      turned |= m.find("Time for a stretch break") != std::string::npos;
+    if (!turned)
+      std::this_thread::sleep_for(20ms);
+  }
+  CHECK(turned);
+  CHECK(session_keys(dir)
+        == std::set<std::string>{"cli:direct", "telegram:4242"});
+  caf::anon_send_exit(cron, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(hb, caf::exit_reason::user_shutdown);
+  rt.shutdown(5s);
+}
+
+TEST_CASE("agent -m /new waits for the archive it started before exiting") {
+  fake_llm llm;
+  fixture_home h;
+  // The summary takes a while: the process must not end before it is in.
+  auto slow = text("Alice asked what is in notes.txt and added bread to it.");
+  slow.delay = 1500ms;
+  llm.push(slow);
+  auto before = lines_of(h.ws + "/memory/history.jsonl").size();
+  child_process agent{{nanobot_binary(), "agent", "-c", h.config, "-m", "/new"},
+                      h.home.dir.string(), h.env(llm)};
+  REQUIRE(agent.wait(60s) == 0);
+  CHECK(agent.out().find("New session started") != std::string::npos);
+  CHECK(agent.err().find("finishing background work") != std::string::npos);
+  auto history = lines_of(h.ws + "/memory/history.jsonl");
+  REQUIRE(history.size() == before + 1);
+  CHECK(history.back()["content"].get<std::string>().find("added bread")
+        != std::string::npos);
+  CHECK(history.back()["cursor"] == 4);
+  // The conversation itself was emptied.
+  auto file = lines_of(h.sessions() + "/Y2xpOmRpcmVjdA.jsonl");
+  CHECK(file.size() == 1);
+}
+
+TEST_CASE("the original's command-line spellings work and typos get a hint") {
+  fake_llm llm;
+  fixture_home h;
+  // -w points the agent at another workspace, as in the original.
+  auto other = (h.home.dir / "other-ws").string();
+  child_process agent{{nanobot_binary(), "agent", "-c", h.config, "-w", other,
+                       "--no-markdown", "-m", "hi"},
+                      h.home.dir.string(), h.env(llm)};
+  REQUIRE(agent.wait(60s) == 0);
+  CHECK(fs::exists(other + "/.nanobot/workspace-id"));
+  CHECK(read_all(h.ws + "/.nanobot/workspace-id") == fixture_id + "\n");
+
+  auto typo = run({nanobot_binary(), "gateway", "--forground", "-c", h.config},
+                  h.home.dir.string(), 30s);
+  CHECK(typo.code == 2);
+  CHECK(typo.err.find("did you mean '--foreground'?") != std::string::npos);
+
+  // Keys of the original this build does not act on are listed by status.
+  auto cfg_path = (h.home.dir / "status.json").string();
+  std::ofstream{cfg_path} << json{
+    {"agents", {{"defaults", {{"workspace", h.ws}}}}},
+    {"tools", {{"cliApps", json::object()}}}}.dump();
+  auto status = run({nanobot_binary(), "status", "-c", cfg_path},
+                    h.home.dir.string(), 30s);
+  CHECK(status.code == 0);
+  CHECK(status.out.find("Accepted, not used:\n  tools.cliApps: accepted, not "
+                        "used")
+        != std::string::npos);
+}
+
+TEST_CASE("serve runs the API alone on the given port") {
+  fake_llm llm;
+  fixture_home h;
+  int port = free_port();
+  child_process serve{{nanobot_binary(), "serve", "-c", h.config, "-p",
+                       std::to_string(port), "-t", "30"},
+                      h.home.dir.string(), h.env(llm)};
+  REQUIRE(serve.wait_for_log("serving the API", 20s));
+  httplib::Client cli{"127.0.0.1", port};
+  cli.set_read_timeout(30, 0);
+  json body{{"model", "fixture-model"},
+            {"messages", {{{"role", "user"}, {"content", "ping"}}}}};
+  auto res = cli.Post("/v1/chat/completions", body.dump(), "application/json");
+  REQUIRE(res);
+  CHECK(res->status == 200);
+  CHECK(res->body.find("echo: ping") != std::string::npos);
+  // No channels, cron or heartbeat: the queued cron changes stay queued.
+  CHECK_FALSE(read_all(h.ws + "/cron/action.jsonl").empty());
+  serve.signal(SIGTERM);
+  CHECK(serve.wait(20s) == 0);
+}
