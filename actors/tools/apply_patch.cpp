@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "actors/common/strings.hpp"
+#include "actors/common/utf8.hpp"
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/file_io.hpp"
 #include "actors/tools/text.hpp"
@@ -125,7 +126,7 @@ std::optional<std::string> current_text(
     default:
       throw patch_error{"cannot read " + shown + ": " + got.reason};
   }
-  if (sanitize_utf8(got.data) != got.data)
+  if (first_invalid_utf8(got.data))
     throw patch_error{"file is not UTF-8 text: " + shown};
   return got.data;
 }
