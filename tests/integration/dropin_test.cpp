@@ -210,7 +210,7 @@ TEST_CASE("a home our binary made carries the original's markers and locks") {
   CHECK(keys_of(ours[1]).count("timestamp") == 1);
 }
 
-TEST_CASE("cron in the original's home: jobs merge and fire, dream and heartbeat are no turns") {
+TEST_CASE("cron in the original's home: jobs merge and fire while dream and heartbeat are no turns") {
   fake_llm llm;
   fixture_home h;
   ::setenv("HOME", h.home.dir.c_str(), 1);

@@ -60,7 +60,7 @@ TEST_CASE("a new workspace gets both markers the original expects") {
   CHECK(fs::exists(*r + "/.session-files.lock"));
 }
 
-TEST_CASE("a copied workspace gets its own id, a moved one keeps it") {
+TEST_CASE("a copied workspace gets its own id and a moved one keeps it") {
   temp_dir d;
   auto cfg = d.path + "/cfg";
   auto ws = d.path + "/ws";

@@ -10,7 +10,7 @@ using namespace nb;
 using nb::test::has;
 using nlohmann::json;
 
-TEST_CASE("apply_patch replaces, appends and creates across files") {
+TEST_CASE("apply_patch replaces and appends and creates across files") {
   test::temp_tree t;
   t.put("ws/a.txt", "one\ntwo\nthree\n");
   t.put("ws/b.txt", "alpha");
