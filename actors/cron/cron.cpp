@@ -176,6 +176,19 @@ cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
   st.provider = std::move(provider);
   st.log = log::get("cron");
   st.meter.start(self, "cron", st.stats);
+  // A Dream worker that ended (normally or not) is answered through its
+  // request; any other abnormal exit stops the scheduler.
+  self->set_exit_handler([self](caf::exit_msg& em) {
+    auto& st = self->state;
+    if (st.dream_workers.erase(em.source) > 0) {
+      if (em.reason)
+        st.log->error("the Dream run died: {}",
+                      self->system().render(em.reason));
+      return;
+    }
+    if (em.reason)
+      self->quit(em.reason);
+  });
   {
     std::vector<std::string> notes;
     auto err = cron::reconcile_system_jobs(

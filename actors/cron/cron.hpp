@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,7 @@ struct cron_state {
   stats_actor stats;
   provider_actor provider; ///< for Dream (from session_services)
   bool dream_running = false;
+  std::set<caf::actor_addr> dream_workers; ///< linked, until their exit
   std::string seen_stamp;            ///< the store as we last read it
   std::optional<int64_t> next_wake_ms;
   bool timer_armed = false;

@@ -79,7 +79,12 @@ void run_system_job(cron_pointer self, const cron::job& job,
     dj.workspace = st.cfg.workspace;
     dj.timeout = st.cfg.dream_timeout;
     st.dream_running = true;
-    auto worker = self->spawn<caf::detached>(dream_worker, std::move(dj));
+    // Linked: a cron that stops (shutdown, the schedules lease moved to
+    // another gateway) takes a running Dream with it, so two gateways never
+    // write MEMORY.md at once and nothing outlives the scheduler.
+    auto worker = self->spawn<caf::detached + caf::linked>(dream_worker,
+                                                           std::move(dj));
+    st.dream_workers.insert(worker.address());
     self->request(worker, st.cfg.dream_timeout + std::chrono::seconds(60),
                   caf::get_atom::value)
       .then(
