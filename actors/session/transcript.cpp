@@ -181,16 +181,19 @@ json replay_history(const std::vector<json>& transcript, size_t limit,
 
 namespace {
 
+/// The original's message timestamps (Python's datetime.now().isoformat()):
+/// local time with microseconds and no zone, so lines we add match the
+/// lines it wrote and compare as strings with them.
 std::string iso_at(std::chrono::system_clock::time_point now) {
   auto secs = std::chrono::system_clock::to_time_t(now);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-              now.time_since_epoch()).count() % 1000;
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+              now.time_since_epoch()).count() % 1000000;
   std::tm tm{};
-  gmtime_r(&secs, &tm);
+  localtime_r(&secs, &tm);
   char buf[40];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
   char out[48];
-  std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
+  std::snprintf(out, sizeof out, "%s.%06d", buf, static_cast<int>(us));
   return out;
 }
 
