@@ -5,6 +5,7 @@
 // untrusted history.
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <optional>
 
 #include "actors/common/strings.hpp"
@@ -142,6 +143,15 @@ std::optional<session_view> open_session(const std::string& dir,
   if (!v.metadata.is_object())
     v.metadata = json::object();
   v.messages = visible(*snap);
+  // updated_at sits on the file's metadata line, beside (not inside) the
+  // "metadata" object the snapshot carries.
+  std::ifstream in{dir + "/" + session_file_name(key), std::ios::binary};
+  std::string first;
+  if (std::getline(in, first)) {
+    auto line = json::parse(first, nullptr, false);
+    if (line.is_object() && line.value("_type", "") == "metadata")
+      v.updated_at = line.value("updated_at", json());
+  }
   auto title = v.metadata.value("title", json());
   if (title.is_string())
     v.title = trim_space(title.get<std::string>());
@@ -212,7 +222,7 @@ tool_output search_sessions(const json& args, const tool_context& ctx) {
                     {{"session_key", view->key},
                      {"session_ref", session_ref(view->key)},
                      {"title", view->title},
-                     {"updated_at", view->metadata.value("updated_at", json())},
+                     {"updated_at", view->updated_at},
                      {"excerpts", json::array()}}});
   }
   std::stable_sort(hits.begin(), hits.end(),
@@ -236,7 +246,7 @@ tool_output search_sessions(const json& args, const tool_context& ctx) {
                     {{"session_key", view.key},
                      {"session_ref", session_ref(view.key)},
                      {"title", view.title},
-                     {"updated_at", view.metadata.value("updated_at", json())},
+                     {"updated_at", view.updated_at},
                      {"excerpts", excerpts}}});
   }
   json results = json::array();
@@ -305,7 +315,7 @@ tool_output read_session(const json& args, const tool_context& ctx) {
        i < picked.size(); ++i)
     messages.push_back(message_json(*picked[i], needle, read_message_chars));
   json out{{"notice", untrusted_notice},
-           {"updated_at", view->metadata.value("updated_at", json())},
+           {"updated_at", view->updated_at},
            {"query", query ? json(*query) : json(nullptr)},
            {"messages", messages}};
   if (!handle.empty()) {
