@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/common/strings.hpp"
+#include "actors/common/utf8.hpp"
 #include "actors/memory/memory_file.hpp"
 #include "config/atomic_file.hpp"
 
@@ -29,10 +30,7 @@ std::string read_text(const std::string& path) {
 std::string capped(const std::string& s, size_t cap) {
   if (s.size() <= cap)
     return s;
-  auto n = cap;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
-    --n;
-  return s.substr(0, n) + " ...";
+  return std::string{utf8_head(s, cap)} + " ...";
 }
 
 } // namespace
