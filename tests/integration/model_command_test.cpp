@@ -101,7 +101,7 @@ TEST_CASE("model: the list shows every preset and marks the current one") {
         != std::string::npos);
   CHECK(r.content.find("• default — test-model (provider custom")
         != std::string::npos);
-  CHECK(r.content.find("test-model (provider custom, context 65.5k, up to "
+  CHECK(r.content.find("test-model (provider custom, context 200.0k, up to "
                        "8192 output tokens) ← current")
         != std::string::npos);
   CHECK(r.content.find("• fast — fast-model (provider custom, context 32.0k, "

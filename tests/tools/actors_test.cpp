@@ -110,8 +110,8 @@ TEST_CASE("tools front lists the specs and answers bad calls at once") {
   self->request(front, seconds(5), list_tools_atom::value)
     .receive(
       [&](std::vector<tool_spec>& specs) {
-        REQUIRE(specs.size() == 14);
-        CHECK(specs.front().name == "cron");
+        REQUIRE(specs.size() == 17);
+        CHECK(specs.front().name == "apply_patch");
         CHECK(specs.back().name == "write_file");
       },
       [&](caf::error& e) { FAIL(f.sys.render(e)); });

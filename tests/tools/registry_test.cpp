@@ -66,12 +66,13 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
   for (auto& d : defs)
     names.push_back(d.name);
   CHECK(names
-        == std::vector<std::string>{"boom", "cron", "edit_file", "exec", "find_files",
-                                    "grep", "list_dir", "memory_forget",
-                                    "memory_save", "memory_search",
-                                    "message", "noop",
-                                    "read_file", "typed", "web_fetch", "web_search",
-                                    "write_file", "mcp_fs_list"});
+        == std::vector<std::string>{"apply_patch", "boom", "cron", "edit_file",
+                                    "exec", "find_files", "grep", "list_dir",
+                                    "memory_forget", "memory_save",
+                                    "memory_search", "message", "noop",
+                                    "read_file", "read_session",
+                                    "search_sessions", "typed", "web_fetch",
+                                    "web_search", "write_file", "mcp_fs_list"});
   auto reg = make_builtin_registry(without_browser());
   CHECK(concurrency_safe(reg.find("read_file")->spec));
   CHECK(concurrency_safe(reg.find("list_dir")->spec));
@@ -98,7 +99,7 @@ TEST_CASE("registry rejects unknown tools and suggests only close names") {
   CHECK(has(near.content, "Error: Tool 'read_fiel' not found."));
   CHECK(has(near.content, "Did you mean 'read_file'? Tool names must match "
                           "exactly."));
-  CHECK(has(near.content, "Available: boom, cron, edit_file, exec"));
+  CHECK(has(near.content, "Available: apply_patch, boom, cron, edit_file"));
   CHECK(has(near.content, "[Analyze the error above and try a different "
                           "approach.]"));
   CHECK(has(call(reg, "readFile", "{}").content, "Did you mean 'read_file'"));
