@@ -112,7 +112,7 @@ std::optional<history_entry> append_history(const std::string& workspace,
     fs::create_directories(workspace + "/memory", ec);
     // Reading the last cursor and appending the next one is one step.
     memory_lock lock{workspace};
-    int64_t next = 0;
+    int64_t next = 1; // the original starts at 1 (Dream takes cursors > 0)
     for (auto& e : read_history(workspace))
       next = std::max(next, e.cursor + 1);
     history_entry e{next, history_timestamp(), capped(content), session_key};

@@ -30,14 +30,14 @@ TEST_CASE("entries get increasing cursors and bad lines are skipped") {
   std::string err;
   auto a = nb::append_history(ws.dir, "first summary", "telegram:1", err);
   REQUIRE(a);
-  CHECK(a->cursor == 0);
+  CHECK(a->cursor == 1);
   {
     std::ofstream out{ws.dir + "/memory/history.jsonl", std::ios::app};
     out << "not json\n{\"content\":\"no cursor\"}\n";
   }
   auto b = nb::append_history(ws.dir, "second", "", err);
   REQUIRE(b);
-  CHECK(b->cursor == 1);
+  CHECK(b->cursor == 2);
   int skipped = 0;
   auto all = nb::read_history(ws.dir, &skipped);
   REQUIRE(all.size() == 2);
