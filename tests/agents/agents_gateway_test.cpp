@@ -6,10 +6,12 @@
 
 #include <fstream>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include <caf/scoped_actor.hpp>
 
+#include "actors/cron/job_store.hpp"
 #include "actors/supervisor/runtime.hpp"
 #include "config/load.hpp"
 #include "tests/integration/harness.hpp"
@@ -209,8 +211,17 @@ TEST_CASE("cron jobs live in the agent's workspace and fire into its session") {
   runtime rt{cfg, /*background=*/true};
   auto r = chat(rt.system(), rt.router(), "telegram", "100", "remind me");
   REQUIRE(r.content == "scheduled");
-  CHECK(std::filesystem::exists(home.dir / "work" / "cron" / "jobs.json"));
-  CHECK_FALSE(std::filesystem::exists(home.dir / "main" / "cron" / "jobs.json"));
+  // The user job is in work's store; main's holds only its own protected
+  // system jobs (dream, heartbeat), registered at start.
+  auto kinds = [&](const char* agent) {
+    std::multiset<std::string> out;
+    cron::job_store store{(home.dir / agent / "cron").string()};
+    for (const auto& j : store.read().jobs)
+      out.insert(j.payload_kind);
+    return out;
+  };
+  CHECK(kinds("work").count("agent_turn") == 1);
+  CHECK(kinds("main").count("agent_turn") == 0);
   // The job fires (the cron actor polls every 2 s) into work's session.
   for (int i = 0; i < 100 && llm.request_count() < 3; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));

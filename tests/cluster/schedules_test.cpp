@@ -120,10 +120,16 @@ TEST_CASE("a second gateway on the same store runs no schedules until the owner'
         ++n;
     return n;
   };
+  // The store also holds the protected system jobs (dream, heartbeat)
+  // registered at start; the one user job is the one to remove.
   auto jobs = json::parse(std::ifstream{ws + "/cron/jobs.json"});
-  REQUIRE(jobs["jobs"].size() == 1);
-  auto removed = run({nanobot_binary(), "cron", "remove",
-                      jobs["jobs"][0]["id"].get<std::string>(), "-c", config},
+  std::vector<std::string> user_jobs;
+  for (auto& j : jobs["jobs"])
+    if (j["payload"].value("kind", "") != "system_event")
+      user_jobs.push_back(j["id"].get<std::string>());
+  REQUIRE(user_jobs.size() == 1);
+  auto removed = run({nanobot_binary(), "cron", "remove", user_jobs[0], "-c",
+                      config},
                      home.dir.string());
   REQUIRE_MESSAGE(removed.code == 0, removed.err);
   // B notices the removal within its 2 s poll; its last turns finish.
