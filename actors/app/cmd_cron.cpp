@@ -8,6 +8,7 @@
 
 #include "actors/app/commands.hpp"
 #include "actors/app/load_config.hpp"
+#include "actors/common/clock.hpp"
 #include "actors/cron/cron_ops.hpp"
 
 namespace nb {
@@ -24,12 +25,6 @@ constexpr const char* cron_usage =
   "Options: -c/--config FILE. A job runs as a message in SESSION (default "
   "cli:direct;\n"
   "e.g. telegram:12345 to be answered in that chat).\n";
-
-int64_t now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch())
-    .count();
-}
 
 int usage_error(const std::string& what) {
   std::cerr << "nanobot cron: " << what << "\n" << cron_usage;
@@ -104,7 +99,7 @@ int cmd_cron(const std::vector<std::string>& args) {
   cron::job_store store{cfg->workspace_path() + "/cron"};
   cron::op_result r;
   if (action == "list") {
-    r = cron::list_jobs(store, now_ms());
+    r = cron::list_jobs(store, unix_ms());
   } else if (action == "remove") {
     r = cron::remove_job(store, positional[0]);
   } else {
@@ -115,7 +110,7 @@ int cmd_cron(const std::vector<std::string>& args) {
     rq.session_key = session;
     rq.channel = session.substr(0, colon);
     rq.chat_id = session.substr(colon + 1);
-    r = cron::add_job(store, rq, now_ms());
+    r = cron::add_job(store, rq, unix_ms());
   }
   for (auto& p : r.problems)
     std::cerr << "warning: " << p << "\n";

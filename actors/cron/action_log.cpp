@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "actors/common/clock.hpp"
 #include "actors/cron/job_store.hpp"
 
 namespace nb::cron {
@@ -19,12 +20,6 @@ namespace nb::cron {
 namespace {
 
 using json = nlohmann::json;
-
-int64_t now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch())
-    .count();
-}
 
 /// Applies one line; "" when it was applied, else why it was not.
 std::string apply_action(std::vector<job>& jobs, const json& action) {
@@ -100,7 +95,7 @@ bool job_store::merge_actions(job_list& list) {
   }
   if (bad > 0) {
     // The file is emptied after the merge: keep its bytes for the user.
-    auto aside = actions_file() + ".rejected-" + std::to_string(now_ms());
+    auto aside = actions_file() + ".rejected-" + std::to_string(unix_ms());
     std::ofstream out{aside, std::ios::binary};
     out << text;
     list.problems.push_back(std::to_string(bad) + " line(s) of "

@@ -7,6 +7,7 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/agents/agent_route.hpp"
+#include "actors/common/clock.hpp"
 #include "actors/common/log.hpp"
 #include "actors/cron/cron_ops.hpp"
 #include "actors/cron/system_jobs.hpp"
@@ -16,12 +17,6 @@ namespace nb {
 namespace {
 
 using json = nlohmann::json;
-
-int64_t system_now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch())
-    .count();
-}
 
 /// Sleeps until the next job or the next poll, whichever comes first.
 void arm(cron_pointer self, int64_t now) {
@@ -170,7 +165,7 @@ cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
   auto& st = self->state;
   st.cfg = std::move(cfg);
   if (!st.cfg.now_ms)
-    st.cfg.now_ms = system_now_ms;
+    st.cfg.now_ms = unix_ms;
   st.store = std::make_unique<cron::job_store>(st.cfg.workspace + "/cron");
   st.stats = std::move(stats);
   st.provider = std::move(provider);

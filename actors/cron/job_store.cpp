@@ -1,5 +1,6 @@
 #include "actors/cron/job_store.hpp"
 
+#include "actors/common/clock.hpp"
 #include "actors/common/file_lock.hpp"
 
 #include <cerrno>
@@ -18,12 +19,6 @@ namespace nb::cron {
 namespace {
 
 using json = nlohmann::json;
-
-int64_t wall_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch())
-    .count();
-}
 
 std::string os_error(const std::string& what) {
   return what + ": " + std::strerror(errno);
@@ -86,7 +81,7 @@ job_list job_store::load_locked() {
     return out;
   // Keep the original bytes: rename the file aside, then write back what
   // could be read, so nothing is ever silently dropped.
-  auto aside = file() + ".corrupt-" + std::to_string(wall_ms());
+  auto aside = file() + ".corrupt-" + std::to_string(unix_ms());
   if (::rename(file().c_str(), aside.c_str()) != 0) {
     out.problems.push_back(os_error("cannot set aside the unreadable "
                                     + file()));

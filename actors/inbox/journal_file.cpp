@@ -7,6 +7,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "actors/common/clock.hpp"
 #include "actors/inbox/journal_frames.hpp"
 #include "actors/store/posix_io.hpp"
 
@@ -15,12 +16,6 @@ namespace nb::inbox {
 namespace {
 
 using store_io::sys_error;
-
-int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-           std::chrono::system_clock::now().time_since_epoch())
-    .count();
-}
 
 /// Writes `bytes` to `path` opened with `flags` and fsyncs it.
 caf::error write_synced(const std::string& path, std::string_view bytes,

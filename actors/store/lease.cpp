@@ -14,6 +14,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "actors/common/clock.hpp"
 #include "actors/store/pg_conn.hpp"
 #include "actors/store/process_mark.hpp"
 #include "messages/errc.hpp"
@@ -21,12 +22,6 @@
 namespace nb {
 
 namespace {
-
-int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-           std::chrono::system_clock::now().time_since_epoch())
-    .count();
-}
 
 caf::error lease_error(std::string text) {
   return caf::make_error(errc::store_failed, std::move(text));

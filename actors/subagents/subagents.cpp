@@ -8,6 +8,7 @@
 #include <caf/event_based_actor.hpp>
 
 #include "actors/agents/agent_route.hpp"
+#include "actors/common/clock.hpp"
 #include "actors/common/log.hpp"
 #include "actors/runner/runner.hpp"
 #include "actors/subagents/subagent_texts.hpp"
@@ -35,12 +36,6 @@ std::string new_id(subagents_pointer self) {
                   static_cast<unsigned>(self->state.rng() & 0xffffffffu));
   } while (self->state.running.count(buf));
   return buf;
-}
-
-int64_t unix_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch())
-    .count();
 }
 
 void report(subagents_pointer self) {

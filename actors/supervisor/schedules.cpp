@@ -8,6 +8,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
 
+#include "actors/common/clock.hpp"
 #include "actors/common/log.hpp"
 #include "actors/cron/cron.hpp"
 #include "actors/cron/system_jobs.hpp"
@@ -17,12 +18,6 @@
 namespace nb {
 
 namespace {
-
-int64_t steady_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(steady_clock::now().time_since_epoch())
-    .count();
-}
 
 /// The owner renews three times per TTL; a gateway on standby also looks at
 /// least every 2 s, so an orderly hand-over (the owner releases the lease)

@@ -4,6 +4,7 @@
 // tool works the same in the gateway and in `nanobot agent`.
 #include <chrono>
 
+#include "actors/common/clock.hpp"
 #include "actors/cron/cron_ops.hpp"
 #include "actors/tools/builtin_tools.hpp"
 
@@ -12,12 +13,6 @@ namespace nb {
 namespace {
 
 using nlohmann::json;
-
-int64_t now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch())
-    .count();
-}
 
 std::string text_arg(const json& args, const char* key) {
   auto it = args.find(key);
@@ -29,7 +24,7 @@ tool_output cron_tool(const json& args, const tool_context& ctx) {
   auto action = text_arg(args, "action");
   cron::op_result r;
   if (action == "list") {
-    r = cron::list_jobs(store, now_ms());
+    r = cron::list_jobs(store, unix_ms());
   } else if (action == "remove") {
     r = cron::remove_job(store, text_arg(args, "job_id"));
   } else if (action == "add") {
@@ -55,7 +50,7 @@ tool_output cron_tool(const json& args, const tool_context& ctx) {
       rq.channel = base.substr(0, colon);
       rq.chat_id = base.substr(colon + 1);
     }
-    r = cron::add_job(store, rq, now_ms());
+    r = cron::add_job(store, rq, unix_ms());
   } else {
     return {"Error: action must be one of add, list, remove", true};
   }
