@@ -96,10 +96,7 @@ void retire_session(Self self, Iterator i) {
   self->unlink_from(s);
   self->send_exit(s, caf::exit_reason::user_shutdown);
   report_live(self);
-  auto& trimmer = self->state.trimmer;
-  if (!trimmer)
-    trimmer = self->template spawn<caf::linked>(memory_trimmer);
-  note_freed(trimmer);
+  note_freed(self->state.trimmer);
 }
 
 /// Sets the router up and returns its handlers, for either interface.
@@ -111,6 +108,8 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
   st.svc = std::move(svc);
   st.plan = std::move(plan);
   st.meter.start(self, "router", st.svc.stats);
+  st.trimmer = self->template spawn<caf::linked + caf::detached>(
+    memory_trimmer, st.svc.stats, std::chrono::seconds(60));
   self->set_down_handler([=](caf::down_msg& dm) {
     auto& sessions = self->state.sessions;
     for (auto i = sessions.begin(); i != sessions.end(); ++i) {
@@ -134,6 +133,10 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
         || forget_agent_actor(self, self->state.agent_files, em,
                               "workspace actor"))
       return;
+    if (em.source == self->state.trimmer.address()) {
+      self->state.trimmer = nullptr; // trims stop; the gateway goes on
+      return;
+    }
     self->quit(em.reason); // the supervisor is stopping us
   });
   return std::make_tuple(

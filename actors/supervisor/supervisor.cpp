@@ -85,12 +85,6 @@ void spawn_background(supervisor_pointer self) {
                                std::move(links));
     self->link_to(st.schedules);
   }
-  if (!st.heap_trim) {
-    // Started with the stats of its time: a restarted stats actor misses
-    // its gauge until the trimmer restarts too (the trims go on).
-    st.heap_trim = spawn_heap_trim(sys, st.svc.stats);
-    self->link_to(st.heap_trim);
-  }
 }
 
 /// Everyone who holds the services learns the restarted ones.
@@ -209,8 +203,7 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
                    || drop_if(s.svc.tools, em.source)
                    || drop_if(s.svc.subagents, em.source)
                    || drop_if(s.evaluator, em.source)
-                   || drop_if(s.schedules, em.source)
-                   || drop_if(s.heap_trim, em.source);
+                   || drop_if(s.schedules, em.source);
     if (!service) {
       // Not a child: an orderly shutdown request. Linked children follow.
       self->quit(em.reason);

@@ -12,7 +12,6 @@
 #include "actors/common/meter.hpp"
 #include "actors/session/session.hpp"
 #include "actors/store/lease.hpp"
-#include "actors/supervisor/heap_trim.hpp"
 #include "actors/supervisor/schedules.hpp"
 #include "config/settings.hpp"
 #include "messages/channel.hpp"
@@ -57,7 +56,6 @@ struct supervisor_state {
   schedules_config schedules_cfg;
   evaluator_actor evaluator;
   schedules_actor schedules;
-  heap_trim_actor heap_trim; ///< gateway only: freed heap back to the system
 };
 
 using supervisor_pointer = supervisor_actor::stateful_pointer<supervisor_state>;

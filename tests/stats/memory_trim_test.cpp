@@ -1,6 +1,6 @@
-// The heap trimmer: memory a thread freed between live allocations goes
-// back to the system at the next trim, and the total given back reaches
-// /stats as heap_returned_kb.
+// The router's memory trimmer: memory a thread freed between live
+// allocations goes back to the system at its next periodic trim, and the
+// total given back reaches /stats as heap_returned_kb.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/stats/stats.hpp"
-#include "actors/supervisor/heap_trim.hpp"
+#include "actors/router/memory_trim.hpp"
 #include "tests/support/system_fixture.hpp"
 
 using namespace nb;
@@ -35,7 +35,8 @@ TEST_CASE("freed heap between live blocks goes back to the system at the next tr
     for (size_t i = 0; i < all.size(); i += 16)
       kept.push_back(std::move(all[i]));
   }}.join();
-  auto trim = spawn_heap_trim(fx.sys, stats, 1s);
+  auto trim = fx.sys.spawn<caf::detached>(memory_trimmer, stats,
+                                          std::chrono::seconds(1));
   int64_t returned = 0;
   for (int i = 0; i < 100 && returned == 0; ++i) {
     std::this_thread::sleep_for(50ms);
