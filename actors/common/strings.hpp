@@ -24,4 +24,22 @@ inline std::string ascii_lower(std::string s) {
   return s;
 }
 
+/// `s` with every run of white space (space, tab, CR, LF, ...) folded to one
+/// space and none at either end.
+inline std::string fold_space(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space)
+      out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
 } // namespace nb

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "actors/common/strings.hpp"
 #include "actors/provider/wire_json.hpp"
 
 namespace nb {
@@ -53,21 +54,11 @@ json parse_bounded(std::string_view text, std::string& why) {
 }
 
 std::string preview(std::string_view body, size_t limit) {
-  std::string out;
-  bool space = false;
-  for (char c : body) {
-    if (out.size() >= limit) {
-      out += "...";
-      break;
-    }
-    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-      space = !out.empty();
-      continue;
-    }
-    if (space)
-      out += ' ';
-    space = false;
-    out += c;
+  // Only the start can show: a large error page is not folded whole.
+  auto out = fold_space(body.substr(0, 4 * limit));
+  if (out.size() > limit) {
+    out.resize(limit);
+    out += "...";
   }
   return out;
 }
