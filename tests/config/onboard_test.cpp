@@ -7,6 +7,7 @@
 #include "config/atomic_file.hpp"
 #include "config/onboard.hpp"
 #include "config/to_json.hpp"
+#include "nb_test_paths.hpp" // NB_SOURCE_DIR, NB_BINARY_DIR
 #include "tests/config/helpers.hpp"
 
 using namespace nb;

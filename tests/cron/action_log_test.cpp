@@ -15,6 +15,7 @@
 #include "actors/common/file_lock.hpp"
 #include "actors/cron/cron_ops.hpp"
 #include "actors/cron/job_store.hpp"
+#include "nb_test_paths.hpp" // NB_SOURCE_DIR, NB_BINARY_DIR
 #include "tests/support/scratch_dir.hpp"
 
 namespace {

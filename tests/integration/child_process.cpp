@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nb_test_paths.hpp" // NB_BINARY_DIR
+
 extern char** environ;
 
 namespace nb::test {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/store/session_files.hpp"
+#include "nb_test_paths.hpp" // NB_SOURCE_DIR, NB_BINARY_DIR
 #include "tests/integration/harness.hpp"
 #include "tests/support/scratch_dir.hpp"
 

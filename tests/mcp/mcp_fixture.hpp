@@ -22,6 +22,7 @@
 #include "actors/tools/child_spawn.hpp"
 #include "actors/tools/tools_front.hpp"
 #include "messages/type_ids.hpp"
+#include "nb_test_paths.hpp" // NB_SOURCE_DIR, NB_BINARY_DIR
 #include "tests/support/system_fixture.hpp"
 
 namespace nb::mcp_test {

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "tests/support/scratch_dir.hpp"
+#include "nb_test_paths.hpp" // NB_SOURCE_DIR, NB_BINARY_DIR
 #include "tests/tools/fixture.hpp"
 
 using namespace nb;
