@@ -6,6 +6,7 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
@@ -79,6 +80,7 @@ struct ws_connection::impl {
   std::string reason;
   unsigned gen = 0; ///< handlers of an older connection do nothing
   std::atomic<bool> interrupted{false};
+  std::atomic<bool> woken{false};
 
   impl() {
     ssl_ctx.set_default_verify_paths();
@@ -271,9 +273,14 @@ std::string ws_connection::accept(int fd, std::chrono::seconds timeout) {
 
 std::optional<std::string> ws_connection::read(std::chrono::milliseconds t) {
   auto& d = *impl_;
+  bool woke = false;
   if (d.inbox.empty() && d.open)
-    d.run_until([&] { return !d.inbox.empty() || !d.open; },
-                steady::now() + t);
+    d.run_until(
+      [&] {
+        woke = woke || d.woken.exchange(false);
+        return woke || !d.inbox.empty() || !d.open;
+      },
+      steady::now() + t);
   if (d.inbox.empty())
     return std::nullopt;
   auto out = std::move(d.inbox.front());
@@ -330,6 +337,12 @@ int ws_connection::close_code() const {
 
 const std::string& ws_connection::close_reason() const {
   return impl_->reason;
+}
+
+void ws_connection::wake() {
+  impl_->woken = true;
+  // A handler to run ends the waiting run_one_until at once.
+  net::post(impl_->ioc, [] {});
 }
 
 void ws_connection::interrupt() {

@@ -47,6 +47,11 @@ public:
   /// (and every later call fail).
   void interrupt();
 
+  /// From another thread: makes a waiting read() return now (nullopt, the
+  /// connection stays usable), or the next one if none waits; for a thread
+  /// that also sends what others hand it.
+  void wake();
+
 private:
   struct impl;
   std::unique_ptr<impl> impl_;
