@@ -8,6 +8,7 @@
 #include "actors/channels/slack/slack_channel.hpp"
 #include "actors/channels/telegram/telegram_channel.hpp"
 #include "actors/channels/websocket/ws_channel.hpp"
+#include "actors/channels/whatsapp/whatsapp_channel.hpp"
 
 namespace nb {
 
@@ -18,6 +19,7 @@ const std::vector<adapter_entry>& adapter_table() {
     {"slack", slack::make_channel},
     {"matrix", matrix::make_channel},
     {"email", email::make_channel},
+    {"whatsapp", whatsapp::make_channel},
     {"websocket", &make_websocket_channel},
   };
   return table;

@@ -97,9 +97,22 @@ void enqueue_outbound(channel_manager_pointer self, outbound_msg msg) {
   } else if ((msg.kind == outbound_kind::final_reply && !was_streamed(msg))
              || msg.kind == outbound_kind::progress) {
     auto pieces = split_message(msg.content, ch.opts.max_chars);
-    for (auto& piece : pieces) {
+    // Attachments (the message tool's "media") go with the last piece
+    // only, so a long caption does not send them once per piece.
+    std::string head_meta = msg.metadata_json;
+    if (pieces.size() > 1
+        && msg.metadata_json.find("\"media\"") != std::string::npos) {
+      auto meta = nlohmann::json::parse(msg.metadata_json, nullptr, false);
+      if (meta.is_object()) {
+        meta.erase("media");
+        head_meta = meta.dump();
+      }
+    }
+    for (size_t i = 0; i < pieces.size(); ++i) {
       auto part = msg;
-      part.content = std::move(piece);
+      part.content = std::move(pieces[i]);
+      if (i + 1 < pieces.size())
+        part.metadata_json = head_meta;
       q.items.push_back(std::move(part));
     }
   } else {
