@@ -12,6 +12,7 @@
 #include "tests/platforms/fake_matrix.hpp"
 #include "tests/platforms/fake_slack.hpp"
 #include "tests/platforms/fake_telegram.hpp"
+#include "tests/platforms/fake_whatsapp_bridge.hpp"
 
 using namespace nb;
 using namespace nb::test;
@@ -146,4 +147,29 @@ TEST_CASE("matrix message reaches the agent and the answer comes back") {
   CHECK(gw.llm.request_count() == calls);
   for (auto& s : hs.sent())
     CHECK(s["room_id"] != "!other:local");
+}
+
+TEST_CASE("whatsapp bridge message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_whatsapp_bridge wa;
+  gw.enable("whatsapp", {{"bridgeUrl", wa.url()},
+                         {"bridgeToken", fake_whatsapp_bridge::token},
+                         {"allowFrom", {"4915112345678"}}});
+  gw.start();
+  REQUIRE(wa.wait_authenticated(1, 15s));
+  wa.push(fake_whatsapp_bridge::message("R1", "4915112345678", "ping whatsapp"));
+  REQUIRE(eventually([&] {
+    return joined_text(wa.commands(), "text").find("echo: ping whatsapp")
+           != std::string::npos;
+  }));
+  CHECK(wa.commands().front()["to"] == "4915112345678@s.whatsapp.net");
+  // The same message again (WhatsApp redelivers after a reconnect) is not
+  // handed on twice; a stranger's never reaches the model.
+  auto calls = gw.llm.request_count();
+  wa.push(fake_whatsapp_bridge::message("R1", "4915112345678", "ping whatsapp"));
+  wa.push(fake_whatsapp_bridge::message("R2", "4930999", "stranger"));
+  std::this_thread::sleep_for(2s);
+  CHECK(gw.llm.request_count() == calls);
+  for (auto& c : wa.commands())
+    CHECK(c["to"] != "4930999@s.whatsapp.net");
 }

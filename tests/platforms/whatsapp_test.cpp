@@ -1,0 +1,393 @@
+// The WhatsApp adapter against a scripted bridge (the original's Node
+// bridge protocol) and a scripted Cloud API with Meta's webhook calls.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <future>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "actors/channels/whatsapp/bridge_frames.hpp"
+#include "actors/channels/whatsapp/cloud_payload.hpp"
+#include "actors/channels/whatsapp/whatsapp_channel.hpp"
+#include "tests/platforms/adapter_probe.hpp"
+#include "tests/platforms/fake_whatsapp_bridge.hpp"
+#include "tests/platforms/fake_whatsapp_cloud.hpp"
+
+using namespace nb;
+using namespace nb::test;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct wa : adapter_probe {
+  temp_dir dir;
+
+  ~wa() { stop(); }
+
+  void start(json raw) {
+    raw["enabled"] = true;
+    adapter = whatsapp::make_channel(
+      sys, channel_settings_for("whatsapp", raw, dir.path), "whatsapp",
+      as_manager());
+  }
+
+  json meta(const inbound_msg& m) { return json::parse(m.metadata_json); }
+};
+
+struct bridged : wa {
+  fake_whatsapp_bridge bridge;
+
+  ~bridged() { stop(); }
+
+  void start(json extra = json::object()) {
+    json raw{{"bridgeUrl", bridge.url()},
+             {"bridgeToken", fake_whatsapp_bridge::token}};
+    raw.update(extra);
+    wa::start(raw);
+  }
+};
+
+struct cloud : wa {
+  fake_whatsapp_cloud graph;
+  std::string hook; ///< the webhook's URL, from the channel's status
+
+  ~cloud() { stop(); }
+
+  void start(json extra = json::object()) {
+    json raw{{"mode", "cloud"},
+             {"apiBase", graph.api_base()},
+             {"accessToken", fake_whatsapp_cloud::access_token},
+             {"phoneNumberId", fake_whatsapp_cloud::phone_number_id},
+             {"appSecret", fake_whatsapp_cloud::app_secret},
+             {"verifyToken", fake_whatsapp_cloud::verify_token},
+             {"webhookPort", 0}};
+    raw.update(extra);
+    wa::start(raw);
+    REQUIRE(wait_state("connected"));
+    auto detail = status().detail;
+    auto at = detail.find("http://");
+    REQUIRE(at != std::string::npos);
+    hook = detail.substr(at, detail.find(';', at) - at);
+  }
+
+  struct posted {
+    int status = 0;
+    std::optional<inbound_msg> msg;
+  };
+
+  /// Meta's POST from another thread while this one plays the manager
+  /// (the webhook answers only once the journal's receipt came back).
+  posted post(const json& body, std::chrono::milliseconds wait = 10s,
+              const std::string& secret = fake_whatsapp_cloud::app_secret) {
+    auto url = hook;
+    auto answer = std::async(std::launch::async, [url, body, secret] {
+      return fake_whatsapp_cloud::post_webhook(url, body, secret);
+    });
+    posted p;
+    p.msg = next_inbound(wait);
+    p.status = answer.get();
+    return p;
+  }
+};
+
+std::string read_all(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace
+
+TEST_CASE("whatsapp bridge frames become inbound messages") {
+  auto f = whatsapp::read_bridge_frame(
+    fake_whatsapp_bridge::message("M1", "4915112345678", "hallo").dump(),
+    "whatsapp");
+  REQUIRE(f.kind == whatsapp::bridge_frame::message);
+  CHECK(f.msg.sender_id == "4915112345678");
+  CHECK(f.msg.chat_id == "4915112345678@s.whatsapp.net");
+  CHECK(f.msg.content == "hallo");
+  auto meta = json::parse(f.msg.metadata_json);
+  CHECK(meta["_message_id"] == "M1");
+  CHECK(meta["_is_group"] == false);
+
+  auto g = whatsapp::read_bridge_frame(
+    fake_whatsapp_bridge::message("M2", "", "hi all", "1203630", true).dump(),
+    "whatsapp");
+  REQUIRE(g.kind == whatsapp::bridge_frame::message);
+  CHECK(g.msg.chat_id == "1203630@g.us");
+  CHECK(json::parse(g.msg.metadata_json)["_mentioned"] == true);
+
+  CHECK(whatsapp::sender_number("4917600000001@s.whatsapp.net",
+                                "98765432101234@lid")
+        == "4917600000001");
+  CHECK(whatsapp::sender_number("", "98765432101234@lid") == "98765432101234");
+  CHECK(whatsapp::sender_number("", "+4917:3@s.whatsapp.net") == "4917");
+
+  CHECK(whatsapp::read_bridge_frame("][", "whatsapp").kind
+        == whatsapp::bridge_frame::malformed);
+  CHECK(whatsapp::read_bridge_frame(R"({"type":"message","sender":"x"})",
+                                    "whatsapp")
+          .kind
+        == whatsapp::bridge_frame::malformed);
+  auto qr = whatsapp::read_bridge_frame(R"({"type":"qr","qr":"2@abc"})", "w");
+  CHECK(qr.kind == whatsapp::bridge_frame::qr);
+  CHECK(qr.text == "2@abc");
+  auto err = whatsapp::read_bridge_frame(R"({"type":"error","error":"x"})", "w");
+  CHECK(err.kind == whatsapp::bridge_frame::error);
+}
+
+TEST_CASE("whatsapp bridge round trip authenticates and waits for sent") {
+  bridged t;
+  t.start();
+  REQUIRE(t.bridge.wait_authenticated(1, 10s));
+  REQUIRE(t.bridge.tokens().size() == 1);
+  CHECK(t.bridge.tokens()[0] == fake_whatsapp_bridge::token);
+  CHECK(t.wait_state("connected"));
+  t.bridge.push(fake_whatsapp_bridge::message("ABC1", "4915112345678",
+                                              "what's up?"));
+  auto in = t.next_inbound();
+  REQUIRE(in);
+  CHECK(in->sender_id == "4915112345678");
+  CHECK(in->content == "what's up?");
+  CHECK(t.meta(*in)["_message_id"] == "ABC1");
+
+  CHECK(t.deliver(reply("whatsapp", in->chat_id, "all good")) == "");
+  auto cmds = t.bridge.commands();
+  REQUIRE(cmds.size() == 1);
+  CHECK(cmds[0]["type"] == "send");
+  CHECK(cmds[0]["to"] == "4915112345678@s.whatsapp.net");
+  CHECK(cmds[0]["text"] == "all good");
+
+  // An error frame is the bridge refusing: the manager gets the reason.
+  t.bridge.fail_next(1, "Error: Not connected");
+  auto err = t.deliver(reply("whatsapp", in->chat_id, "again"));
+  CHECK(err.find("Not connected") != std::string::npos);
+  CHECK(t.status().failed == 1);
+}
+
+TEST_CASE("whatsapp bridge reconnects mid-stream without loss or repeat") {
+  bridged t;
+  t.start();
+  REQUIRE(t.bridge.wait_authenticated(1, 10s));
+  for (auto id : {"S1", "S2", "S3"})
+    t.bridge.push(fake_whatsapp_bridge::message(id, "491", id));
+  t.bridge.drop(); // right behind the frames: they are in flight
+  std::vector<std::string> got;
+  while (got.size() < 3) {
+    auto in = t.next_inbound();
+    REQUIRE(in);
+    got.push_back(in->content);
+  }
+  REQUIRE(t.bridge.wait_authenticated(2, 15s));
+  // WhatsApp hands the last one to the bridge again after its reconnect.
+  t.bridge.push(fake_whatsapp_bridge::message("S3", "491", "S3"));
+  t.bridge.push(fake_whatsapp_bridge::message("S4", "491", "S4"));
+  while (auto in = t.next_inbound(got.size() < 4 ? 10s : 1s))
+    got.push_back(in->content);
+  std::vector<std::string> once_each{"S1", "S2", "S3", "S4"};
+  CHECK(got == once_each);
+  // Sending works on the new connection.
+  CHECK(t.deliver(reply("whatsapp", "491@s.whatsapp.net", "back")) == "");
+}
+
+TEST_CASE("whatsapp bridge skips malformed frames and stays up") {
+  bridged t;
+  t.start();
+  REQUIRE(t.bridge.wait_authenticated(1, 10s));
+  t.bridge.push_raw("][");
+  t.bridge.push_raw(R"({"no":"type"})");
+  t.bridge.push_raw(R"({"type":"message","id":"X","content":"no sender"})");
+  t.bridge.push_raw(R"({"type":"message","id":7,"sender":[]})");
+  t.bridge.push_raw(R"({"type":"mystery"})");
+  t.bridge.push(fake_whatsapp_bridge::message("OK1", "492", "still here"));
+  auto in = t.next_inbound();
+  REQUIRE(in);
+  CHECK(in->content == "still here");
+  CHECK_FALSE(t.next_inbound(500ms));
+  CHECK(t.status().state == "connected");
+  CHECK(t.bridge.authenticated() == 1);
+}
+
+TEST_CASE("whatsapp bridge shows the qr code and the bridge status") {
+  bridged t;
+  t.start();
+  REQUIRE(t.bridge.wait_authenticated(1, 10s));
+  t.bridge.push({{"type", "qr"}, {"qr", "2@Qm9vaw,xyz"}});
+  auto shown = [&](const std::string& what) {
+    for (int i = 0; i < 250; ++i) {
+      if (t.status().detail.find(what) != std::string::npos)
+        return true;
+      std::this_thread::sleep_for(20ms);
+    }
+    return false;
+  };
+  CHECK(shown("2@Qm9vaw,xyz"));
+  t.bridge.push({{"type", "status"}, {"status", "disconnected"}});
+  CHECK(t.wait_state("disconnected"));
+  t.bridge.push({{"type", "status"}, {"status", "connected"}});
+  CHECK(t.wait_state("connected"));
+}
+
+TEST_CASE("whatsapp bridge media in and out") {
+  bridged t;
+  temp_dir bridge_media;
+  auto photo = bridge_media.path + "/wa_1_ab.jpg";
+  std::ofstream{photo} << "JPEGDATA";
+  auto big = bridge_media.path + "/wa_2_cd.pdf";
+  std::ofstream{big} << std::string(2048, 'x');
+  t.start({{"maxMediaBytes", 1024}});
+  REQUIRE(t.bridge.wait_authenticated(1, 10s));
+  t.bridge.push(fake_whatsapp_bridge::message("P1", "493", "", "", false,
+                                              {photo}));
+  auto in = t.next_inbound();
+  REQUIRE(in);
+  REQUIRE(in->media.size() == 1);
+  CHECK(in->media[0].rfind(t.dir.path + "/media/whatsapp/", 0) == 0);
+  CHECK(read_all(in->media[0]) == "JPEGDATA");
+  CHECK(in->content == "[image: " + in->media[0] + "]");
+  t.bridge.push(fake_whatsapp_bridge::message("P2", "493", "see file", "",
+                                              false, {big}));
+  in = t.next_inbound();
+  REQUIRE(in);
+  CHECK(in->media.empty()); // over maxMediaBytes
+  CHECK(in->content.rfind("see file\n[file: wa_2_cd.pdf skipped", 0) == 0);
+
+  auto out = reply("whatsapp", "493@s.whatsapp.net", "here it is");
+  out.metadata_json = json{{"media", {photo}}}.dump();
+  CHECK(t.deliver(out) == "");
+  auto cmds = t.bridge.commands();
+  REQUIRE(cmds.size() == 1);
+  CHECK(cmds[0]["type"] == "send_media");
+  CHECK(cmds[0]["filePath"] == photo);
+  CHECK(cmds[0]["mimetype"] == "image/jpeg");
+  CHECK(cmds[0]["caption"] == "here it is");
+}
+
+TEST_CASE("whatsapp bad keys show as errors naming the key") {
+  bridged t;
+  t.start({{"bridgeToken", "wrong"}});
+  CHECK(t.wait_state("error"));
+  CHECK(t.status().detail.find("channels.whatsapp.bridgeToken")
+        != std::string::npos);
+  CHECK(t.status().detail.find("wrong") == std::string::npos);
+  t.stop();
+  t.wa::start({{"mode", "fax"}});
+  CHECK(t.status().detail.find("channels.whatsapp.mode") != std::string::npos);
+  t.stop();
+  t.wa::start({{"mode", "cloud"}, {"accessToken", "x"}, {"phoneNumberId", "1"},
+               {"verifyToken", "v"}});
+  CHECK(t.status().state == "error");
+  CHECK(t.status().detail.find("channels.whatsapp.appSecret: missing")
+        != std::string::npos);
+}
+
+TEST_CASE("whatsapp cloud webhook answers the subscription check") {
+  cloud t;
+  t.start();
+  std::string body;
+  CHECK(fake_whatsapp_cloud::verify(t.hook, fake_whatsapp_cloud::verify_token,
+                                    "1158201444", body)
+        == 200);
+  CHECK(body == "1158201444");
+  CHECK(fake_whatsapp_cloud::verify(t.hook, "guess", "1", body) == 403);
+}
+
+TEST_CASE("whatsapp cloud signed webhook round trip and statuses") {
+  cloud t;
+  t.start();
+  auto p = t.post(fake_whatsapp_cloud::text_message("16315551181",
+                                                    "wamid.IN1", "Hello"));
+  CHECK(p.status == 200);
+  CHECK(t.receipts == 1); // answered 200 after the journal's receipt
+  REQUIRE(p.msg);
+  auto& in = *p.msg;
+  CHECK(in.sender_id == "16315551181");
+  CHECK(in.chat_id == "16315551181");
+  CHECK(in.content == "Hello");
+  CHECK(t.meta(in)["_message_id"] == "wamid.IN1");
+
+  CHECK(t.deliver(reply("whatsapp", "16315551181", "Hi *there*")) == "");
+  auto sent = t.graph.sent();
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]["to"] == "16315551181");
+  CHECK(sent[0]["type"] == "text");
+  CHECK(sent[0]["text"]["body"] == "Hi *there*");
+
+  // Statuses are counted, not handed on as messages.
+  p = t.post(fake_whatsapp_cloud::status("wamid.OUT1", "delivered",
+                                         "16315551181"), 300ms);
+  CHECK(p.status == 200);
+  CHECK_FALSE(p.msg);
+  p = t.post(fake_whatsapp_cloud::status("wamid.OUT2", "failed",
+                                         "16315551181", 131047), 300ms);
+  CHECK(p.status == 200);
+  auto detail = t.status().detail;
+  CHECK(detail.find("delivered 1") != std::string::npos);
+  CHECK(detail.find("failed 1") != std::string::npos);
+  CHECK(detail.find("24-hour") != std::string::npos);
+}
+
+TEST_CASE("whatsapp cloud refuses a bad signature") {
+  cloud t;
+  t.start();
+  auto body = fake_whatsapp_cloud::text_message("16315551181", "wamid.X",
+                                                "forged");
+  auto p = t.post(body, 1s, "not-the-secret");
+  CHECK(p.status == 401);
+  CHECK_FALSE(p.msg);
+  p = t.post(body, 300ms, "");
+  CHECK(p.status == 401);
+  CHECK_FALSE(p.msg);
+  CHECK(t.receipts == 0);
+  // Malformed but signed: refused, the webhook stays up.
+  CHECK(t.post(json{{"entry", 5}}, 300ms).status == 400);
+  p = t.post(fake_whatsapp_cloud::text_message("1", "wamid.Y", "real"));
+  CHECK(p.status == 200);
+  REQUIRE(p.msg);
+  CHECK(p.msg->content == "real");
+}
+
+TEST_CASE("whatsapp cloud honours 429 and explains the 24-hour window") {
+  cloud t;
+  t.start();
+  t.graph.limit_sends(1, 1);
+  CHECK(t.deliver(reply("whatsapp", "1", "eventually")) == "");
+  CHECK(t.graph.send_calls() == 2);
+  t.graph.refuse_outside_window(1);
+  auto err = t.deliver(reply("whatsapp", "1", "too late"));
+  CHECK(err.find("131047") != std::string::npos);
+  CHECK(err.find("24-hour") != std::string::npos);
+}
+
+TEST_CASE("whatsapp cloud media in and out") {
+  cloud t;
+  t.graph.add_media("MEDIA42", "PNGBYTES", "image/png");
+  t.start();
+  auto p = t.post(fake_whatsapp_cloud::image_message("1", "wamid.IMG",
+                                                     "MEDIA42", "look"));
+  CHECK(p.status == 200);
+  REQUIRE(p.msg);
+  CHECK(p.msg->content.rfind("look\n[image: ", 0) == 0);
+  REQUIRE(p.msg->media.size() == 1);
+  CHECK(p.msg->media[0].rfind(t.dir.path + "/media/whatsapp/", 0) == 0);
+  CHECK(read_all(p.msg->media[0]) == "PNGBYTES");
+
+  auto doc = t.dir.path + "/report.pdf";
+  std::ofstream{doc} << "%PDF-1.4";
+  auto out = reply("whatsapp", "1", "the report");
+  out.metadata_json = json{{"media", {doc}}}.dump();
+  CHECK(t.deliver(out) == "");
+  auto ups = t.graph.uploads();
+  REQUIRE(ups.size() == 1);
+  CHECK(ups[0] == "application/pdf|report.pdf|%PDF-1.4");
+  auto sent = t.graph.sent();
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]["type"] == "document");
+  CHECK(sent[0]["document"]["id"] == "up-1");
+  CHECK(sent[0]["document"]["caption"] == "the report");
+  CHECK(sent[0]["document"]["filename"] == "report.pdf");
+}
