@@ -10,6 +10,7 @@
 
 #include "actors/channels/whatsapp/bridge_frames.hpp"
 #include "actors/channels/whatsapp/cloud_payload.hpp"
+#include "actors/channels/manager/manager.hpp"
 #include "actors/channels/whatsapp/whatsapp_channel.hpp"
 #include "tests/platforms/adapter_probe.hpp"
 #include "tests/platforms/fake_whatsapp_bridge.hpp"
@@ -265,6 +266,32 @@ TEST_CASE("whatsapp bridge media in and out") {
   CHECK(cmds[0]["filePath"] == photo);
   CHECK(cmds[0]["mimetype"] == "image/jpeg");
   CHECK(cmds[0]["caption"] == "here it is");
+}
+
+TEST_CASE("whatsapp gets a split reply's attachment once with the last piece") {
+  system_fixture f;
+  temp_dir dir;
+  fake_whatsapp_bridge bridge;
+  auto photo = dir.path + "/chart.png";
+  std::ofstream{photo} << "PNG";
+  json raw{{"enabled", true}, {"bridgeUrl", bridge.url()},
+           {"bridgeToken", fake_whatsapp_bridge::token}};
+  auto manager = spawn_channel_manager(
+    f.sys, channel_settings_for("whatsapp", raw, dir.path), {}, {});
+  REQUIRE(bridge.wait_authenticated(1, 10s));
+  auto out = reply("whatsapp", "494@s.whatsapp.net",
+                   std::string(3000, 'a') + "\n\n" + std::string(3000, 'b'));
+  out.metadata_json = json{{"media", {photo}}}.dump();
+  caf::anon_send(manager, out);
+  REQUIRE(bridge.wait_commands(2, 10s));
+  std::this_thread::sleep_for(300ms); // nothing else comes
+  auto cmds = bridge.commands();
+  REQUIRE(cmds.size() == 2);
+  CHECK(cmds[0]["type"] == "send");
+  CHECK(cmds[0]["text"] == std::string(3000, 'a'));
+  CHECK(cmds[1]["type"] == "send_media");
+  CHECK(cmds[1]["caption"] == std::string(3000, 'b'));
+  caf::anon_send_exit(manager, caf::exit_reason::user_shutdown);
 }
 
 TEST_CASE("whatsapp bad keys show as errors naming the key") {
