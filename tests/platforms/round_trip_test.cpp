@@ -7,12 +7,14 @@
 #include <thread>
 
 #include "actors/supervisor/runtime.hpp"
+#include "tests/integration/child_process.hpp"
 #include "tests/integration/harness.hpp"
 #include "tests/platforms/fake_discord.hpp"
 #include "tests/platforms/fake_matrix.hpp"
 #include "tests/platforms/fake_slack.hpp"
 #include "tests/platforms/fake_telegram.hpp"
 #include "tests/platforms/fake_whatsapp_bridge.hpp"
+#include "tests/platforms/fake_whatsapp_cloud.hpp"
 
 using namespace nb;
 using namespace nb::test;
@@ -172,4 +174,49 @@ TEST_CASE("whatsapp bridge message reaches the agent and the answer comes back")
   CHECK(gw.llm.request_count() == calls);
   for (auto& c : wa.commands())
     CHECK(c["to"] != "4930999@s.whatsapp.net");
+}
+
+TEST_CASE("whatsapp cloud webhook message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_whatsapp_cloud graph;
+  auto port = free_port();
+  gw.enable("whatsapp", {{"mode", "cloud"},
+                         {"apiBase", graph.api_base()},
+                         {"accessToken", fake_whatsapp_cloud::access_token},
+                         {"phoneNumberId", fake_whatsapp_cloud::phone_number_id},
+                         {"appSecret", fake_whatsapp_cloud::app_secret},
+                         {"verifyToken", fake_whatsapp_cloud::verify_token},
+                         {"webhookPort", port},
+                         {"allowFrom", {"16315551181"}}});
+  gw.start();
+  auto hook = "http://127.0.0.1:" + std::to_string(port) + "/whatsapp/webhook";
+  std::string body;
+  REQUIRE(eventually([&] {
+    return fake_whatsapp_cloud::verify(hook, fake_whatsapp_cloud::verify_token,
+                                       "42", body) == 200;
+  }));
+  // 200 comes once the message is in the gateway's inbox journal.
+  CHECK(fake_whatsapp_cloud::post_webhook(
+          hook, fake_whatsapp_cloud::text_message("16315551181", "wamid.G1",
+                                                  "ping cloud"))
+        == 200);
+  REQUIRE(eventually([&] {
+    for (auto& s : graph.sent())
+      if (s["text"].value("body", "").find("echo: ping cloud")
+          != std::string::npos)
+        return s["to"] == "16315551181";
+    return false;
+  }));
+  auto calls = gw.llm.request_count();
+  auto forged = fake_whatsapp_cloud::text_message("16315551181", "wamid.G2",
+                                                  "forged");
+  CHECK(fake_whatsapp_cloud::post_webhook(hook, forged, "wrong-secret") == 401);
+  CHECK(fake_whatsapp_cloud::post_webhook(
+          hook, fake_whatsapp_cloud::text_message("4930999", "wamid.G3",
+                                                  "stranger"))
+        == 200);
+  std::this_thread::sleep_for(2s);
+  CHECK(gw.llm.request_count() == calls);
+  for (auto& s : graph.sent())
+    CHECK(s["to"] != "4930999");
 }
