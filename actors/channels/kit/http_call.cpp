@@ -1,6 +1,9 @@
 #include "actors/channels/kit/http_call.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include <httplib.h>
 
@@ -99,6 +102,75 @@ http_reply http_endpoint::call(const std::string& method,
     }
   }
   return out;
+}
+
+std::string download_file(const std::string& url, const std::string& dest,
+                          int64_t max_bytes, std::chrono::seconds timeout) {
+  auto scheme_end = url.find("://");
+  if (scheme_end == std::string::npos
+      || (url.compare(0, scheme_end, "http") != 0
+          && url.compare(0, scheme_end, "https") != 0))
+    return "not an http(s) URL";
+  auto path_at = url.find('/', scheme_end + 3);
+  auto path = path_at == std::string::npos ? "/" : url.substr(path_at);
+  auto part = dest + ".part";
+  std::string why;
+  try {
+    httplib::Client cli{url.substr(0, path_at)};
+    if (!cli.is_valid())
+      return "bad URL";
+    cli.set_connection_timeout(10, 0);
+    cli.set_read_timeout(timeout.count(), 0);
+    cli.set_follow_location(true);
+    std::ofstream out{part, std::ios::binary | std::ios::trunc};
+    if (!out)
+      return "cannot write " + part;
+    int64_t got = 0;
+    int status = 0;
+    auto res = cli.Get(
+      path,
+      [&](const httplib::Response& r) {
+        status = r.status;
+        if (status < 200 || status >= 300)
+          return false;
+        if (r.has_header("Content-Length")) {
+          auto len = std::strtoll(r.get_header_value("Content-Length").c_str(),
+                                  nullptr, 10);
+          if (len > max_bytes) {
+            why = std::to_string(len) + " bytes is over the limit of "
+                  + std::to_string(max_bytes);
+            return false;
+          }
+        }
+        return true;
+      },
+      [&](const char* data, size_t n) {
+        got += static_cast<int64_t>(n);
+        if (got > max_bytes) {
+          why = "over the limit of " + std::to_string(max_bytes) + " bytes";
+          return false;
+        }
+        out.write(data, static_cast<std::streamsize>(n));
+        return static_cast<bool>(out);
+      });
+    out.close();
+    if (why.empty() && status != 0 && (status < 200 || status >= 300))
+      why = "HTTP " + std::to_string(status);
+    if (why.empty() && !res)
+      why = httplib::to_string(res.error());
+    if (why.empty() && !out)
+      why = "cannot write " + part;
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  std::error_code ec;
+  if (why.empty())
+    std::filesystem::rename(part, dest, ec);
+  if (!why.empty() || ec) {
+    std::filesystem::remove(part, ec);
+    return why.empty() ? "cannot rename to " + dest : why;
+  }
+  return "";
 }
 
 std::string url_encode(const std::string& s) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -49,6 +50,15 @@ private:
   std::unique_ptr<impl> impl_;
   std::string problem_;
 };
+
+/// GETs the absolute http(s) `url` into the file `dest` (written as
+/// `dest`.part, renamed once complete), refusing a body over `max_bytes`
+/// (by its Content-Length or as it arrives, so it is never held whole).
+/// "" or why not; nothing is left behind on failure.
+std::string download_file(const std::string& url, const std::string& dest,
+                          int64_t max_bytes,
+                          std::chrono::seconds timeout
+                          = std::chrono::seconds(60));
 
 /// Percent-encodes a URL path segment or query value.
 std::string url_encode(const std::string& s);
