@@ -1,0 +1,28 @@
+// The DingTalk outbound side: the robot send APIs in a detached actor.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/channels/dingtalk/dingtalk_config.hpp"
+#include "actors/channels/kit/adapter.hpp"
+
+namespace nb::dingtalk {
+
+/// The request that sends `text` to `chat_id`: path and body. Groups
+/// ("group:<openConversationId>") go to /v1.0/robot/groupMessages/send,
+/// people to /v1.0/robot/oToMessages/batchSend; robotCode is the
+/// clientId; `markdown` picks msgKey sampleMarkdown {title, text}, else
+/// sampleText {content}.
+std::pair<std::string, nlohmann::json>
+send_request(const dingtalk_config& cfg, const std::string& chat_id,
+             const std::string& text, bool markdown);
+
+/// Spawns the sender detached. Final replies go out as Markdown, progress
+/// lines as plain text (stream deltas are not shown: DingTalk cannot edit
+/// a robot message). A throttling answer (HTTP 429, a flow-controlled
+/// user) is waited out up to 20 s; other failures go back to the manager.
+chan::sender_actor spawn_sender(caf::actor_system& sys, dingtalk_config cfg);
+
+} // namespace nb::dingtalk
