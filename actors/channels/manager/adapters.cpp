@@ -2,6 +2,7 @@
 // library in manager/CMakeLists.txt.
 #include "actors/channels/manager/adapters.hpp"
 
+#include "actors/channels/dingtalk/dingtalk_channel.hpp"
 #include "actors/channels/discord/discord_channel.hpp"
 #include "actors/channels/email/email_channel.hpp"
 #include "actors/channels/matrix/matrix_channel.hpp"
@@ -20,6 +21,7 @@ const std::vector<adapter_entry>& adapter_table() {
     {"matrix", matrix::make_channel},
     {"email", email::make_channel},
     {"whatsapp", whatsapp::make_channel},
+    {"dingtalk", dingtalk::make_channel},
     {"websocket", &make_websocket_channel},
   };
   return table;

@@ -25,6 +25,9 @@ constexpr platform_default defaults[] = {
   {"matrix", 32000, group_policy::open, false},
   {"mattermost", 16383, group_policy::mention, false},
   {"whatsapp", 4096, group_policy::open, false},
+  // DingTalk: a robot message's msgParam holds 15 000 bytes (4 000 CJK
+  // characters with room for escapes); groups only deliver @-messages.
+  {"dingtalk", 4000, group_policy::open, false},
   {"email", 0, group_policy::open, false},
   {"websocket", 0, group_policy::open, true},
 };
