@@ -9,6 +9,7 @@
 #include "actors/supervisor/runtime.hpp"
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/platforms/fake_dingtalk.hpp"
 #include "tests/platforms/fake_discord.hpp"
 #include "tests/platforms/fake_matrix.hpp"
 #include "tests/platforms/fake_slack.hpp"
@@ -219,4 +220,47 @@ TEST_CASE("whatsapp cloud webhook message reaches the agent and the answer comes
   CHECK(gw.llm.request_count() == calls);
   for (auto& s : graph.sent())
     CHECK(s["to"] != "4930999");
+}
+
+TEST_CASE("dingtalk message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_dingtalk dt;
+  gw.enable("dingtalk", {{"clientId", fake_dingtalk::client_id},
+                         {"clientSecret", fake_dingtalk::client_secret},
+                         {"apiBase", dt.api_base()},
+                         {"allowFrom", {"staff1"}}});
+  gw.start();
+  REQUIRE(dt.wait_connections(1, 15s));
+  auto answered = [&](const std::string& text) {
+    for (auto& s : dt.sends())
+      if (s["param"].value("text", "").find(text) != std::string::npos)
+        return true;
+    return false;
+  };
+  // Our ack is lost and the stream drops: DingTalk sends the message again
+  // on the next connection, and it is still one turn.
+  dt.ignore_acks(true);
+  dt.push(fake_dingtalk::text("staff1", "ping dingtalk"));
+  REQUIRE(eventually([&] { return answered("echo: ping dingtalk"); }));
+  CHECK(dt.sends().front()["body"]["userIds"] == json::array({"staff1"}));
+  dt.drop();
+  REQUIRE(dt.wait_connections(2, 15s));
+  dt.ignore_acks(false);
+  REQUIRE(dt.wait_acked(2, 10s));
+  dt.push(fake_dingtalk::text("staff1", "second ask", "cidTeam"));
+  REQUIRE(eventually([&] { return answered("echo: second ask"); }));
+  CHECK(dt.sends().back()["body"]["openConversationId"] == "cidTeam");
+  size_t echoes = 0;
+  for (auto& s : dt.sends())
+    echoes += s["param"].value("text", "").find("echo: ping dingtalk")
+              != std::string::npos;
+  CHECK(echoes == 1);
+
+  // Someone not in allowFrom: the model is never asked, nothing is sent.
+  auto calls = gw.llm.request_count();
+  auto before = dt.sends().size();
+  dt.push(fake_dingtalk::text("staff7", "stranger"));
+  std::this_thread::sleep_for(2s);
+  CHECK(gw.llm.request_count() == calls);
+  CHECK(dt.sends().size() == before);
 }
