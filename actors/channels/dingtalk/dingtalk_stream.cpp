@@ -1,7 +1,6 @@
 #include "actors/channels/dingtalk/dingtalk_stream.hpp"
 
 #include <atomic>
-#include <cctype>
 #include <deque>
 #include <filesystem>
 #include <set>
@@ -14,6 +13,7 @@
 #include "actors/channels/dingtalk/dingtalk_frame.hpp"
 #include "actors/channels/kit/hand_over.hpp"
 #include "actors/channels/kit/http_call.hpp"
+#include "actors/channels/kit/media_file.hpp"
 #include "actors/channels/kit/stop_flag.hpp"
 #include "actors/channels/kit/ws_connection.hpp"
 #include "actors/common/log.hpp"
@@ -170,22 +170,18 @@ private:
       auto name = std::filesystem::path(m.file_name).filename().string();
       if (name.empty() || name == "." || name == "..")
         name = m.kind == "image" ? "image.jpg" : m.kind;
-      std::string safe_id;
-      for (char c : id)
-        safe_id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-      auto dest = cfg_.media_dir + "/" + safe_id + "_" + std::to_string(i)
-                  + "_" + name;
+      auto dest = cfg_.media_dir + "/"
+                  + chan::safe_media_name(id + "_" + std::to_string(i) + "_"
+                                          + name);
       auto err = api_.download(m.download_code, dest, cfg_.max_media_bytes);
-      auto& text = b.msg.content;
-      if (!text.empty())
-        text += "\n";
       if (!err.empty()) {
         lg_->warn("could not fetch {} of message {}: {}", m.kind, id, err);
-        text += "[" + m.kind + ": " + name + " unavailable (" + err + ")]";
+        chan::add_note(b.msg.content, "[" + m.kind + ": " + name
+                                        + " unavailable (" + err + ")]");
         continue;
       }
       b.msg.media.push_back(dest);
-      text += "[" + m.kind + ": " + dest + "]";
+      chan::add_note(b.msg.content, chan::media_tag(dest));
     }
   }
 

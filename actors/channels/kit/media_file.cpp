@@ -62,14 +62,7 @@ void add_note(std::string& content, const std::string& note) {
   content += (content.empty() ? "" : "\n") + note;
 }
 
-std::string save_media(const std::string& dir, const std::string& name,
-                       const std::string& bytes, int64_t max_bytes,
-                       std::string& error) {
-  if (static_cast<int64_t>(bytes.size()) > max_bytes) {
-    error = "larger than the cap (" + std::to_string(bytes.size()) + " > "
-            + std::to_string(max_bytes) + " bytes)";
-    return "";
-  }
+std::string safe_media_name(const std::string& name) {
   std::string safe;
   for (char c : name)
     safe += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-'
@@ -78,9 +71,20 @@ std::string save_media(const std::string& dir, const std::string& name,
               : '_';
   if (safe.empty() || safe[0] == '.')
     safe = "media" + safe;
+  return safe;
+}
+
+std::string save_media(const std::string& dir, const std::string& name,
+                       const std::string& bytes, int64_t max_bytes,
+                       std::string& error) {
+  if (static_cast<int64_t>(bytes.size()) > max_bytes) {
+    error = "larger than the cap (" + std::to_string(bytes.size()) + " > "
+            + std::to_string(max_bytes) + " bytes)";
+    return "";
+  }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  auto path = dir + "/" + safe;
+  auto path = dir + "/" + safe_media_name(name);
   std::ofstream out{path, std::ios::binary | std::ios::trunc};
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();

@@ -21,6 +21,10 @@ std::string media_tag(const std::string& path);
 /// Appends `note` to `content` on a line of its own.
 void add_note(std::string& content, const std::string& note);
 
+/// `name` with every character but letters, digits, '.', '-' and '_'
+/// turned into '_', never empty and never starting with '.'.
+std::string safe_media_name(const std::string& name);
+
 /// Writes `bytes` to `dir`/`name` (the directory is created; `name` is
 /// reduced to safe characters) unless it is larger than `max_bytes`.
 /// Returns the path, or "" with `error` set.
