@@ -2,6 +2,7 @@
 
 #include "actors/common/clock.hpp"
 #include "actors/common/file_lock.hpp"
+#include "config/atomic_file.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -22,19 +23,6 @@ using json = nlohmann::json;
 
 std::string os_error(const std::string& what) {
   return what + ": " + std::strerror(errno);
-}
-
-bool write_all_fd(int fd, const std::string& data) {
-  size_t off = 0;
-  while (off < data.size()) {
-    auto n = ::write(fd, data.data() + off, data.size() - off);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    off += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 } // namespace
@@ -107,27 +95,7 @@ std::string job_store::save_locked(const std::vector<job>& jobs) {
     arr.push_back(to_json(j));
   auto text = json{{"version", 1}, {"jobs", arr}}.dump(
     2, ' ', false, json::error_handler_t::replace) + "\n";
-  auto tmp = file() + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0)
-    return os_error("cannot write " + tmp);
-  bool ok = write_all_fd(fd, text) && ::fsync(fd) == 0;
-  auto saved_errno = errno;
-  ::close(fd);
-  if (!ok) {
-    errno = saved_errno;
-    auto err = os_error("cannot write " + tmp);
-    ::unlink(tmp.c_str());
-    return err;
-  }
-  if (::rename(tmp.c_str(), file().c_str()) != 0)
-    return os_error("cannot replace " + file());
-  int dfd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return "";
+  return replace_file_atomic(file(), text, 0600).error;
 }
 
 job_list job_store::read() {

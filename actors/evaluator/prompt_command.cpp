@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "actors/evaluator/evaluator_prompt.hpp"
+#include "config/atomic_file.hpp"
 
 namespace nb {
 
@@ -57,16 +58,10 @@ std::string init(const std::string& workspace) {
   }
   std::error_code ec;
   fs::create_directories(fs::path{path}.parent_path(), ec);
-  auto tmp = path + ".tmp";
-  {
-    std::ofstream out{tmp, std::ios::binary | std::ios::trunc};
-    out << default_evaluator_prompt() << "\n";
-    if (!out)
-      return "Could not write " + rel() + ".";
-  }
-  fs::rename(tmp, path, ec);
-  if (ec)
-    return "Could not write " + rel() + ": " + ec.message();
+  auto written
+    = replace_file_atomic(path, default_evaluator_prompt() + "\n", 0644);
+  if (written.outcome == write_outcome::failed)
+    return "Could not write " + rel() + ": " + written.error;
   return "Wrote the default heartbeat evaluator prompt to " + rel()
          + ". Edit it to change when background results reach you.\n"
          + must_call;

@@ -17,6 +17,7 @@
 #include "actors/common/clock.hpp"
 #include "actors/store/pg_conn.hpp"
 #include "actors/store/process_mark.hpp"
+#include "config/atomic_file.hpp"
 #include "messages/errc.hpp"
 
 namespace nb {
@@ -86,15 +87,9 @@ caf::expected<lease_state> file_lease(const std::string& dir,
   nlohmann::json j{{"owner", owner},
                    {"expires_at_ms", now + ttl_ms},
                    {"process", to_json(this_process())}};
-  auto tmp = base + ".json.tmp";
-  {
-    std::ofstream out{tmp, std::ios::trunc};
-    out << j.dump();
-    if (!out.flush())
-      return lease_error("lease: cannot write " + tmp);
-  }
-  if (::rename(tmp.c_str(), (base + ".json").c_str()) != 0)
-    return lease_error("lease: cannot rename " + tmp);
+  auto written = replace_file_atomic(base + ".json", j.dump(), 0600);
+  if (written.outcome == write_outcome::failed)
+    return lease_error("lease: " + written.error);
   return lease_state{true, owner, ttl_ms};
 }
 

@@ -11,6 +11,7 @@
 #include "actors/channels/kit/stop_flag.hpp"
 #include "actors/channels/matrix/matrix_sync.hpp"
 #include "actors/common/log.hpp"
+#include "config/atomic_file.hpp"
 
 namespace nb::matrix {
 
@@ -59,16 +60,11 @@ private:
     std::error_code ec;
     std::filesystem::create_directories(
       std::filesystem::path(state_file_).parent_path(), ec);
-    auto tmp = state_file_ + ".tmp";
-    {
-      std::ofstream f{tmp, std::ios::trunc};
-      f << s << '\n';
-      if (!f) {
-        lg_->warn("cannot save the sync token to {}", state_file_);
-        return;
-      }
-    }
-    std::filesystem::rename(tmp, state_file_, ec);
+    // fsync'd: a since-token that runs ahead of the journal after a power
+    // cut would skip messages; one that is lost replays them (deduped).
+    auto written = replace_file_atomic(state_file_, s + "\n", 0600);
+    if (written.outcome == write_outcome::failed)
+      lg_->warn("cannot save the sync token: {}", written.error);
   }
 
   /// Token and user id; false when stopping or hopeless.
