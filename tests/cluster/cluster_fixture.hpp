@@ -89,6 +89,8 @@ private:
 public:
   int cluster_port() const { return cluster_port_; }
   int api_port() const { return api_port_; }
+  /// The gateway node's /health, /stats and /metrics.
+  int health_port() const { return health_port_; }
 };
 
 /// A test-side actor system with the middleman, for talking to the front.
