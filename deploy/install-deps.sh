@@ -9,6 +9,7 @@ packages=(
   chromium      # the WebUI test drives it headless (tests/webui)
   libpq-dev postgresql  # the PostgreSQL session store and its tests
   libsqlite3-dev  # the semantic memory index (FTS5 and trigram compiled in)
+  libjemalloc-dev # the gateway's allocator (actors/app/allocator.cpp)
   openssl       # the cluster TLS test makes its certificates with the CLI
   bubblewrap    # exec runs every command in a bwrap sandbox
   slirp4netns   # the sandbox's "loopback-denied" network (outbound access)

@@ -7,6 +7,7 @@
 #include "actors/app/shutdown_signals.hpp"
 #include "actors/channels/api/api_server.hpp"
 #include "actors/channels/gateway_http/gateway_http_server.hpp"
+#include "actors/common/heap.hpp"
 #include "actors/common/log.hpp"
 #include "actors/provider/provider_registry.hpp"
 #include "actors/supervisor/runtime.hpp"
@@ -34,8 +35,10 @@ int cmd_gateway(const options& opts) {
     gateway_http_server health{rt.system(), rt.stats(), *cfg};
     health.serve_channels(rt.channels());
     api_server api{rt.system(), rt.router(), *cfg};
-    lg->info("gateway ready: API on http://{}:{}/v1, health on http://{}:{}",
-             cfg->api.host, api.port(), cfg->gateway.host, health.port());
+    lg->info("gateway ready: API on http://{}:{}/v1, health on http://{}:{} "
+             "({} heap)",
+             cfg->api.host, api.port(), cfg->gateway.host, health.port(),
+             heap_allocator_name());
     int sig = 0;
     sigwait(&signals, &sig);
     auto drain = std::chrono::seconds(cfg->gateway.drain_s);

@@ -3,12 +3,12 @@
 #include <fstream>
 #include <memory>
 
-#include <malloc.h>
 #include <unistd.h>
 
 #include <caf/atom.hpp>
 #include <caf/send.hpp>
 
+#include "actors/common/heap.hpp"
 #include "messages/stats.hpp"
 
 namespace nb {
@@ -42,12 +42,15 @@ caf::behavior memory_trimmer(caf::event_based_actor* self, stats_actor stats,
   auto totals = std::make_shared<trim_totals>();
   auto trim = [=] {
     auto before = resident_kb();
-    ::malloc_trim(0);
+    give_back_free_heap();
     auto after = resident_kb();
     if (before > after)
       totals->returned_kb += before - after;
-    if (stats)
+    if (stats) {
       self->send(stats, gauge_sample{"heap_returned_kb", totals->returned_kb});
+      self->send(stats,
+                 gauge_sample{"heap_in_use_kb", heap_in_use_bytes() / 1024});
+    }
   };
   self->delayed_send(self, every, every_atom::value);
   return {

@@ -2,11 +2,15 @@
 // that thread's arena: when many idle sessions quit (10 000 chats after a
 // load peak), or as load moves between CAF's workers and the detached
 // workers over hours (the soak: 51.7 MB taken from the system with 12.5 MB
-// in use), the process holds several times what it uses. malloc_trim
-// returns the free pages of every arena. One trimmer per router (spawned
+// in use), the process holds several times what it uses. The gateway now
+// runs on jemalloc (actors/app/allocator.cpp), which decays free pages on its
+// own while it allocates; the trimmer's purge (give_back_free_heap) covers
+// the quiet times and glibc builds. One trimmer per router (spawned
 // with it, detached, so the trim never holds a scheduler thread): once a
 // minute, and a few seconds after sessions retire; it reports what the
-// trims gave back as the /stats gauge "heap_returned_kb".
+// trims gave back as the /stats gauge "heap_returned_kb", and what the
+// program has allocated as "heap_in_use_kb" (RSS far above it is the
+// allocator's holding, not a leak).
 #pragma once
 
 #include <chrono>

@@ -247,8 +247,9 @@ int main(int argc, char** argv) try {
   load.emplace_back(websocket_loop, ws_port, 2);
 
   std::ofstream csv{fs::path(opt.out) / "samples.csv"};
-  csv << "minute,rss_mb,threads,fds,journal_kb,turns,sent,answered,failed\n";
-  struct row { double minute; proc_figures f; long long journal; };
+  csv << "minute,rss_mb,threads,fds,journal_kb,turns,sent,answered,failed,"
+         "heap_in_use_mb\n";
+  struct row { double minute; proc_figures f; long long journal; double heap_mb; };
   std::vector<row> rows;
   auto started = clock_type::now();
   auto end = started + std::chrono::duration<double>(opt.minutes * 60);
@@ -265,13 +266,20 @@ int main(int argc, char** argv) try {
     if (stats.is_object() && stats.contains("turns")
         && stats["turns"].contains("by_outcome"))
       turns = stats["turns"]["by_outcome"].value("completed", 0L);
+    // What the program uses (the trimmer's gauge, once a minute): RSS far
+    // above it is the allocator's holding.
+    double heap_mb = -1;
+    if (stats.is_object() && stats.contains("gauges")
+        && stats["gauges"].contains("heap_in_use_kb"))
+      heap_mb = stats["gauges"]["heap_in_use_kb"].get<double>() / 1024;
     double minute = std::chrono::duration<double>(clock_type::now() - started).count() / 60;
-    rows.push_back({minute, f, j});
+    rows.push_back({minute, f, j, heap_mb});
     char line[256];
-    std::snprintf(line, sizeof line, "%.2f,%.1f,%ld,%ld,%s,%ld,%ld,%ld,%ld", minute,
-                  f.rss_kb / 1024.0, f.threads, f.fds,
+    std::snprintf(line, sizeof line, "%.2f,%.1f,%ld,%ld,%s,%ld,%ld,%ld,%ld,%s",
+                  minute, f.rss_kb / 1024.0, f.threads, f.fds,
                   j < 0 ? "NA" : std::to_string(j / 1024).c_str(), turns,
-                  sent.load(), answered.load(), failed.load());
+                  sent.load(), answered.load(), failed.load(),
+                  heap_mb < 0 ? "NA" : std::to_string(heap_mb).c_str());
     csv << line << "\n" << std::flush;
     std::cout << line << std::endl;
   }
@@ -304,6 +312,8 @@ int main(int argc, char** argv) try {
   std::printf("\nsoak: %.1f min, %ld messages sent, %ld answered, %ld failed\n",
               opt.minutes, sent.load(), answered.load(), failed.load());
   summary("rss_mb", [](const row& r) { return r.f.rss_kb / 1024.0; });
+  if (!rows.empty() && rows.back().heap_mb >= 0)
+    summary("heap_mb", [](const row& r) { return r.heap_mb; });
   summary("threads", [](const row& r) { return double(r.f.threads); });
   summary("fds", [](const row& r) { return double(r.f.fds); });
   if (!rows.empty() && rows.back().journal >= 0)

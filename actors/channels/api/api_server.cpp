@@ -2,14 +2,13 @@
 // caps and stops gracefully. The requests themselves: api_conn.cpp.
 #include "actors/channels/api/api_server.hpp"
 
-#include <malloc.h>
-
 #include <stdexcept>
 #include <thread>
 
 #include "actors/channels/api/api_core.hpp"
 #include "actors/channels/http/asio_listen.hpp"
 #include "actors/channels/http/http_listener.hpp"
+#include "actors/common/heap.hpp"
 #include "actors/common/log.hpp"
 
 namespace nb {
@@ -109,7 +108,7 @@ void core::trim_soon() {
   trim_timer.async_wait([this](beast::error_code ec) {
     trim_pending = false;
     if (!ec)
-      ::malloc_trim(0);
+      give_back_free_heap();
   });
 }
 

@@ -18,8 +18,6 @@
 #include <thread>
 #include <utility> // Boost 1.74 asio uses std::exchange without it
 
-#include <malloc.h>
-
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -28,6 +26,7 @@
 #include "actors/channels/websocket/ws_http_util.hpp"
 #include "actors/channels/websocket/ws_job_worker.hpp"
 #include "actors/channels/websocket/ws_protocol.hpp"
+#include "actors/common/heap.hpp"
 
 namespace nb::ws {
 
@@ -123,7 +122,7 @@ struct core : std::enable_shared_from_this<core> {
     if (now - last_trim < std::chrono::seconds(1))
       return;
     last_trim = now;
-    ::malloc_trim(0);
+    give_back_free_heap();
   }
 
   std::string random_id(const char* prefix) {
