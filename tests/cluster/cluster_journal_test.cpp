@@ -21,7 +21,7 @@ using nlohmann::json;
 namespace {
 
 /// The agent node the gateway placed `key` on (0 when not logged yet).
-int home_of(const loopback_cluster& c, const std::string& key) {
+int home_of(loopback_cluster& c, const std::string& key) {
   std::smatch m;
   auto log = c.gateway().err();
   std::regex placed{"\\[" + key + "\\] placed on agent-([0-9]+)"};
@@ -54,11 +54,19 @@ TEST_CASE("an agent node killed mid-turn: the gateway's journal carries the queu
   auto gauge = [&](const char* name) {
     return gauge_at(c.health_port(), name);
   };
-  std::vector<std::future<std::string>> callers;
+  std::vector<std::future<std::string>> callers; // each caller's whole answer
   int sent = 0;
   auto send = [&](const std::string& text) {
-    callers.push_back(std::async(std::launch::async, [&c, text] {
-      return c.chat("crash", text, 60);
+    callers.push_back(std::async(std::launch::async, [port = c.api_port(), text] {
+      httplib::Client cli{"127.0.0.1", port};
+      cli.set_read_timeout(60, 0);
+      json body{{"model", "test-model"},
+                {"messages", {{{"role", "user"}, {"content", text}}}},
+                {"session_id", "crash"}};
+      auto res = cli.Post("/v1/chat/completions", body.dump(),
+                          "application/json");
+      return res ? std::to_string(res->status) + " " + res->body
+                 : std::string{"no answer"};
     }));
     ++sent;
     // One at a time, so the journal's order is the order they were sent in.
@@ -87,9 +95,12 @@ TEST_CASE("an agent node killed mid-turn: the gateway's journal carries the queu
   std::vector<std::string> answers;
   for (auto& f : callers)
     answers.push_back(f.get());
-  CHECK(answers[0].find("interrupted") != std::string::npos);
-  for (size_t i = 0; i < queued.size(); ++i)
-    CHECK(answers[i + 1] == "echo: " + queued[i]);
+  CHECK_MESSAGE(answers[0].find("interrupted") != std::string::npos,
+                answers[0]);
+  for (size_t i = 0; i < queued.size(); ++i) {
+    CHECK(answers[i + 1].rfind("200 ", 0) == 0);
+    CHECK(answers[i + 1].find("echo: " + queued[i]) != std::string::npos);
+  }
   CHECK(home_of(c, "api:crash") != home);
   // Everything is settled in the gateway's journal: nothing would run again
   // at its next start.
