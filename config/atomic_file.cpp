@@ -94,9 +94,10 @@ write_result create_file_atomic(const std::string& path,
 }
 
 write_result replace_file_atomic(const std::string& path,
-                                 std::string_view content, unsigned mode) {
+                                 std::string_view content, unsigned mode,
+                                 existing_mode policy) {
   struct stat st{};
-  if (::stat(path.c_str(), &st) == 0)
+  if (policy == existing_mode::keep && ::stat(path.c_str(), &st) == 0)
     mode = st.st_mode & 07777;
   auto tmp = write_temp(path, content, mode);
   if (tmp.empty())

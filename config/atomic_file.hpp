@@ -19,9 +19,17 @@ struct write_result {
 write_result create_file_atomic(const std::string& path,
                                 std::string_view content, unsigned mode);
 
+/// What replace_file_atomic does with the mode of a file it replaces.
+enum class existing_mode {
+  keep,    ///< the replaced file's mode wins (`mode` only for a new file)
+  replace, ///< always `mode` (a file that now holds secrets: 0600)
+};
+
 /// Replaces `path` atomically; an existing file keeps its mode, a new one
-/// gets `mode`. Never throws.
+/// gets `mode` (with existing_mode::replace, the result always has `mode`).
+/// Never throws.
 write_result replace_file_atomic(const std::string& path,
-                                 std::string_view content, unsigned mode);
+                                 std::string_view content, unsigned mode,
+                                 existing_mode policy = existing_mode::keep);
 
 } // namespace nb
