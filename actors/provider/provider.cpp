@@ -3,15 +3,20 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <map>
 #include <memory>
 #include <vector>
 
 #include <caf/all.hpp>
+#include <nlohmann/json.hpp>
 
 #include "actors/common/log.hpp"
 #include "actors/common/meter.hpp"
 #include "actors/provider/fallback.hpp"
 #include "actors/provider/fallback_call.hpp"
+#include "config/load.hpp"
+#include "config/provider_edit.hpp"
+#include "messages/provider_admin.hpp"
 
 namespace nb {
 
@@ -101,9 +106,20 @@ struct provider_state {
   int64_t inflight = 0;
   circuit_breaker breaker{3, std::chrono::seconds{60}};
   actor_meter meter;
+  /// agents.defaults as the gateway started: sessions keep asking for that
+  /// model; once new settings came (provider_config) such a request means
+  /// "the default model" and gets today's.
+  std::string boot_model;
+  std::string boot_provider;
+  bool swapped = false;
+  /// Settings generation a worker was spawned with: one spawned before the
+  /// last provider_config is retired once its call ends.
+  int generation = 0;
+  std::map<caf::actor_addr, int> worker_generation;
 };
 
-using provider_pointer = provider_actor::stateful_pointer<provider_state>;
+using provider_pointer
+  = provider_admin_actor::stateful_pointer<provider_state>;
 
 void report_gauges(provider_pointer self) {
   auto& st = self->state;
@@ -157,7 +173,14 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
                             circuit_breaker::clock::now());
         report_call(self, c, reply);
         c.rp.deliver(std::move(reply));
-        st.idle.push_back(worker);
+        if (st.worker_generation[worker.address()] == st.generation) {
+          st.idle.push_back(worker);
+        } else {
+          // Its settings are out of date: the next call gets a fresh one.
+          st.worker_generation.erase(worker.address());
+          self->send_exit(worker, caf::exit_reason::user_shutdown);
+          --st.live_workers;
+        }
         pump(self);
       },
       [self, worker, shared](caf::error& err) {
@@ -171,6 +194,7 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
         report_call(self, *shared, reply);
         shared->rp.deliver(std::move(reply));
         // A worker that did not answer may still be blocked: retire it.
+        st.worker_generation.erase(worker.address());
         self->send_exit(worker, caf::exit_reason::user_shutdown);
         --st.live_workers;
         nb::log::get("provider")->warn("retired a provider worker: {}",
@@ -191,6 +215,7 @@ void pump(provider_pointer self) {
       worker = self->spawn<caf::detached>(worker_impl, st.cfg, st.opts,
                                           st.pool->stop, st.stats);
       st.pool->workers.push_back(caf::actor_cast<caf::actor>(worker));
+      st.worker_generation[worker.address()] = st.generation;
       ++st.live_workers;
     } else {
       break;
@@ -202,7 +227,62 @@ void pump(provider_pointer self) {
   report_gauges(self);
 }
 
-provider_actor::behavior_type
+/// Takes the model choice of a saved config: idle workers go (their copy
+/// of the settings is old), busy ones finish their call first.
+caf::result<caf::ok_atom> adopt(provider_pointer self, provider_config& pc) {
+  auto& st = self->state;
+  auto parsed = parse_settings(pc.config_json, pc.config_path);
+  if (auto* e = std::get_if<config_error>(&parsed))
+    return caf::make_error(caf::sec::runtime_error, e->message());
+  adopt_model_choice(st.cfg, std::get<loaded_settings>(parsed).value);
+  st.swapped = true;
+  ++st.generation;
+  for (auto& w : st.idle) {
+    st.worker_generation.erase(w.address());
+    self->send_exit(w, caf::exit_reason::user_shutdown);
+    --st.live_workers;
+  }
+  st.idle.clear();
+  st.breaker = circuit_breaker{st.opts.breaker_threshold,
+                               st.opts.breaker_cooldown};
+  auto choice = choose_provider(st.cfg);
+  auto lg = nb::log::get("provider");
+  if (choice.ready())
+    lg->info("new provider settings: {} at {} ({} API), model {}",
+             choice.name, choice.api_base, wire_api_name(choice.api),
+             choice.model);
+  else
+    lg->warn("new provider settings, still no usable provider: {}",
+             choice.problem);
+  pump(self);
+  return caf::ok_atom::value;
+}
+
+/// A request for the model the gateway started with means the default
+/// model once the settings changed.
+void follow_new_default(const provider_state& st, model_request& req) {
+  if (!st.swapped || req.model != st.boot_model)
+    return;
+  auto asked = req.provider.empty() ? std::string{"auto"} : req.provider;
+  auto boot = st.boot_provider.empty() ? std::string{"auto"} : st.boot_provider;
+  if (!same_provider_name(asked, boot))
+    return;
+  req.model.clear();
+  req.provider.clear();
+}
+
+std::string status_json(const settings& cfg) {
+  auto c = choose_provider(cfg);
+  return nlohmann::json{{"ready", c.ready()},
+                        {"problem", c.problem},
+                        {"provider", c.name},
+                        {"model", cfg.agent.model},
+                        {"api_base", c.api_base},
+                        {"key_source", c.key_source}}
+    .dump();
+}
+
+provider_admin_actor::behavior_type
 provider_impl(provider_pointer self, settings cfg, client_options opts,
               stats_actor stats) {
   auto& st = self->state;
@@ -214,6 +294,8 @@ provider_impl(provider_pointer self, settings cfg, client_options opts,
   st.breaker = circuit_breaker{st.opts.breaker_threshold,
                                st.opts.breaker_cooldown};
   st.meter.start(self, "provider", stats);
+  st.boot_model = st.cfg.agent.model;
+  st.boot_provider = st.cfg.agent.provider;
   // However the front ends, its workers end too: running calls are
   // cancelled, then every worker gets an exit.
   self->attach_functor([pool = st.pool](const caf::error&) {
@@ -225,6 +307,7 @@ provider_impl(provider_pointer self, settings cfg, client_options opts,
     [self](model_request& req) -> caf::result<model_reply> {
       auto t = self->state.meter.measure();
       auto& st = self->state;
+      follow_new_default(st, req);
       // Choosing is string work on the config: cheap enough for the front.
       auto plan = plan_candidates(st.cfg, req);
       pending_call call;
@@ -251,6 +334,12 @@ provider_impl(provider_pointer self, settings cfg, client_options opts,
       st.queue.push_back(std::move(call));
       pump(self);
       return rp;
+    },
+    [self](provider_config& pc) -> caf::result<caf::ok_atom> {
+      return adopt(self, pc);
+    },
+    [self](provider_status_atom) -> std::string {
+      return status_json(self->state.cfg);
     },
   };
 }
@@ -279,7 +368,8 @@ provider_actor spawn_provider(caf::actor_system& sys, const settings& cfg,
               plan[i].choice.name,
               plan[i].choice.ready() ? "" : " (not usable: "
                                               + plan[i].choice.problem + ")");
-  return sys.spawn(provider_impl, cfg, std::move(options), std::move(stats));
+  return caf::actor_cast<provider_actor>(
+    sys.spawn(provider_impl, cfg, std::move(options), std::move(stats)));
 }
 
 } // namespace nb

@@ -1,6 +1,7 @@
 #include "actors/supervisor/supervisor.hpp"
 
 #include <caf/event_based_actor.hpp>
+#include <caf/send.hpp>
 
 #include "actors/channels/manager/manager.hpp"
 #include "actors/common/log.hpp"
@@ -13,6 +14,7 @@
 #include "actors/store/session_store.hpp"
 #include "actors/subagents/subagents.hpp"
 #include "actors/tools/tools_front.hpp"
+#include "config/load.hpp"
 
 namespace nb {
 
@@ -41,6 +43,10 @@ void spawn_services(supervisor_pointer self) {
   if (!st.svc.provider) {
     st.svc.provider = spawn_provider(sys, st.cfg, st.svc.stats);
     self->link_to(st.svc.provider);
+    // Settings saved from the WebUI since the start: first in its mailbox.
+    if (st.provider_override)
+      caf::anon_send(caf::actor_cast<provider_admin_actor>(st.svc.provider),
+                     *st.provider_override);
   }
   if (!st.svc.tools) {
     st.svc.tools = spawn_tools(sys, st.cfg, st.svc.stats);
@@ -142,9 +148,33 @@ bool drop_if(Handle& h, const caf::actor_addr& who) {
   return false;
 }
 
+/// New provider settings: the running provider takes them first; once it
+/// has, they are kept here too and handed to a provider this supervisor
+/// restarts (which starts from the start-up settings, like the sessions).
+caf::result<caf::ok_atom> swap_provider(supervisor_pointer self,
+                                        provider_config& pc) {
+  auto parsed = parse_settings(pc.config_json, pc.config_path);
+  if (auto* e = std::get_if<config_error>(&parsed))
+    return caf::make_error(caf::sec::runtime_error, e->message());
+  if (!self->state.svc.provider)
+    return caf::make_error(caf::sec::runtime_error,
+                           "the provider is restarting; try again");
+  auto rp = self->make_response_promise<caf::ok_atom>();
+  auto provider
+    = caf::actor_cast<provider_admin_actor>(self->state.svc.provider);
+  self->request(provider, std::chrono::seconds(10), pc)
+    .then(
+      [self, rp, pc](caf::ok_atom) mutable {
+        self->state.provider_override = pc;
+        rp.deliver(caf::ok_atom::value);
+      },
+      [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+  return rp;
+}
+
 } // namespace
 
-supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
+supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 settings cfg,
                                                 std::string sessions_dir,
                                                 int64_t started_at_us,
@@ -175,6 +205,17 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
   // Channels first: the heartbeat delivers through their outbox.
   spawn_channels(self);
   spawn_background(self);
+  if (st.background) {
+    // The WebUI's setup finds the gateway's provider settings here.
+    auto& reg = self->system().registry();
+    reg.put(supervisor_atom::value,
+            caf::actor_cast<caf::strong_actor_ptr>(self));
+    self->attach_functor([&reg, me = self->address()](const caf::error&) {
+      auto held = reg.get(supervisor_atom::value);
+      if (held && held->address() == me)
+        reg.erase(supervisor_atom::value);
+    });
+  }
   self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;
     auto lg = log::get("supervisor");
@@ -222,6 +263,17 @@ supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
   return {
     [=](caf::get_atom) -> caf::result<router_actor, session_services> {
       return {self->state.entry, self->state.svc};
+    },
+    [=](provider_config& pc) -> caf::result<caf::ok_atom> {
+      return swap_provider(self, pc);
+    },
+    [=](provider_status_atom) -> caf::result<std::string> {
+      if (!self->state.svc.provider)
+        return caf::make_error(caf::sec::runtime_error,
+                               "the provider is restarting");
+      return self->delegate(
+        caf::actor_cast<provider_admin_actor>(self->state.svc.provider),
+        provider_status_atom::value);
     },
   };
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <caf/stateful_actor.hpp>
@@ -16,6 +17,7 @@
 #include "config/settings.hpp"
 #include "messages/channel.hpp"
 #include "messages/interfaces.hpp"
+#include "messages/provider_admin.hpp"
 
 namespace nb {
 
@@ -56,14 +58,18 @@ struct supervisor_state {
   schedules_config schedules_cfg;
   evaluator_actor evaluator;
   schedules_actor schedules;
+  /// Provider settings saved from the WebUI since the start (see
+  /// provider_config); a restarted provider gets them at once.
+  std::optional<provider_config> provider_override;
 };
 
-using supervisor_pointer = supervisor_actor::stateful_pointer<supervisor_state>;
+using supervisor_pointer
+  = supervisor_admin_actor::stateful_pointer<supervisor_state>;
 
 /// `sessions_dir` must exist (see resolve_sessions_dir). `started_at_us` is
 /// the process start (steady clock), for uptime in /status. The get_atom
 /// answer names the entry router (the front when `opts.entry` made one).
-supervisor_actor::behavior_type supervisor_impl(supervisor_pointer self,
+supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
                                                 settings cfg,
                                                 std::string sessions_dir,
                                                 int64_t started_at_us,
