@@ -32,6 +32,37 @@ struct fake_llm::impl {
   std::vector<recorded_request> log;
   size_t active = 0;
   size_t peak = 0;
+  std::string key; ///< "" = any caller
+
+  /// OpenAI's answer to a wrong key (status 401, its own words), or
+  /// nothing when the caller's key is right.
+  bool refused(const httplib::Request& req, httplib::Response& res) {
+    std::string want;
+    {
+      std::lock_guard<std::mutex> guard{mtx};
+      want = key;
+    }
+    if (want.empty())
+      return false;
+    auto auth = req.get_header_value("Authorization");
+    auto given = auth.rfind("Bearer ", 0) == 0 ? auth.substr(7)
+                                               : req.get_header_value("x-api-key");
+    if (given == want)
+      return false;
+    auto shown = given.size() > 4 ? given.substr(0, 2) + "***"
+                                      + given.substr(given.size() - 2)
+                                  : std::string{"***"};
+    json body{{"error",
+               {{"message", "Incorrect API key provided: " + shown
+                              + ". You can find your API key at "
+                                "https://platform.openai.com/account/api-keys."},
+                {"type", "invalid_request_error"},
+                {"param", nullptr},
+                {"code", "invalid_api_key"}}}};
+    res.status = 401;
+    res.set_content(body.dump(), "application/json");
+    return true;
+  }
 
   /// Waits `d`, sending pings if asked; false when stopping or the client
   /// left (a ping could not be written).
@@ -92,6 +123,10 @@ struct fake_llm::impl {
   void answer(const httplib::Request& req, httplib::Response& res,
               bool messages_api) {
     begin(req);
+    if (refused(req, res)) {
+      end();
+      return;
+    }
     auto body = json::parse(req.body, nullptr, false);
     auto r = next(body.is_discarded() ? json{} : body, messages_api);
     if (!wait(r.delay, milliseconds{0}, nullptr)) {
@@ -153,7 +188,9 @@ fake_llm::fake_llm(int port, size_t threads) : impl_(std::make_unique<impl>()) {
                   d.answer(req, res, true);
                 });
   d.server.Get(R"((/.*)?/models)",
-               [](const httplib::Request&, httplib::Response& res) {
+               [&d](const httplib::Request& req, httplib::Response& res) {
+                 if (d.refused(req, res))
+                   return;
                  res.set_content(
                    R"({"object":"list","data":[{"id":"fake-model"}]})",
                    "application/json");
@@ -193,6 +230,11 @@ std::string fake_llm::base_url() const {
 void fake_llm::push(fake_response r) {
   std::lock_guard<std::mutex> guard{impl_->mtx};
   impl_->script.push_back(std::move(r));
+}
+
+void fake_llm::require_key(std::string key) {
+  std::lock_guard<std::mutex> guard{impl_->mtx};
+  impl_->key = std::move(key);
 }
 
 void fake_llm::set_responder(responder r) {

@@ -3,6 +3,7 @@
 // SIGINT/SIGTERM.
 //   --port N            listen port (0 = any, the default)
 //   --delay-ms D        wait D ms before every answer
+//   --api-key KEY       refuse calls without this key (OpenAI's 401)
 //   --tool-then-answer  first answer a tool call (--tool NAME, --tool-args
 //                       JSON; default list_dir {"path":"."}), then, after
 //                       the tool result, "done: <result>"
@@ -25,6 +26,7 @@ struct options {
   bool tool_then_answer = false;
   std::string tool = "list_dir";
   std::string tool_args = R"({"path":"."})";
+  std::string api_key;
 };
 
 bool parse(int argc, char** argv, options& o) {
@@ -45,6 +47,8 @@ bool parse(int argc, char** argv, options& o) {
       o.tool = value();
     else if (a == "--tool-args")
       o.tool_args = value();
+    else if (a == "--api-key")
+      o.api_key = value();
     else
       throw std::invalid_argument("unknown option " + a);
   }
@@ -84,6 +88,7 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   try {
     fake_llm llm{o.port, 256};
+    llm.require_key(o.api_key);
     auto delay = std::chrono::milliseconds{o.delay_ms};
     llm.set_responder([o, delay](const json& body) {
       auto [role, text] = last_message(body);

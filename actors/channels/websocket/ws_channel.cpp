@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/manager/status_json.hpp"
+#include "actors/channels/websocket/setup_api.hpp"
 #include "actors/channels/websocket/ws_config.hpp"
 #include "actors/channels/websocket/ws_protocol.hpp"
 #include "actors/channels/websocket/ws_server.hpp"
@@ -83,6 +84,7 @@ std::optional<std::string> stats_json(const ws::channel_config& c) {
 
 ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
                             const std::string& name,
+                            const std::string& config_path,
                             channel_manager_actor manager) {
   ws::server_hooks h;
   auto me = caf::actor_cast<ws_channel_full>(self);
@@ -114,13 +116,17 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
     return false;
   };
   auto& sys = self->system();
-  h.api = [&sys, manager, c](const std::string& what)
-    -> std::optional<std::string> {
-    if (what == "channels")
-      return ask_channels(sys, manager);
-    if (what == "stats")
-      return stats_json(c);
-    return std::nullopt;
+  h.api = [&sys, manager, c, config_path](const ws::api_call& call)
+    -> ws::api_reply {
+    if (auto setup = ws::setup_api(sys, config_path, call))
+      return *setup;
+    if (call.name != "channels" && call.name != "stats")
+      return {404, R"({"detail":"not found"})"};
+    if (call.method != "GET")
+      return {405, R"({"detail":"GET only"})"};
+    if (call.name == "channels")
+      return {200, ask_channels(sys, manager)};
+    return {200, stats_json(c).value_or("{}")};
   };
   return h;
 }
@@ -145,7 +151,7 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
         c.server.agents.push_back(b.agent);
     try {
       st.server = std::make_unique<ws::server>(
-        c.server, make_hooks(self, c, name, manager));
+        c.server, make_hooks(self, c, name, cfg.config_path, manager));
       st.status.state = "connected";
       st.status.detail = "ws://" + c.server.host + ":"
                          + std::to_string(st.server->port()) + c.server.path;

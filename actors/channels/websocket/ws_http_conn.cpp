@@ -15,10 +15,18 @@ void http_conn::start() {
 }
 
 void http_conn::respond(http::status status, std::string body,
-                        const char* type) {
+                        const char* type,
+                        std::vector<std::pair<http::field, std::string>> extra) {
   auto res = std::make_shared<response>(status, 11);
   res->set(http::field::content_type, type);
   res->set(http::field::cache_control, "no-store");
+  // The pages are not to be framed or sniffed into another type.
+  res->set("X-Frame-Options", "DENY");
+  res->set("X-Content-Type-Options", "nosniff");
+  // "no-referrer" would make the login form post "Origin: null".
+  res->set("Referrer-Policy", "same-origin");
+  for (auto& [field, value] : extra)
+    res->set(field, value);
   res->keep_alive(false);
   res->body() = std::move(body);
   res->prepare_payload();
@@ -30,62 +38,144 @@ void http_conn::respond(http::status status, std::string body,
                     });
 }
 
+namespace {
+
+/// The nb_session value of a Cookie header ("" = none).
+std::string session_cookie(std::string_view header) {
+  static constexpr std::string_view name = "nb_session=";
+  size_t at = 0;
+  while (at < header.size()) {
+    auto end = header.find(';', at);
+    auto part = header.substr(at, end == std::string_view::npos
+                                    ? std::string_view::npos : end - at);
+    while (!part.empty() && part.front() == ' ')
+      part.remove_prefix(1);
+    if (part.starts_with(name))
+      return std::string{part.substr(name.size())};
+    if (end == std::string_view::npos)
+      break;
+    at = end + 1;
+  }
+  return {};
+}
+
+std::string json_detail(const std::string& text) {
+  std::string out = "{\"detail\":\"";
+  for (char c : text)
+    if (c == '"' || c == '\\')
+      out += std::string{"\\"} + c;
+    else if (static_cast<unsigned char>(c) >= 0x20)
+      out += c;
+  return out + "\"}";
+}
+
+} // namespace
+
 void http_conn::on_request() {
   const auto& req = parser.get();
   auto t = split_target(std::string{req.target()});
-  if (websocket::is_upgrade(req)) {
+  request_facts f;
+  f.method = std::string{req.method_string()};
+  f.path = t.path;
+  f.upgrade = websocket::is_upgrade(req);
+  beast::error_code ec;
+  auto peer = stream.socket().remote_endpoint(ec);
+  f.peer_loopback = !ec && peer.address().is_loopback();
+  f.host = std::string{req[http::field::host]};
+  f.origin = std::string{req[http::field::origin]};
+  auto auth = std::string{req[http::field::authorization]};
+  if (auth.starts_with("Bearer "))
+    f.bearer = auth.substr(7);
+  if (f.upgrade && t.query.count("token"))
+    f.query_token = t.query["token"];
+  f.session = owner->has_session(
+    session_cookie(std::string{req[http::field::cookie]}));
+  auto v = check_request(f, owner->cfg.token);
+  bool api = t.path.starts_with("/api/");
+  auto refuse = [&](http::status status) {
+    if (api || t.path == "/webui/bootstrap")
+      respond(status, json_detail(v.detail), "application/json");
+    else
+      respond(status, v.detail, "text/plain");
+  };
+  switch (v.what) {
+    case access::allow:
+      break;
+    case access::login:
+      respond(http::status::see_other, "log in first", "text/plain",
+              {{http::field::location, std::string{login_page}}});
+      return;
+    case access::unauthorized:
+      refuse(http::status::unauthorized);
+      return;
+    case access::bad_host:
+    case access::bad_origin:
+      refuse(http::status::forbidden);
+      return;
+    case access::bad_method:
+      refuse(http::status::method_not_allowed);
+      return;
+  }
+  if (f.upgrade)
     upgrade_to_ws(t);
-    return;
-  }
-  if (req.method() != http::verb::get) {
-    respond(http::status::method_not_allowed, "only GET", "text/plain");
-    return;
-  }
+  else if (t.path == login_action)
+    log_in(req.body());
+  else if (t.path == "/webui/bootstrap")
+    bootstrap(f.session);
+  else if (api)
+    call_api(t.path.substr(5));
+  else
+    serve_file(t.path);
+}
+
+void http_conn::log_in(const std::string& form) {
+  auto fields = split_target("/?" + form).query;
+  auto given = fields.count("token") ? fields["token"] : std::string{};
   const auto& token = owner->cfg.token;
-  if (t.path == "/webui/bootstrap") {
-    // Hands the token to the page, but only to this machine.
-    beast::error_code ec;
-    auto peer = stream.socket().remote_endpoint(ec);
-    if (ec || !peer.address().is_loopback()) {
-      respond(http::status::forbidden, R"({"detail":"local clients only"})",
-              "application/json");
-      return;
-    }
-    std::string agents;
-    for (const auto& a : owner->cfg.agents) // ids: [a-z0-9_-] only
-      agents += (agents.empty() ? "\"" : ",\"") + a + "\"";
-    std::string body = "{\"token\":\"" + token + "\",\"ws_path\":\""
-                       + owner->cfg.path + "\",\"agents\":[" + agents + "]}";
-    respond(http::status::ok, body, "application/json");
+  if (token.empty() || !same_secret(given, token)) {
+    respond(http::status::see_other, "wrong token", "text/plain",
+            {{http::field::location, std::string{login_page} + "?failed=1"}});
     return;
   }
-  if (t.path.starts_with("/api/")) {
-    std::string given = t.query.count("token") ? t.query["token"] : "";
-    auto auth = std::string{req[http::field::authorization]};
-    if (auth.starts_with("Bearer "))
-      given = auth.substr(7);
-    if (!token.empty() && !same_secret(given, token)) {
-      respond(http::status::unauthorized, R"({"detail":"bad token"})",
-              "application/json");
-      return;
-    }
-    auto name = t.path.substr(5);
-    auto self = shared_from_this();
-    owner->worker.post([self, name] {
-      std::optional<std::string> body;
-      if (self->owner->hooks.api)
-        body = self->owner->hooks.api(name);
-      net::post(self->owner->ioc, [self, body] {
-        if (body)
-          self->respond(http::status::ok, *body, "application/json");
-        else
-          self->respond(http::status::not_found, R"({"detail":"not found"})",
-                        "application/json");
-      });
+  auto id = owner->new_session();
+  respond(http::status::see_other, "logged in", "text/plain",
+          {{http::field::location, "/"},
+           {http::field::set_cookie,
+            "nb_session=" + id
+              + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000"}});
+}
+
+void http_conn::bootstrap(bool session) {
+  // The page learns where the WebSocket is, never the token: a local page
+  // without a login gets a login cookie (HttpOnly, out of the page's reach).
+  std::vector<std::pair<http::field, std::string>> extra;
+  if (!owner->cfg.token.empty() && !session)
+    extra.emplace_back(http::field::set_cookie,
+                       "nb_session=" + owner->new_session()
+                         + "; Path=/; HttpOnly; SameSite=Strict");
+  std::string agents;
+  for (const auto& a : owner->cfg.agents) // ids: [a-z0-9_-] only
+    agents += (agents.empty() ? "\"" : ",\"") + a + "\"";
+  std::string body = "{\"ws_path\":\"" + owner->cfg.path
+                     + "\",\"token_required\":"
+                     + (owner->cfg.token.empty() ? "false" : "true")
+                     + ",\"agents\":[" + agents + "]}";
+  respond(http::status::ok, body, "application/json", std::move(extra));
+}
+
+void http_conn::call_api(const std::string& name) {
+  auto self = shared_from_this();
+  api_call call{std::string{parser.get().method_string()}, name,
+                parser.get().body()};
+  owner->worker.post([self, call = std::move(call)] {
+    api_reply reply{404, R"({"detail":"not found"})"};
+    if (self->owner->hooks.api)
+      reply = self->owner->hooks.api(call);
+    net::post(self->owner->ioc, [self, reply = std::move(reply)]() mutable {
+      self->respond(static_cast<http::status>(reply.status),
+                    std::move(reply.body), "application/json");
     });
-    return;
-  }
-  serve_file(t.path);
+  });
 }
 
 void http_conn::serve_file(const std::string& path) {
@@ -118,11 +208,7 @@ void http_conn::upgrade_to_ws(const target_parts& t) {
     auto i = t.query.find(key);
     return i == t.query.end() ? std::string{} : i->second;
   };
-  if (!cfg.token.empty() && !same_secret(get("token"), cfg.token)) {
-    respond(http::status::unauthorized, "missing or wrong token",
-            "text/plain");
-    return;
-  }
+  // The token, the cookie and the Origin were checked in on_request.
   auto client = get("client_id");
   if (client.empty())
     client = owner->random_id("anon-");

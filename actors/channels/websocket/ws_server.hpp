@@ -28,6 +28,19 @@ struct server_config {
   std::vector<std::string> agents;
 };
 
+/// One /api/* call, for the channel's API hook.
+struct api_call {
+  std::string method; ///< GET, POST, PUT or DELETE
+  std::string name;   ///< the path after "/api/": "stats", "setup/test"
+  std::string body;   ///< the request body (JSON for the setup calls)
+};
+
+/// The hook's answer: an HTTP status and a JSON body.
+struct api_reply {
+  int status = 200;
+  std::string body;
+};
+
 struct server_hooks {
   /// A client message for a chat (io thread; must not block). `agent` is
   /// the connect URL's agent= ("" = none): the channel manager honours it
@@ -38,9 +51,10 @@ struct server_hooks {
   /// A delivery finished: how many connections took every frame of it
   /// (io thread; must not block).
   std::function<void(uint64_t id, size_t delivered)> on_written;
-  /// GET /api/<name>: the JSON text, or nullopt for 404. Runs on the
-  /// server's worker thread, so it may block briefly.
-  std::function<std::optional<std::string>(const std::string& name)> api;
+  /// /api/<name> once the caller passed the token and Origin checks: the
+  /// JSON answer (404 for an unknown name). Runs on the server's worker
+  /// thread, so it may block (a provider test waits for the provider).
+  std::function<api_reply(const api_call& call)> api;
   /// Whether a client id may connect (io thread; must not block).
   std::function<bool(const std::string& client)> allowed;
 };

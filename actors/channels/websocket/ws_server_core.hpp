@@ -5,6 +5,7 @@
 
 #include "actors/channels/websocket/ws_server.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -18,11 +19,14 @@
 #include <thread>
 #include <utility> // Boost 1.74 asio uses std::exchange without it
 
+#include <sys/random.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include "actors/channels/websocket/ws_auth.hpp"
 #include "actors/channels/websocket/ws_http_util.hpp"
 #include "actors/channels/websocket/ws_job_worker.hpp"
 #include "actors/channels/websocket/ws_protocol.hpp"
@@ -96,7 +100,11 @@ struct http_conn : std::enable_shared_from_this<http_conn> {
   void on_request();
   void serve_file(const std::string& path);
   void upgrade_to_ws(const target_parts& t);
-  void respond(http::status status, std::string body, const char* type);
+  void log_in(const std::string& form);
+  void bootstrap(bool session);
+  void call_api(const std::string& name);
+  void respond(http::status status, std::string body, const char* type,
+               std::vector<std::pair<http::field, std::string>> extra = {});
 
   std::shared_ptr<core> owner;
   beast::tcp_stream stream;
@@ -114,6 +122,34 @@ struct core : std::enable_shared_from_this<core> {
   std::mt19937_64 rng{std::random_device{}()};
   job_worker worker;
   std::chrono::steady_clock::time_point last_trim{};
+  /// Login cookies handed out (nb_session=<id>), oldest first; io thread.
+  std::deque<std::string> sessions;
+
+  bool has_session(const std::string& id) const {
+    return !id.empty()
+           && std::find(sessions.begin(), sessions.end(), id) != sessions.end();
+  }
+
+  /// A new login: 32 random bytes from the kernel, as hex.
+  std::string new_session() {
+    static const char hex[] = "0123456789abcdef";
+    unsigned char bytes[32];
+    size_t got = 0;
+    while (got < sizeof bytes) {
+      auto n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+      if (n > 0)
+        got += static_cast<size_t>(n);
+    }
+    std::string id;
+    for (auto b : bytes) {
+      id += hex[b >> 4];
+      id += hex[b & 15];
+    }
+    sessions.push_back(id);
+    if (sessions.size() > 256) // bounded: the oldest login goes
+      sessions.pop_front();
+    return id;
+  }
 
   /// Gives freed heap back to the system after a large message or a
   /// dropped queue (glibc keeps it otherwise); at most once a second.

@@ -1,4 +1,6 @@
-// Start-up: fetch the bootstrap (token, WebSocket path), then wire the tabs.
+// Start-up: the bootstrap (WebSocket path; a local page also gets its
+// login cookie, never the token), then the provider check: without a usable
+// provider the setup page opens instead of a chat that cannot answer.
 "use strict";
 
 (async function main() {
@@ -11,16 +13,19 @@
   }
   chat.init(boot);
   dashboard.init(boot);
+  const status = await setup.init(() => show("chat"));
   for (const tab of document.querySelectorAll(".tab")) {
     tab.addEventListener("click", () => show(tab.dataset.view));
   }
-  show(location.hash === "#dashboard" ? "dashboard" : "chat");
+  const asked = location.hash.slice(1);
+  if (status && !status.ready) show("setup");
+  else show(["dashboard", "setup"].includes(asked) ? asked : "chat");
 
   function show(view) {
     for (const tab of document.querySelectorAll(".tab"))
       tab.classList.toggle("active", tab.dataset.view === view);
-    document.getElementById("view-chat").classList.toggle("hidden", view !== "chat");
-    document.getElementById("view-dashboard").classList.toggle("hidden", view !== "dashboard");
+    for (const v of ["chat", "dashboard", "setup"])
+      document.getElementById("view-" + v).classList.toggle("hidden", view !== v);
     if (view === "dashboard") dashboard.start(); else dashboard.stop();
   }
 })();

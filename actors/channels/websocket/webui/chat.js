@@ -1,10 +1,10 @@
 // The chat view: one WebSocket, chats kept in localStorage, streamed
-// replies drawn as they arrive (protocol: REFERENCE §12.4).
+// replies drawn as they arrive (protocol: REFERENCE §12.4). The login
+// cookie (HttpOnly) authenticates the handshake; the page never holds a token.
 "use strict";
 
 const chat = {
   ws: null,
-  token: "",
   wsPath: "/",
   current: null,        // chat id shown
   sessions: [],         // [{id, title, updated}]
@@ -14,7 +14,6 @@ const chat = {
   agent: "",            // agent= in the connect URL ("" = the bindings')
 
   init(boot) {
-    this.token = boot.token || "";
     this.wsPath = boot.ws_path || "/";
     this.initAgents(boot.agents || []);
     this.sessions = JSON.parse(localStorage.getItem("nb.sessions") || "[]");
@@ -64,7 +63,6 @@ const chat = {
     const q = new URLSearchParams();
     q.set("client_id", this.clientId());
     if (this.agent) q.set("agent", this.agent);
-    if (this.token) q.set("token", this.token);
     if (this.current) q.set("chat_id", this.current);
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}${this.wsPath}?${q}`);

@@ -3,13 +3,12 @@
 "use strict";
 
 const dashboard = {
-  token: "",
   timer: null,
   rss: [],
   turns: [],
   keep: 60,
 
-  init(boot) { this.token = boot.token || ""; },
+  init() {},
 
   start() {
     if (this.timer) return;
@@ -20,8 +19,8 @@ const dashboard = {
   stop() { clearInterval(this.timer); this.timer = null; },
 
   async fetchJson(name) {
-    const headers = this.token ? { Authorization: "Bearer " + this.token } : {};
-    const res = await fetch("/api/" + name, { headers, cache: "no-store" });
+    // The login cookie goes along (same origin); the page holds no token.
+    const res = await fetch("/api/" + name, { cache: "no-store" });
     if (!res.ok) throw new Error(`/api/${name}: HTTP ${res.status}`);
     return res.json();
   },
