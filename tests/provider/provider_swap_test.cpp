@@ -12,7 +12,7 @@
 #include "actors/provider/provider.hpp"
 #include "messages/provider_admin.hpp"
 #include "messages/type_ids.hpp"
-#include "tests/support/fake_llm.hpp"
+#include "tests/support/fake_llm_key.hpp"
 
 namespace {
 
@@ -86,8 +86,8 @@ json status(caf::actor_system& sys, const provider_actor& p) {
 TEST_CASE("new provider settings take effect without a restart") {
   fake_llm first;
   fake_llm second;
-  first.require_key("key-one-1234567");
-  second.require_key("key-two-7654321");
+  require_key(first, "key-one-1234567");
+  require_key(second, "key-two-7654321");
   swap_env e;
   settings boot; // a fresh home: the default model, no key anywhere
   auto provider = spawn_provider(e.sys, boot, stats_actor{});

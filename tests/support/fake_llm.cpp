@@ -2,11 +2,13 @@
 #include "tests/support/fake_llm.hpp"
 
 #include "tests/support/fake_anthropic.hpp"
+#include "tests/support/fake_llm_key.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -20,6 +22,21 @@ namespace nb::test {
 using json = nlohmann::json;
 using std::chrono::milliseconds;
 
+namespace {
+
+// require_key() lives beside the class (fake_llm_key.hpp) so that the
+// header ~80 tests include stays as it was: the keys wait here, by port.
+std::mutex keys_mtx;
+std::map<int, std::string> keys_by_port;
+
+std::string key_for(int port) {
+  std::lock_guard<std::mutex> guard{keys_mtx};
+  auto i = keys_by_port.find(port);
+  return i == keys_by_port.end() ? std::string{} : i->second;
+}
+
+} // namespace
+
 struct fake_llm::impl {
   httplib::Server server;
   std::thread thread;
@@ -32,16 +49,10 @@ struct fake_llm::impl {
   std::vector<recorded_request> log;
   size_t active = 0;
   size_t peak = 0;
-  std::string key; ///< "" = any caller
-
   /// OpenAI's answer to a wrong key (status 401, its own words), or
   /// nothing when the caller's key is right.
   bool refused(const httplib::Request& req, httplib::Response& res) {
-    std::string want;
-    {
-      std::lock_guard<std::mutex> guard{mtx};
-      want = key;
-    }
+    auto want = key_for(port);
     if (want.empty())
       return false;
     auto auth = req.get_header_value("Authorization");
@@ -209,6 +220,8 @@ fake_llm::fake_llm(int port, size_t threads) : impl_(std::make_unique<impl>()) {
 
 fake_llm::~fake_llm() {
   stop();
+  std::lock_guard<std::mutex> guard{keys_mtx};
+  keys_by_port.erase(impl_->port);
 }
 
 void fake_llm::stop() {
@@ -232,9 +245,9 @@ void fake_llm::push(fake_response r) {
   impl_->script.push_back(std::move(r));
 }
 
-void fake_llm::require_key(std::string key) {
-  std::lock_guard<std::mutex> guard{impl_->mtx};
-  impl_->key = std::move(key);
+void require_key(fake_llm& llm, std::string key) {
+  std::lock_guard<std::mutex> guard{keys_mtx};
+  keys_by_port[llm.port()] = std::move(key);
 }
 
 void fake_llm::set_responder(responder r) {

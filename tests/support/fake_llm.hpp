@@ -121,9 +121,6 @@ public:
 
   /// Queues a scripted answer; queued answers are used first, in order.
   void push(fake_response r);
-  /// Every call must carry `key` (Authorization: Bearer, or x-api-key);
-  /// others get OpenAI's 401 invalid_api_key answer. "" = no check.
-  void require_key(std::string key);
   /// Answers once the queue is empty (default: echo()). It runs on the
   /// server's threads, possibly several at once.
   void set_responder(responder r);

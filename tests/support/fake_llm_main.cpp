@@ -14,6 +14,7 @@
 #include <string>
 
 #include "tests/support/fake_llm.hpp"
+#include "tests/support/fake_llm_key.hpp"
 
 namespace {
 
@@ -88,7 +89,7 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   try {
     fake_llm llm{o.port, 256};
-    llm.require_key(o.api_key);
+    require_key(llm, o.api_key);
     auto delay = std::chrono::milliseconds{o.delay_ms};
     llm.set_responder([o, delay](const json& body) {
       auto [role, text] = last_message(body);
