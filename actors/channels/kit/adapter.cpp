@@ -102,7 +102,11 @@ hand_over_result hand_over(const adapter_front_actor& front,
     pending.push_back(self->request(front, timeout, inbox_record{std::move(m)}));
   for (auto& rh : pending) {
     bool ok = false;
-    rh.receive([&](inbox_receipt&) { ok = true; },
+    rh.receive(
+      [&](inbox_receipt& r) {
+        ok = true;
+        out.receipts.push_back(std::move(r));
+      },
                [&](caf::error& err) {
                  out.error = front->home_system().render(err);
                });

@@ -46,6 +46,9 @@ using adapter_front_actor = channel_actor::extend<
 struct hand_over_result {
   size_t recorded = 0; ///< leading messages safe to acknowledge
   std::string error;   ///< why the next one was not (empty: all were)
+  /// One per recorded message: an id "" means access control refused it,
+  /// `duplicate` that it was a redelivery.
+  std::vector<inbox_receipt> receipts;
 };
 
 /// From an inbound loop's own thread (it blocks): hands `msgs` to the

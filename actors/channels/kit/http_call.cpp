@@ -1,5 +1,6 @@
 #include "actors/channels/kit/http_call.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -83,6 +84,12 @@ http_reply http_endpoint::call(const std::string& method,
     }
     out.status = res->status;
     out.body = std::move(res->body);
+    for (const auto& [name, value] : res->headers) {
+      std::string lower = name;
+      for (auto& c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      out.headers.emplace(std::move(lower), value);
+    }
     if (res->has_header("Retry-After")) {
       try {
         out.retry_after_s = std::stod(res->get_header_value("Retry-After"));

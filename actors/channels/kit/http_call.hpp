@@ -19,6 +19,9 @@ struct http_reply {
   std::string body;
   nlohmann::json json;     ///< null unless the body parsed as JSON
   double retry_after_s = 0; ///< from the Retry-After header (0 = none)
+  /// The response's headers, names in lower case (a platform's own
+  /// rate-limit headers, Content-Disposition).
+  std::map<std::string, std::string> headers;
   bool ok() const { return status >= 200 && status < 300; }
 };
 

@@ -289,13 +289,21 @@ std::optional<std::string> ws_connection::read(std::chrono::milliseconds t) {
 }
 
 std::string ws_connection::send(const std::string& text) {
+  return write(text, false);
+}
+
+std::string ws_connection::send_binary(const std::string& bytes) {
+  return write(bytes, true);
+}
+
+std::string ws_connection::write(const std::string& data, bool binary) {
   auto& d = *impl_;
   if (!d.open)
     return "not connected" + (d.reason.empty() ? "" : " (" + d.reason + ")");
-  d.wbuf = text;
+  d.wbuf = data;
   std::string err;
   d.visit([&](auto& ws) {
-    ws.text(true);
+    ws.binary(binary);
     err = d.wait_op(
       [&](auto h) { ws.async_write(net::buffer(d.wbuf), h); },
       steady::now() + std::chrono::seconds(10), "send");

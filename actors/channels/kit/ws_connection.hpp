@@ -25,12 +25,15 @@ public:
   /// (the server side, for local test servers). "" or why it failed.
   std::string accept(int fd, std::chrono::seconds timeout);
 
-  /// The next text frame, waiting at most `timeout`; nullopt when none came
-  /// (check is_open() to tell a quiet line from a closed one).
+  /// The next frame's payload (text or binary), waiting at most `timeout`;
+  /// nullopt when none came (check is_open() to tell a quiet line from a
+  /// closed one).
   std::optional<std::string> read(std::chrono::milliseconds timeout);
 
   /// Sends one text frame. "" or why it failed.
   std::string send(const std::string& text);
+  /// Sends one binary frame (Feishu's protobuf frames). "" or why it failed.
+  std::string send_binary(const std::string& bytes);
 
   /// Sends a close frame with `code` and waits briefly for the answer.
   void close(int code = 1000, const std::string& reason = "");
@@ -53,6 +56,7 @@ public:
   void wake();
 
 private:
+  std::string write(const std::string& data, bool binary);
   struct impl;
   std::unique_ptr<impl> impl_;
 };
