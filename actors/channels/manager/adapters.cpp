@@ -5,6 +5,7 @@
 #include "actors/channels/dingtalk/dingtalk_channel.hpp"
 #include "actors/channels/discord/discord_channel.hpp"
 #include "actors/channels/email/email_channel.hpp"
+#include "actors/channels/feishu/feishu_channel.hpp"
 #include "actors/channels/matrix/matrix_channel.hpp"
 #include "actors/channels/slack/slack_channel.hpp"
 #include "actors/channels/telegram/telegram_channel.hpp"
@@ -22,6 +23,7 @@ const std::vector<adapter_entry>& adapter_table() {
     {"email", email::make_channel},
     {"whatsapp", whatsapp::make_channel},
     {"dingtalk", dingtalk::make_channel},
+    {"feishu", feishu::make_channel},
     {"websocket", &make_websocket_channel},
   };
   return table;

@@ -28,6 +28,9 @@ constexpr platform_default defaults[] = {
   // DingTalk: a robot message's msgParam holds 15 000 bytes (4 000 CJK
   // characters with room for escapes); groups only deliver @-messages.
   {"dingtalk", 4000, group_policy::open, false},
+  // A card's request body may be 30 KB; a character can take 4 bytes
+  // there (a quote escaped in the content string, escaped again in the body).
+  {"feishu", 7000, group_policy::mention, false},
   {"email", 0, group_policy::open, false},
   {"websocket", 0, group_policy::open, true},
 };

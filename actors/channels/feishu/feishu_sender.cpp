@@ -1,0 +1,135 @@
+#include "actors/channels/feishu/feishu_sender.hpp"
+
+#include <deque>
+#include <map>
+#include <regex>
+
+#include <caf/all.hpp>
+#include <nlohmann/json.hpp>
+
+#include "actors/channels/feishu/feishu_api.hpp"
+#include "actors/channels/kit/http_call.hpp"
+#include "actors/common/guard.hpp"
+#include "actors/common/log.hpp"
+
+namespace nb::feishu {
+
+namespace {
+
+using nlohmann::json;
+
+/// What a reply needs to know about the message it answers.
+struct last_message {
+  std::string message_id;
+  bool group = false;
+  bool in_topic = false;
+};
+
+struct sender_state {
+  sender_state() = default;
+  static inline const char* name = "feishu_sender";
+  feishu_config cfg;
+  std::unique_ptr<open_api> api;
+  std::map<std::string, last_message> last; ///< by session key
+  std::deque<std::string> order;
+};
+
+using sender_pointer = chan::sender_actor::stateful_pointer<sender_state>;
+
+const last_message* find_last(const sender_state& st,
+                              const std::string& session_key) {
+  if (auto it = st.last.find(session_key); it != st.last.end())
+    return &it->second;
+  // "<agent>:<channel>:..." when an agent other than main answers.
+  if (auto colon = session_key.find(':'); colon != std::string::npos)
+    if (auto it = st.last.find(session_key.substr(colon + 1));
+        it != st.last.end())
+      return &it->second;
+  return nullptr;
+}
+
+/// "" once Feishu took the message, else why not.
+std::string deliver(sender_state& st, const outbound_msg& m) {
+  auto [type, content] = render(m.content);
+  const auto* last = find_last(st, m.session_key);
+  bool reply = last != nullptr && !last->message_id.empty()
+               && ((st.cfg.reply_to_message
+                    && m.kind != outbound_kind::progress)
+                   || last->in_topic);
+  if (reply) {
+    json body{{"msg_type", type}, {"content", content}};
+    if (last->group && st.cfg.reply_to_message)
+      body["reply_in_thread"] = true;
+    auto r = st.api->call("POST",
+                          "/open-apis/im/v1/messages/"
+                            + chan::url_encode(last->message_id) + "/reply",
+                          body);
+    if (r.ok())
+      return "";
+    if (r.status == 0 || rate_limited(r) || r.status >= 500)
+      return "reply: " + r.describe();
+    // The message is gone or cannot be answered: a plain message will do.
+    log::get("channel." + st.cfg.name)
+      ->warn("reply to {} refused ({}); sending a new message",
+             last->message_id, r.describe());
+  }
+  auto id_type = m.chat_id.rfind("oc_", 0) == 0 ? "chat_id" : "open_id";
+  auto r = st.api->call(
+    "POST", std::string{"/open-apis/im/v1/messages?receive_id_type="} + id_type,
+    json{{"receive_id", m.chat_id}, {"msg_type", type}, {"content", content}});
+  return r.ok() ? "" : r.describe();
+}
+
+chan::sender_actor::behavior_type sender_impl(sender_pointer self,
+                                              feishu_config cfg) {
+  self->state.cfg = cfg;
+  self->state.api = std::make_unique<open_api>(cfg);
+  return {
+    guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
+      if ((m.kind != outbound_kind::final_reply
+           && m.kind != outbound_kind::progress)
+          || m.content.find_first_not_of(" \t\r\n") == std::string::npos)
+        return caf::ok_atom::value;
+      if (auto err = deliver(self->state, m); !err.empty())
+        return caf::make_error(caf::sec::runtime_error,
+                               "feishu message to " + m.chat_id + ": " + err);
+      return caf::ok_atom::value;
+    }),
+    [self](const inbound_msg& in) {
+      auto meta = json::parse(in.metadata_json, nullptr, false);
+      if (!meta.is_object())
+        return;
+      auto& st = self->state;
+      auto key = session_key(in);
+      if (!st.last.count(key)) {
+        st.order.push_back(key);
+        if (st.order.size() > 1000) {
+          st.last.erase(st.order.front());
+          st.order.pop_front();
+        }
+      }
+      st.last[key] = last_message{meta.value("message_id", ""),
+                                  meta.value("chat_type", "") == "group",
+                                  !meta.value("thread_id", "").empty()};
+    },
+  };
+}
+
+} // namespace
+
+chan::sender_actor spawn_sender(caf::actor_system& sys, feishu_config cfg) {
+  return sys.spawn<caf::detached>(sender_impl, std::move(cfg));
+}
+
+std::pair<std::string, std::string> render(const std::string& md) {
+  static const std::regex markdown{
+    R"((^|\n)(#{1,6} |```|\s*[-*+] |\s*\d+\. |\|.*\|)|\*\*[^*\n]+\*\*|~~[^~\n]+~~|\[[^\]\n]+\]\([^)\s]+\))"};
+  if (!std::regex_search(md, markdown))
+    return {"text", json{{"text", md}}.dump()};
+  json card{{"config", {{"wide_screen_mode", true}}},
+            {"elements", json::array({{{"tag", "markdown"},
+                                       {"content", md}}})}};
+  return {"interactive", card.dump()};
+}
+
+} // namespace nb::feishu

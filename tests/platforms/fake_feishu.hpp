@@ -1,0 +1,84 @@
+// A scripted Feishu: the Open API (tenant_access_token, bot/v3/info, im/v1
+// messages, replies, reactions, message resources, with rate limits and
+// expired tokens on demand) and the WebSocket long connection
+// (/callback/ws/endpoint, binary pbbp2 frames: events re-sent until
+// acknowledged, fragmented payloads, pongs carrying ClientConfig).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace nb::test {
+
+class fake_feishu {
+public:
+  static constexpr const char* app_id = "cli_a1b2c3";
+  static constexpr const char* app_secret = "s3cret-feishu";
+  static constexpr const char* bot_open_id = "ou_bot";
+
+  fake_feishu();
+  ~fake_feishu();
+
+  /// "http://127.0.0.1:<port>": the apiBase.
+  std::string api_base() const;
+
+  /// An im.message.receive_v1 event of a text message. `mention_bot` adds
+  /// an @_user_1 mention of the bot in front of the text.
+  static nlohmann::json text_event(const std::string& chat_id,
+                                   const std::string& chat_type,
+                                   const std::string& sender,
+                                   const std::string& text,
+                                   bool mention_bot = false,
+                                   const std::string& root_id = "");
+  /// The message_id inside an event built above.
+  static std::string message_id_of(const nlohmann::json& event);
+
+  /// Queues a data frame carrying `event`, split into `parts` frames;
+  /// returns the frame's message_id header (not the chat message's id).
+  std::string push_event(const nlohmann::json& event, int parts = 1);
+  /// Queues a data frame whose payload is `payload` as is.
+  std::string push_payload(const std::string& payload);
+  /// Queues bytes sent as one binary WebSocket frame, as they are.
+  void push_raw(const std::string& bytes);
+
+  void drop();
+  /// Acks are recorded but do not settle: events come again next time.
+  void ignore_acks(bool on);
+  /// The next `n` message sends answer a rate limit: HTTP 429 with
+  /// x-ogw-ratelimit-reset, or (by_code) HTTP 400 with code 230020.
+  void limit_sends(int n, int reset_s, bool by_code = false);
+  /// The current tenant token stops working (code 99991663).
+  void expire_token();
+  /// Serves `bytes` as the resource `key` of any message.
+  void add_resource(const std::string& key, const std::string& bytes);
+  /// PingInterval handed out in ClientConfig (seconds).
+  void set_ping_interval(int seconds);
+
+  int connections() const;
+  bool wait_connections(int n, std::chrono::milliseconds t) const;
+  /// Frame message_ids acknowledged with code 200 and a biz_rt header.
+  std::vector<std::string> acked() const;
+  bool wait_acked(size_t n, std::chrono::milliseconds t) const;
+  /// Codes of every acknowledgement, in order.
+  std::vector<int> ack_codes() const;
+  int pings() const;
+  bool wait_pings(int n, std::chrono::milliseconds t) const;
+  /// Accepted sends: {"path", "receive_id_type", "body"} (replies too).
+  std::vector<nlohmann::json> sent() const;
+  bool wait_sent(size_t n, std::chrono::milliseconds t) const;
+  int send_calls() const;
+  /// Message ids that got a reaction, with its emoji type.
+  std::vector<nlohmann::json> reactions() const;
+  bool wait_reactions(size_t n, std::chrono::milliseconds t) const;
+  int token_fetches() const;
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace nb::test
