@@ -11,6 +11,7 @@
 #include "tests/integration/harness.hpp"
 #include "tests/platforms/fake_dingtalk.hpp"
 #include "tests/platforms/fake_discord.hpp"
+#include "tests/platforms/fake_feishu.hpp"
 #include "tests/platforms/fake_matrix.hpp"
 #include "tests/platforms/fake_slack.hpp"
 #include "tests/platforms/fake_telegram.hpp"
@@ -263,4 +264,54 @@ TEST_CASE("dingtalk message reaches the agent and the answer comes back") {
   std::this_thread::sleep_for(2s);
   CHECK(gw.llm.request_count() == calls);
   CHECK(dt.sends().size() == before);
+}
+
+TEST_CASE("feishu message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_feishu fs;
+  gw.enable("feishu", {{"appId", fake_feishu::app_id},
+                       {"appSecret", fake_feishu::app_secret},
+                       {"apiBase", fs.api_base()},
+                       {"allowFrom", {"ou_ann"}}});
+  gw.start();
+  REQUIRE(fs.wait_connections(1, 15s));
+  auto texts = [&] {
+    std::string out;
+    for (auto& s : fs.sent())
+      out += s["body"].value("content", "") + "\n";
+    return out;
+  };
+  auto hello = fake_feishu::text_event("oc_dm", "p2p", "ou_ann", "ping feishu");
+  fs.push_event(hello);
+  REQUIRE(eventually([&] {
+    return texts().find("echo: ping feishu") != std::string::npos;
+  }));
+  CHECK(fs.sent().front()["body"]["receive_id"] == "ou_ann");
+  REQUIRE(fs.wait_reactions(1, 5s));
+  CHECK(fs.reactions()[0]["message_id"] == fake_feishu::message_id_of(hello));
+
+  // In a group the bot answers only when mentioned (groupPolicy mention),
+  // in the topic's own session.
+  fs.push_event(fake_feishu::text_event("oc_grp", "group", "ou_ann",
+                                        "not for the bot"));
+  fs.push_event(fake_feishu::text_event("oc_grp", "group", "ou_ann",
+                                        "ping group", true));
+  REQUIRE(eventually([&] {
+    return texts().find("echo: ping group") != std::string::npos;
+  }));
+  CHECK(texts().find("not for the bot") == std::string::npos);
+
+  // Someone not in allowFrom: the model is never asked, nothing is sent,
+  // and the message gets no reaction.
+  REQUIRE(fs.wait_reactions(2, 5s));
+  auto calls = gw.llm.request_count();
+  auto before = fs.sent().size();
+  auto reactions = fs.reactions().size();
+  fs.push_event(fake_feishu::text_event("oc_dm2", "group", "ou_eve",
+                                        "let me in", true));
+  REQUIRE(fs.wait_acked(4, 10s));
+  std::this_thread::sleep_for(2s);
+  CHECK(gw.llm.request_count() == calls);
+  CHECK(fs.sent().size() == before);
+  CHECK(fs.reactions().size() == reactions);
 }
