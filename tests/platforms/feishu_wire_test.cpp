@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "actors/channels/feishu/feishu_api.hpp"
+#include "actors/channels/feishu/feishu_config.hpp"
 #include "actors/channels/feishu/feishu_event.hpp"
 #include "actors/channels/feishu/feishu_frame.hpp"
 #include "actors/channels/feishu/feishu_sender.hpp"
@@ -213,4 +214,30 @@ TEST_CASE("feishu tenant token is refreshed before it expires") {
   CHECK_FALSE(t.fresh(30000));
   t.drop();
   CHECK_FALSE(t.fresh(0));
+}
+
+TEST_CASE("feishu domain picks the default api base") {
+  std::string err;
+  auto c = parse_feishu_config("feishu", R"({"appId":"cli_1","appSecret":"s"})",
+                               "/tmp/m", err);
+  CHECK(err.empty());
+  CHECK(c.api_base == "https://open.feishu.cn");
+  CHECK(c.media_dir == "/tmp/m/feishu");
+  c = parse_feishu_config("lark", R"({"app_id":"cli_1","app_secret":"s",
+                                      "domain":"lark","topic_isolation":false})",
+                          "/tmp/m", err);
+  CHECK(err.empty());
+  CHECK(c.api_base == "https://open.larksuite.com");
+  CHECK_FALSE(c.topic_isolation);
+  c = parse_feishu_config("feishu", R"({"appId":"cli_1","appSecret":"s",
+                                        "domain":"lark",
+                                        "apiBase":"http://127.0.0.1:9/"})",
+                          "/tmp/m", err);
+  CHECK(c.api_base == "http://127.0.0.1:9");
+  parse_feishu_config("feishu", R"({"appId":"cli_1","appSecret":"s",
+                                    "instances":[{}],"reactEmoji":3})",
+                      "/tmp/m", err);
+  CHECK(err.find("channels.feishu.instances") != std::string::npos);
+  CHECK(err.find("channels.feishu.reactEmoji: must be a string")
+        != std::string::npos);
 }

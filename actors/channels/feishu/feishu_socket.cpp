@@ -158,7 +158,9 @@ private:
   bool session(const std::string& url) {
     auto service = to_int(query_value(url, "service_id"), 0);
     if (auto err = ws_.connect(url, std::chrono::seconds(15)); !err.empty()) {
-      last_error_ = err;
+      // The URL carries a ticket and an access key: never in logs.
+      last_error_ = err.rfind("not a ws", 0) == 0
+                      ? "the endpoint's URL is not ws:// or wss://" : err;
       return false;
     }
     report("connected", bot_open_id_.empty() ? cfg_.app_id : bot_open_id_);
