@@ -219,6 +219,20 @@ TEST_CASE("feishu saves media under the size cap") {
   REQUIRE(in);
   CHECK(in->media.empty());
   CHECK(in->content.find("big.bin unavailable") != std::string::npos);
+
+  // A file name with folders stays inside the media folder.
+  t.api.add_resource("file_evil", "x");
+  auto evil = fake_feishu::text_event("oc_p", "p2p", "ou_bob", "");
+  evil["event"]["message"]["message_type"] = "file";
+  evil["event"]["message"]["content"]
+    = json{{"file_key", "file_evil"}, {"file_name", "../../etc/passwd"}}.dump();
+  t.api.push_event(evil);
+  in = t.next_inbound();
+  REQUIRE(in);
+  REQUIRE(in->media.size() == 1);
+  auto saved = std::filesystem::path(in->media[0]);
+  CHECK(saved.parent_path() == t.dir.path + "/media/feishu");
+  CHECK(saved.filename().string().find("passwd") != std::string::npos);
 }
 
 TEST_CASE("feishu reports bad keys with their path") {

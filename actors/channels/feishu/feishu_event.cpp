@@ -192,19 +192,6 @@ std::string post_text(const json& content, std::vector<std::string>& images) {
   return "";
 }
 
-std::string safe_file_name(const std::string& name,
-                           const std::string& fallback) {
-  auto base = name;
-  if (auto slash = base.find_last_of("/\\"); slash != std::string::npos)
-    base = base.substr(slash + 1);
-  std::string out;
-  for (unsigned char c : base)
-    out += (c < 0x20 || c == 0x7f || c == ':') ? '_' : static_cast<char>(c);
-  while (!out.empty() && out.front() == '.')
-    out.erase(0, 1);
-  return out.empty() ? fallback : out;
-}
-
 parsed_event parse_event(const json& payload, const event_context& ctx) {
   parsed_event out;
   if (!payload.is_object() || !payload.contains("header")) {

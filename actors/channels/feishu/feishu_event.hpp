@@ -46,9 +46,4 @@ parsed_event parse_event(const nlohmann::json& payload,
 std::string post_text(const nlohmann::json& content,
                       std::vector<std::string>& image_keys);
 
-/// A file name from the platform made safe to use inside the media
-/// folder (no directories, no leading dots); `fallback` when nothing is left.
-std::string safe_file_name(const std::string& name,
-                           const std::string& fallback);
-
 } // namespace nb::feishu

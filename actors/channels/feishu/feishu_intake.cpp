@@ -1,11 +1,9 @@
 #include "actors/channels/feishu/feishu_intake.hpp"
 
-#include <filesystem>
-#include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/kit/http_call.hpp"
+#include "actors/channels/kit/media_file.hpp"
 
 namespace nb::feishu {
 
@@ -13,15 +11,21 @@ namespace {
 
 using nlohmann::json;
 
-/// A local name for a fetched file.
-std::string local_name(const media_ref& m) {
+/// A local name for a fetched file: the sender's name without its folders
+/// (the kit's save_media keeps only safe characters), prefixed with the
+/// message id so two messages' "image.png" do not meet.
+std::string local_name(const std::string& message_id, const media_ref& m) {
   if (m.kind == "image")
-    return safe_file_name(m.key + ".jpg", "image.jpg");
-  auto name = safe_file_name(m.file_name, m.key);
+    return message_id + "_" + m.key + ".jpg";
+  auto name = m.file_name;
+  if (auto slash = name.find_last_of("/\\"); slash != std::string::npos)
+    name = name.substr(slash + 1);
+  if (name.empty() || name == "." || name == "..")
+    name = m.key;
   // Voice notes are opus in an OGG container.
   if (m.kind == "audio" && name.find('.') == std::string::npos)
     name += ".ogg";
-  return name;
+  return message_id + "_" + name;
 }
 
 } // namespace
@@ -44,35 +48,27 @@ void intake::remember(const std::string& message_id) {
 
 void intake::fetch_media(parsed_event& p) {
   auto& msg = *p.msg;
-  std::error_code ec;
-  std::filesystem::create_directories(cfg_.media_dir, ec);
   for (const auto& m : p.media) {
     // The resources API knows two kinds: voice and video are files.
     auto type = m.kind == "image" ? "image" : "file";
     auto path = "/open-apis/im/v1/messages/" + chan::url_encode(p.message_id)
                 + "/resources/" + chan::url_encode(m.key) + "?type=" + type;
-    std::string bytes;
+    std::string bytes, saved;
     auto err = api_.download(path, cfg_.max_media_bytes, bytes);
-    auto dest = cfg_.media_dir + "/" + p.message_id + "_" + local_name(m);
-    if (err.empty()) {
-      std::ofstream f{dest, std::ios::binary};
-      f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      if (!f)
-        err = "cannot write " + dest;
-    }
-    auto label = m.file_name.empty() ? m.kind : m.file_name;
-    if (!err.empty()) {
+    if (err.empty())
+      saved = chan::save_media(cfg_.media_dir, local_name(p.message_id, m),
+                               bytes, cfg_.max_media_bytes, err);
+    if (saved.empty()) {
       lg_->warn("could not fetch {} of message {}: {}", m.kind, p.message_id,
                 err);
-      msg.content += "\n[" + m.kind + ": " + label + " unavailable (" + err
-                     + ")]";
+      auto label = m.file_name.empty() ? m.kind : m.file_name;
+      chan::add_note(msg.content,
+                     "[" + m.kind + ": " + label + " unavailable (" + err + ")]");
       continue;
     }
-    msg.media.push_back(dest);
-    msg.content += "\n[" + m.kind + ": " + dest + "]";
+    msg.media.push_back(saved);
+    chan::add_note(msg.content, chan::media_tag(saved));
   }
-  if (!msg.content.empty() && msg.content.front() == '\n')
-    msg.content.erase(0, 1);
 }
 
 intake::outcome intake::take(const std::string& payload) {
