@@ -5,6 +5,7 @@
 //
 //   soak_driver --minutes 60 --out DIR [--sample-seconds 60]
 //               [--context-window TOKENS]
+//   NB_SOAK_WRAP="heaptrack -o DIR/heap" soak_driver ...  (a heap profile)
 //
 // A small context window (run.sh: 4096) makes the chats archive within
 // minutes, as a long-lived chat does over weeks: the steady state of a
@@ -18,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -229,7 +231,17 @@ int main(int argc, char** argv) try {
                   home.string());
   if (cron.code != 0)
     throw std::runtime_error("cron add failed: " + cron.err);
-  child_process gw{{nanobot_binary(), "gateway", "-c", config}, home.string()};
+  // NB_SOAK_WRAP runs the gateway under a tool, e.g. "heaptrack -o DIR/heap"
+  // to find what holds memory (then the RSS column is the tool's, not the
+  // gateway's alone).
+  std::vector<std::string> argv;
+  if (auto* wrap = std::getenv("NB_SOAK_WRAP")) {
+    std::istringstream words{wrap};
+    for (std::string w; words >> w;)
+      argv.push_back(w);
+  }
+  argv.insert(argv.end(), {nanobot_binary(), "gateway", "-c", config});
+  child_process gw{argv, home.string()};
   if (!gw.wait_for_log("gateway ready", std::chrono::seconds(20)))
     throw std::runtime_error("the gateway did not start: " + gw.err());
   std::cout << "gateway pid " << gw.pid() << ", running " << opt.minutes
