@@ -10,7 +10,9 @@
 
 namespace nb::test {
 
-ws_listener::ws_listener(handler serve) : serve_(std::move(serve)) {
+ws_listener::ws_listener(handler serve,
+                         chan::ws_connection::handshake_check check)
+  : serve_(std::move(serve)), check_(std::move(check)) {
   fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
   int yes = 1;
   ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
@@ -46,7 +48,7 @@ void ws_listener::loop() {
     if (c < 0)
       continue;
     chan::ws_connection conn;
-    if (conn.accept(c, std::chrono::seconds(5)).empty())
+    if (conn.accept(c, std::chrono::seconds(5), check_).empty())
       serve_(conn);
   }
 }

@@ -16,7 +16,9 @@ public:
   using handler = std::function<void(chan::ws_connection&)>;
 
   /// Listens on any free port; `serve` runs for each connection in turn.
-  explicit ws_listener(handler serve);
+  /// `check` may refuse a handshake by its headers (an HTTP status).
+  explicit ws_listener(handler serve,
+                       chan::ws_connection::handshake_check check = {});
   ~ws_listener();
 
   int port() const { return port_; }
@@ -28,6 +30,7 @@ public:
 private:
   void loop();
   handler serve_;
+  chan::ws_connection::handshake_check check_;
   int fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};

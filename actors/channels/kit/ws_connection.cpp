@@ -10,6 +10,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
@@ -22,6 +23,7 @@ namespace net = boost::asio;
 namespace ssl = net::ssl;
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
+namespace http = beast::http;
 using tcp = net::ip::tcp;
 using steady = std::chrono::steady_clock;
 using plain_ws = websocket::stream<beast::tcp_stream>;
@@ -78,6 +80,7 @@ struct ws_connection::impl {
   bool reading = false;
   int code = 0;
   std::string reason;
+  int handshake_status = 0;
   unsigned gen = 0; ///< handlers of an older connection do nothing
   std::atomic<bool> interrupted{false};
   std::atomic<bool> woken{false};
@@ -159,6 +162,7 @@ struct ws_connection::impl {
     inbox.clear();
     code = 0;
     reason.clear();
+    handshake_status = 0;
   }
 
   /// Starts an operation through `start(handler)` and waits for it.
@@ -188,8 +192,9 @@ ws_connection::~ws_connection() {
   impl_->reset();
 }
 
-std::string ws_connection::connect(const std::string& url,
-                                   std::chrono::seconds timeout) {
+std::string ws_connection::connect(
+  const std::string& url, std::chrono::seconds timeout,
+  const std::map<std::string, std::string>& headers) {
   auto& d = *impl_;
   d.reset();
   url_parts u;
@@ -239,12 +244,24 @@ std::string ws_connection::connect(const std::string& url,
       ws.set_option(websocket::stream_base::timeout::suggested(
         beast::role_type::client));
       ws.read_message_max(64 * 1024 * 1024);
+      if (!headers.empty())
+        ws.set_option(websocket::stream_base::decorator(
+          [headers](websocket::request_type& req) {
+            for (auto& [k, v] : headers)
+              req.set(k, v);
+          }));
+      auto res = std::make_shared<websocket::response_type>();
       err = d.wait_op(
-        [&](auto h) { ws.async_handshake(u.host, u.target, h); }, end,
+        [&](auto h) { ws.async_handshake(*res, u.host, u.target, h); }, end,
         "WebSocket handshake");
+      d.handshake_status = static_cast<int>(res->result_int());
+      if (!err.empty() && d.handshake_status != 0)
+        err += " (HTTP " + std::to_string(d.handshake_status) + ")";
     });
   if (!err.empty()) {
+    auto status = d.handshake_status;
     d.reset();
+    d.handshake_status = status; // why it was refused outlives the reset
     return err;
   }
   d.open = true;
@@ -252,16 +269,49 @@ std::string ws_connection::connect(const std::string& url,
   return "";
 }
 
-std::string ws_connection::accept(int fd, std::chrono::seconds timeout) {
+std::string ws_connection::accept(int fd, std::chrono::seconds timeout,
+                                  const handshake_check& check) {
   auto& d = *impl_;
   d.reset();
   d.plain = std::make_unique<plain_ws>(d.ioc);
   beast::error_code ec;
-  beast::get_lowest_layer(*d.plain).socket().assign(tcp::v4(), fd, ec);
+  auto& sock = beast::get_lowest_layer(*d.plain);
+  sock.socket().assign(tcp::v4(), fd, ec);
   if (ec)
     return "accept: " + ec.message();
-  auto err = d.wait_op([&](auto h) { d.plain->async_accept(h); },
-                       steady::now() + timeout, "WebSocket accept");
+  auto end = steady::now() + timeout;
+  // The upgrade request is read here, so `check` can see its headers.
+  auto req = std::make_shared<http::request<http::string_body>>();
+  auto err = d.wait_op(
+    [&](auto h) { http::async_read(sock, d.rbuf, *req, h); }, end,
+    "WebSocket request");
+  if (!err.empty()) {
+    d.reset();
+    return err;
+  }
+  d.rbuf.clear();
+  if (check) {
+    std::map<std::string, std::string> seen;
+    for (auto& f : *req) {
+      std::string name{f.name_string()};
+      for (auto& c : name)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      seen[name] = std::string{f.value()};
+    }
+    if (int refuse = check(seen); refuse != 0) {
+      auto res = std::make_shared<http::response<http::string_body>>(
+        static_cast<http::status>(refuse), req->version());
+      res->set(http::field::content_type, "text/plain");
+      res->body() = "refused";
+      res->prepare_payload();
+      d.wait_op([&](auto h) { http::async_write(sock, *res, h); }, end,
+                "WebSocket refusal");
+      d.reset();
+      return "refused with HTTP " + std::to_string(refuse);
+    }
+  }
+  err = d.wait_op([&](auto h) { d.plain->async_accept(*req, h); }, end,
+                  "WebSocket accept");
   if (!err.empty()) {
     d.reset();
     return err;
@@ -337,6 +387,10 @@ void ws_connection::drop() {
 
 bool ws_connection::is_open() const {
   return impl_->open;
+}
+
+int ws_connection::handshake_status() const {
+  return impl_->handshake_status;
 }
 
 int ws_connection::close_code() const {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,12 +20,24 @@ public:
   ws_connection& operator=(const ws_connection&) = delete;
 
   /// Opens `url` (ws://host:port/path?query or wss://...; wss verifies the
-  /// server against the system CAs). "" or why it failed.
-  std::string connect(const std::string& url, std::chrono::seconds timeout);
+  /// server against the system CAs), sending `headers` with the handshake
+  /// (Authorization...). "" or why it failed.
+  std::string connect(const std::string& url, std::chrono::seconds timeout,
+                      const std::map<std::string, std::string>& headers = {});
+  /// The HTTP status the server answered the last handshake with (101 when
+  /// it upgraded, 401 when it refused the credentials; 0: no answer).
+  int handshake_status() const;
+
+  /// Decides on a client's handshake from its request headers (names in
+  /// lower case): 0 upgrades, an HTTP status (401, 403...) refuses it.
+  using handshake_check
+    = std::function<int(const std::map<std::string, std::string>& headers)>;
 
   /// Takes an accepted TCP socket `fd` and answers the client's handshake
-  /// (the server side, for local test servers). "" or why it failed.
-  std::string accept(int fd, std::chrono::seconds timeout);
+  /// (the server side, for local test servers); `check` may refuse it.
+  /// "" or why it failed.
+  std::string accept(int fd, std::chrono::seconds timeout,
+                     const handshake_check& check = {});
 
   /// The next frame's payload (text or binary), waiting at most `timeout`;
   /// nullopt when none came (check is_open() to tell a quiet line from a
@@ -49,7 +63,6 @@ public:
   /// From another thread: makes a blocking connect/read return at once
   /// (and every later call fail).
   void interrupt();
-
   /// From another thread: makes a waiting read() return now (nullopt, the
   /// connection stays usable), or the next one if none waits; for a thread
   /// that also sends what others hand it.
