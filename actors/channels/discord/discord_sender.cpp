@@ -1,7 +1,5 @@
 #include "actors/channels/discord/discord_sender.hpp"
 
-#include <thread>
-
 #include <caf/all.hpp>
 #include <nlohmann/json.hpp>
 
@@ -30,27 +28,16 @@ using sender_pointer = chan::sender_actor::stateful_pointer<sender_state>;
 std::string post(sender_state& st, const std::string& channel_id,
                  const std::string& text) {
   json body{{"content", text}, {"allowed_mentions", {{"parse", json::array()}}}};
-  for (int attempt = 0;; ++attempt) {
-    auto r = st.http->call("POST",
-                           "/channels/" + chan::url_encode(channel_id)
-                             + "/messages",
-                           body.dump(),
-                           {{"Authorization", "Bot " + st.cfg.token}});
-    if (r.ok())
-      return "";
-    if (r.status == 0)
-      return r.error;
-    double wait = r.retry_after_s;
-    if (r.json.is_object() && r.json.contains("retry_after")
-        && r.json["retry_after"].is_number())
-      wait = r.json["retry_after"].get<double>();
-    if (r.status != 429 || wait > 20 || attempt == 2)
-      return "HTTP " + std::to_string(r.status) + " "
-             + (r.json.is_object() && r.json.contains("message")
-                  ? r.json["message"].dump() : r.body.substr(0, 200));
-    std::this_thread::sleep_for(std::chrono::milliseconds(
-      static_cast<int64_t>(std::max(wait, 0.05) * 1000)));
-  }
+  auto r = chan::call_waiting_out_429(
+    *st.http, "POST", "/channels/" + chan::url_encode(channel_id) + "/messages",
+    body.dump(), {{"Authorization", "Bot " + st.cfg.token}});
+  if (r.ok())
+    return "";
+  if (r.status == 0)
+    return r.error;
+  return "HTTP " + std::to_string(r.status) + " "
+         + (r.json.is_object() && r.json.contains("message")
+              ? r.json["message"].dump() : r.body.substr(0, 200));
 }
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,

@@ -30,6 +30,10 @@ public:
   std::string choice(const char* key, std::string def,
                      const std::vector<std::string>& allowed);
 
+  /// The value as written (nullptr when absent or null), for keys that take
+  /// more than one type; the caller reads it and calls fail() if needed.
+  const nlohmann::json* raw(const char* key) const { return find(key); }
+
   /// Records a problem found by the caller.
   void fail(const std::string& key, const std::string& reason);
   /// "" when every key was fine.

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <httplib.h>
 
@@ -178,6 +179,25 @@ std::string download_file(const std::string& url, const std::string& dest,
     return why.empty() ? "cannot rename to " + dest : why;
   }
   return "";
+}
+
+http_reply call_waiting_out_429(
+  http_endpoint& endpoint, const std::string& method, const std::string& path,
+  const std::string& body, const std::map<std::string, std::string>& headers,
+  double max_wait_s, int attempts) {
+  for (int attempt = 1;; ++attempt) {
+    auto r = endpoint.call(method, path, body, headers);
+    if (r.status != 429 || attempt >= attempts)
+      return r;
+    double wait = r.retry_after_s;
+    if (r.json.is_object() && r.json.contains("retry_after")
+        && r.json["retry_after"].is_number())
+      wait = r.json["retry_after"].get<double>();
+    if (wait > max_wait_s)
+      return r;
+    std::this_thread::sleep_for(std::chrono::milliseconds(
+      static_cast<int64_t>(std::max(wait, 0.05) * 1000)));
+  }
 }
 
 std::string url_encode(const std::string& s) {
