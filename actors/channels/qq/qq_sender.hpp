@@ -1,0 +1,18 @@
+// The official QQ bot's outbound side: /v2/users/{openid}/messages and
+// /v2/groups/{group_openid}/messages in a detached actor.
+#pragma once
+
+#include "actors/channels/kit/adapter.hpp"
+#include "actors/channels/qq/qq_config.hpp"
+
+namespace nb::qq {
+
+/// Spawns the sender detached. It learns from the inbound messages it sees
+/// which chats are groups and which message each answers; final replies
+/// and progress lines are posted as replies to it (msg_id, msg_seq
+/// counting up from 2 per msg_id: the ack took 1), plain or markdown by
+/// msgFormat. A 429 is waited out (up to 20 s); other failures go back to
+/// the manager. Stream deltas are not shown.
+chan::sender_actor spawn_sender(caf::actor_system& sys, qq_config cfg);
+
+} // namespace nb::qq
