@@ -13,6 +13,8 @@
 #include "tests/platforms/fake_discord.hpp"
 #include "tests/platforms/fake_feishu.hpp"
 #include "tests/platforms/fake_matrix.hpp"
+#include "tests/platforms/fake_napcat.hpp"
+#include "tests/platforms/fake_qq.hpp"
 #include "tests/platforms/fake_slack.hpp"
 #include "tests/platforms/fake_telegram.hpp"
 #include "tests/platforms/fake_whatsapp_bridge.hpp"
@@ -221,6 +223,68 @@ TEST_CASE("whatsapp cloud webhook message reaches the agent and the answer comes
   CHECK(gw.llm.request_count() == calls);
   for (auto& s : graph.sent())
     CHECK(s["to"] != "4930999");
+}
+
+TEST_CASE("napcat message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_napcat nap;
+  gw.enable("napcat", {{"wsUrl", nap.ws_url()}, {"accessToken", "nap-token"},
+                       {"allowFrom", {"42"}}});
+  gw.start();
+  REQUIRE(nap.wait_connections(1, 15s));
+  nap.push(fake_napcat::private_message(42, "ping napcat", 2001));
+  REQUIRE(eventually([&] {
+    return joined_text(nap.sends(), "text").find("echo: ping napcat")
+           != std::string::npos;
+  }));
+  CHECK(nap.sends().front()["user_id"] == 42);
+  auto calls = gw.llm.request_count();
+  nap.push(fake_napcat::private_message(43, "stranger", 2002));
+  nap.push(fake_napcat::group_message(5, 43, "stranger in a group", 2003,
+                                      true));
+  std::this_thread::sleep_for(2s);
+  CHECK(gw.llm.request_count() == calls);
+  for (auto& s : nap.sends()) {
+    CHECK(s.value("user_id", 0) != 43);
+    CHECK_FALSE(s.contains("group_id"));
+  }
+}
+
+TEST_CASE("qq message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_qq qq;
+  gw.enable("qq", {{"appId", fake_qq::app_id}, {"secret", fake_qq::secret},
+                   {"apiBase", qq.base_url()}, {"tokenBase", qq.base_url()},
+                   {"allowFrom", {"U1"}}});
+  gw.start();
+  REQUIRE(qq.wait_sessions(1, 15s));
+  qq.push("C2C_MESSAGE_CREATE", fake_qq::c2c_message("U1", "ping qq"));
+  REQUIRE(eventually([&] {
+    return joined_text(qq.posts(), "content").find("echo: ping qq")
+           != std::string::npos;
+  }));
+  // The ack took msg_seq 1 of the message; the answer a later one.
+  bool acked = false;
+  for (auto& p : qq.posts()) {
+    CHECK(p["target"] == "U1");
+    if (p["content"] == "⏳ Processing...")
+      acked = p["msg_seq"] == 1;
+    else
+      CHECK(p["msg_seq"].get<int>() > 1);
+  }
+  CHECK(acked);
+  auto calls = gw.llm.request_count();
+  auto before = qq.posts().size();
+  qq.push("C2C_MESSAGE_CREATE", fake_qq::c2c_message("U9", "stranger"));
+  qq.push("GROUP_AT_MESSAGE_CREATE",
+          fake_qq::group_message("G1", "U9", "stranger in a group"));
+  std::this_thread::sleep_for(2s);
+  CHECK(gw.llm.request_count() == calls);
+  // No ack and no answer to anyone not allowed (a pairing invite at most).
+  for (size_t i = before; i < qq.posts().size(); ++i) {
+    CHECK(qq.posts()[i]["content"] != "⏳ Processing...");
+    CHECK(qq.posts()[i]["target"] != "G1");
+  }
 }
 
 TEST_CASE("dingtalk message reaches the agent and the answer comes back") {

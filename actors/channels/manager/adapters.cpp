@@ -7,6 +7,8 @@
 #include "actors/channels/email/email_channel.hpp"
 #include "actors/channels/feishu/feishu_channel.hpp"
 #include "actors/channels/matrix/matrix_channel.hpp"
+#include "actors/channels/napcat/napcat_channel.hpp"
+#include "actors/channels/qq/qq_channel.hpp"
 #include "actors/channels/slack/slack_channel.hpp"
 #include "actors/channels/telegram/telegram_channel.hpp"
 #include "actors/channels/websocket/ws_channel.hpp"
@@ -24,6 +26,8 @@ const std::vector<adapter_entry>& adapter_table() {
     {"whatsapp", whatsapp::make_channel},
     {"dingtalk", dingtalk::make_channel},
     {"feishu", feishu::make_channel},
+    {"napcat", napcat::make_channel},
+    {"qq", qq::make_channel},
     {"websocket", &make_websocket_channel},
   };
   return table;

@@ -32,6 +32,9 @@ constexpr platform_default defaults[] = {
   // there (a quote escaped in the content string, escaped again in the body).
   {"feishu", 7000, group_policy::mention, false},
   {"email", 0, group_policy::open, false},
+  // QQ documents no maximum; these are what its clients take in one piece.
+  {"napcat", 4500, group_policy::open, false}, // the adapter filters groups
+  {"qq", 2000, group_policy::mention, false},
   {"websocket", 0, group_policy::open, true},
 };
 
@@ -125,7 +128,12 @@ parse_channel_options(const settings& cfg, const std::string& name) {
     return *e;
   if (const auto* g = member(obj, "groupPolicy")) {
     auto text = g->is_string() ? g->get<std::string>() : std::string{};
-    if (text == "mention")
+    // NapCat's adapter applies its own policy (a probability, per-group
+    // overrides) and reads the key itself; what it hands on is to answer.
+    bool adapter_policy = out.kind == "napcat";
+    if (adapter_policy)
+      out.groups = group_policy::open;
+    else if (text == "mention")
       out.groups = group_policy::mention;
     else if (text == "open")
       out.groups = group_policy::open;
