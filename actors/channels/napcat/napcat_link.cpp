@@ -10,6 +10,7 @@
 
 #include "actors/channels/kit/hand_over.hpp"
 #include "actors/channels/kit/media_fetch.hpp"
+#include "actors/channels/kit/media_file.hpp"
 #include "actors/channels/kit/stop_flag.hpp"
 #include "actors/channels/kit/ws_connection.hpp"
 #include "actors/channels/napcat/napcat_event.hpp"
@@ -174,18 +175,18 @@ private:
     if (img.size > cfg_.max_image_bytes) {
       lg_->warn("image {} skipped: {} bytes is over maxImageBytes", img.file,
                 img.size);
-      m.msg.content += "\n[image skipped: over the size limit]";
+      chan::add_note(m.msg.content, "[image skipped: over the size limit]");
       return;
     }
     auto got = chan::fetch_media(img.url, cfg_.media_dir, img.file,
                                  cfg_.max_image_bytes);
     if (!got.error.empty()) {
       lg_->warn("image {} not saved: {}", img.file, got.error);
-      m.msg.content += "\n[image unavailable: " + got.error + "]";
+      chan::add_note(m.msg.content, "[image unavailable: " + got.error + "]");
       return;
     }
     m.msg.media.push_back(got.path);
-    m.msg.content += "\n[image: " + got.path + "]";
+    chan::add_note(m.msg.content, chan::media_tag(got.path));
   }
 
   void take(inbound_msg in, const std::string& message_id) {

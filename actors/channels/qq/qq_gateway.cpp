@@ -4,6 +4,7 @@
 
 #include "actors/channels/kit/hand_over.hpp"
 #include "actors/channels/kit/media_fetch.hpp"
+#include "actors/channels/kit/media_file.hpp"
 #include "actors/channels/kit/op_gateway.hpp"
 #include "actors/channels/qq/qq_api.hpp"
 #include "actors/channels/qq/qq_event.hpp"
@@ -28,22 +29,21 @@ void save_attachments(qq_side& q, qq_message& m) {
   for (auto& a : m.attachments) {
     auto label = a.filename.empty() ? a.url : a.filename;
     if (a.size > q.cfg.max_media_bytes) {
-      m.msg.content += "\n[file " + label + " skipped: over the size limit]";
+      chan::add_note(m.msg.content,
+                     "[file " + label + " skipped: over the size limit]");
       continue;
     }
     auto got = chan::fetch_media(a.url, q.cfg.media_dir, a.filename,
                                  q.cfg.max_media_bytes);
     if (!got.error.empty()) {
       q.lg->warn("attachment {} not saved: {}", label, got.error);
-      m.msg.content += "\n[file " + label + " unavailable: " + got.error + "]";
+      chan::add_note(m.msg.content,
+                     "[file " + label + " unavailable: " + got.error + "]");
       continue;
     }
     m.msg.media.push_back(got.path);
-    m.msg.content += "\n[file: " + got.path + "]";
+    chan::add_note(m.msg.content, chan::media_tag(got.path));
   }
-  m.msg.content = m.msg.content.substr(
-    m.msg.content.find_first_not_of('\n') == std::string::npos
-      ? 0 : m.msg.content.find_first_not_of('\n'));
 }
 
 bool dispatch(qq_side& q, const std::string& type, const json& d) {
