@@ -252,10 +252,13 @@ TEST_CASE("napcat saves images under the media folder within the cap") {
   auto in = t.next_inbound();
   REQUIRE(in);
   REQUIRE(in->media.size() == 1);
-  CHECK(in->media[0] == t.dir.path + "/media/napcat/small.png");
+  CHECK(in->media[0] == t.dir.path + "/media/napcat/1401_small.png");
   CHECK(std::filesystem::file_size(in->media[0]) == 100);
-  CHECK(in->content.find("[image unavailable: too large") != std::string::npos);
-  CHECK_FALSE(std::filesystem::exists(t.dir.path + "/media/napcat/big.png"));
+  CHECK(in->content.find("[image: " + in->media[0] + "]") != std::string::npos);
+  CHECK(in->content.find("[image unavailable: 5000 bytes is over the limit")
+        != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(t.dir.path
+                                      + "/media/napcat/1401_big.png"));
 }
 
 TEST_CASE("napcat welcomes new group members") {

@@ -231,9 +231,13 @@ TEST_CASE("qq saves attachments under the media folder within the cap") {
   auto in = t.next_inbound();
   REQUIRE(in);
   REQUIRE(in->media.size() == 1);
-  CHECK(in->media[0] == t.dir.path + "/media/qq/small.png");
-  CHECK(std::filesystem::file_size(in->media[0]) == 64);
-  CHECK(in->content.find("big.bin unavailable: too large") != std::string::npos);
+  auto saved = std::filesystem::path(in->media[0]);
+  CHECK(saved.parent_path() == t.dir.path + "/media/qq");
+  CHECK(saved.filename().string() == d["id"].get<std::string>() + "_0_small.png");
+  CHECK(std::filesystem::file_size(saved) == 64);
+  CHECK(in->content.find("[image: " + in->media[0] + "]") != std::string::npos);
+  CHECK(in->content.find("big.bin unavailable: 4096 bytes is over the limit")
+        != std::string::npos);
 }
 
 TEST_CASE("qq with a wrong secret reports an error with the key") {

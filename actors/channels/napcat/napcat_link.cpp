@@ -1,6 +1,7 @@
 #include "actors/channels/napcat/napcat_link.hpp"
 
 #include <atomic>
+#include <filesystem>
 #include <random>
 #include <set>
 #include <thread>
@@ -9,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/kit/hand_over.hpp"
-#include "actors/channels/kit/media_fetch.hpp"
+#include "actors/channels/kit/http_call.hpp"
 #include "actors/channels/kit/media_file.hpp"
 #include "actors/channels/kit/stop_flag.hpp"
 #include "actors/channels/kit/ws_connection.hpp"
@@ -178,15 +179,19 @@ private:
       chan::add_note(m.msg.content, "[image skipped: over the size limit]");
       return;
     }
-    auto got = chan::fetch_media(img.url, cfg_.media_dir, img.file,
-                                 cfg_.max_image_bytes);
-    if (!got.error.empty()) {
-      lg_->warn("image {} not saved: {}", img.file, got.error);
-      chan::add_note(m.msg.content, "[image unavailable: " + got.error + "]");
+    std::error_code ec;
+    std::filesystem::create_directories(cfg_.media_dir, ec);
+    auto name = img.file.empty() ? std::string{"image.jpg"} : img.file;
+    auto dest = cfg_.media_dir + "/"
+                + chan::safe_media_name(m.message_id + "_" + name);
+    if (auto err = chan::download_file(img.url, dest, cfg_.max_image_bytes);
+        !err.empty()) {
+      lg_->warn("image {} not saved: {}", name, err);
+      chan::add_note(m.msg.content, "[image unavailable: " + err + "]");
       return;
     }
-    m.msg.media.push_back(got.path);
-    chan::add_note(m.msg.content, chan::media_tag(got.path));
+    m.msg.media.push_back(dest);
+    chan::add_note(m.msg.content, chan::media_tag(dest));
   }
 
   void take(inbound_msg in, const std::string& message_id) {

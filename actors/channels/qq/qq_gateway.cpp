@@ -1,9 +1,11 @@
 #include "actors/channels/qq/qq_gateway.hpp"
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/kit/hand_over.hpp"
-#include "actors/channels/kit/media_fetch.hpp"
+#include "actors/channels/kit/http_call.hpp"
 #include "actors/channels/kit/media_file.hpp"
 #include "actors/channels/kit/op_gateway.hpp"
 #include "actors/channels/qq/qq_api.hpp"
@@ -26,23 +28,30 @@ struct qq_side {
 };
 
 void save_attachments(qq_side& q, qq_message& m) {
-  for (auto& a : m.attachments) {
+  std::error_code ec;
+  std::filesystem::create_directories(q.cfg.media_dir, ec);
+  for (size_t i = 0; i < m.attachments.size(); ++i) {
+    const auto& a = m.attachments[i];
     auto label = a.filename.empty() ? a.url : a.filename;
     if (a.size > q.cfg.max_media_bytes) {
       chan::add_note(m.msg.content,
                      "[file " + label + " skipped: over the size limit]");
       continue;
     }
-    auto got = chan::fetch_media(a.url, q.cfg.media_dir, a.filename,
-                                 q.cfg.max_media_bytes);
-    if (!got.error.empty()) {
-      q.lg->warn("attachment {} not saved: {}", label, got.error);
+    auto name = a.filename.empty() ? "file" + chan::extension_for_mime(a.content_type)
+                                   : a.filename;
+    auto dest = q.cfg.media_dir + "/"
+                + chan::safe_media_name(m.message_id + "_" + std::to_string(i)
+                                        + "_" + name);
+    if (auto err = chan::download_file(a.url, dest, q.cfg.max_media_bytes);
+        !err.empty()) {
+      q.lg->warn("attachment {} not saved: {}", label, err);
       chan::add_note(m.msg.content,
-                     "[file " + label + " unavailable: " + got.error + "]");
+                     "[file " + label + " unavailable: " + err + "]");
       continue;
     }
-    m.msg.media.push_back(got.path);
-    chan::add_note(m.msg.content, chan::media_tag(got.path));
+    m.msg.media.push_back(dest);
+    chan::add_note(m.msg.content, chan::media_tag(dest));
   }
 }
 
