@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -73,7 +74,8 @@ long rss_kb(pid_t pid) {
   return 0;
 }
 
-long live_sessions(int port) {
+/// A gauge from the gateway's /stats (-1 when it has none).
+long gauge(int port, const char* name) {
   httplib::Client cli{"127.0.0.1", port};
   cli.set_read_timeout(10, 0);
   auto res = cli.Get("/stats");
@@ -82,8 +84,10 @@ long live_sessions(int port) {
   auto j = json::parse(res->body, nullptr, false);
   if (!j.is_object() || !j.contains("gauges"))
     return -1;
-  return j["gauges"].value("sessions_live", -1L);
+  return j["gauges"].value(name, -1L);
 }
+
+long live_sessions(int port) { return gauge(port, "sessions_live"); }
 
 std::string text_of(int s, int m) {
   return "load-" + std::to_string(s) + " message " + std::to_string(m);
@@ -191,6 +195,17 @@ int main(int argc, char** argv) try {
   double idle_wait = std::chrono::duration<double>(clock_type::now() - idle_t0).count();
   std::this_thread::sleep_for(std::chrono::seconds(4)); // the trimmer's quiet spell
   auto rss_idle = rss_kb(gw.pid());
+  // What the program still holds (the trimmer's gauge, sent with each trim):
+  // RSS far above it is the allocator's keeping, not the sessions'.
+  auto heap_idle_kb = gauge(gw_port, "heap_in_use_kb");
+  // NB_LOAD_HOLD_S keeps the idle gateway up that long (to attach a heap
+  // profiler to pid <gateway pid>) before it is stopped.
+  if (auto* hold = std::getenv("NB_LOAD_HOLD_S")) {
+    std::printf("holding the idle gateway (pid %d) for %s s\n",
+                static_cast<int>(gw.pid()), hold);
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::seconds(std::atoi(hold)));
+  }
   gw.signal(SIGTERM);
   int code = gw.wait(std::chrono::seconds(60));
 
@@ -213,6 +228,9 @@ int main(int argc, char** argv) try {
               "RSS %.1f MB (%.1f MB given back)\n",
               left, idle_wait, opt.idle_s, rss_idle / 1024.0,
               (rss_loaded - rss_idle) / 1024.0);
+  if (heap_idle_kb >= 0)
+    std::printf("idle: heap in use %.1f MB (the rest of RSS is the "
+                "allocator's)\n", heap_idle_kb / 1024.0);
   std::printf("SIGTERM: exit %d\n", code);
   bool good = ok == total && wrong == 0 && failed == 0 && bad_files == 0
               && left == 0 && code == 0;
