@@ -22,6 +22,7 @@ struct fake_qq::impl {
   mutable std::condition_variable cv;
   std::vector<std::pair<int64_t, json>> log; ///< every dispatch with its seq
   int64_t seq = 0;
+  int64_t heartbeat_seq = 0; ///< the last seq a heartbeat confirmed
   int64_t sent_upto = 0;
   std::deque<std::string> raw;
   std::string session_id;
@@ -141,6 +142,8 @@ struct fake_qq::impl {
       auto p = json::parse(*msg, nullptr, false);
       if (p.is_object() && p.value("op", 0) == 1) {
         ++heartbeats;
+        if (p["d"].is_number_integer())
+          heartbeat_seq = p["d"].get<int64_t>();
         g.unlock();
         c.send(json{{"op", 11}}.dump());
         g.lock();
@@ -357,6 +360,16 @@ int fake_qq::identifies() const {
 int fake_qq::resumes() const {
   std::lock_guard<std::mutex> g{impl_->mx};
   return impl_->resumes;
+}
+
+int64_t fake_qq::last_seq() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->seq;
+}
+
+int64_t fake_qq::confirmed_seq() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->heartbeat_seq;
 }
 
 int fake_qq::heartbeats() const {

@@ -58,6 +58,10 @@ public:
   int identifies() const;
   int resumes() const;
   int heartbeats() const;
+  /// The newest sequence number dispatched, and the newest a heartbeat
+  /// confirmed (what QQ would replay from on RESUME).
+  int64_t last_seq() const;
+  int64_t confirmed_seq() const;
   int sessions() const;
   int64_t last_intents() const;
   std::string last_identify_token() const;
