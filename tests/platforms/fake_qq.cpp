@@ -277,32 +277,6 @@ void fake_qq::host_file(const std::string& name, std::string bytes) {
   impl_->files[name] = std::move(bytes);
 }
 
-json fake_qq::c2c_message(const std::string& user_openid,
-                          const std::string& content) {
-  static int next = 0;
-  return {{"author", {{"id", user_openid}, {"user_openid", user_openid},
-                      {"union_openid", "union-" + user_openid}}},
-          {"content", content},
-          {"id", "ROBOT1.0_c2c_" + std::to_string(++next)},
-          {"timestamp", "2026-12-02T12:00:00+08:00"},
-          {"message_scene", {{"source", "default"}}},
-          {"message_type", 0}};
-}
-
-json fake_qq::group_message(const std::string& group_openid,
-                            const std::string& member_openid,
-                            const std::string& content) {
-  static int next = 0;
-  return {{"author", {{"id", member_openid}, {"member_openid", member_openid},
-                      {"union_openid", ""}}},
-          {"content", " " + content},
-          {"group_id", group_openid},
-          {"group_openid", group_openid},
-          {"id", "ROBOT1.0_grp_" + std::to_string(++next)},
-          {"timestamp", "2026-12-02T12:00:00+08:00"},
-          {"message_type", 0}};
-}
-
 void fake_qq::push(const std::string& type, json d) {
   std::lock_guard<std::mutex> g{impl_->mx};
   auto s = ++impl_->seq;

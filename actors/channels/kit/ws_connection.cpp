@@ -15,6 +15,8 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 
+#include "actors/channels/kit/ws_url.hpp"
+
 namespace nb::chan {
 
 namespace {
@@ -35,36 +37,6 @@ struct op_state {
   bool done = false;
   beast::error_code ec;
 };
-
-struct url_parts {
-  bool tls = false;
-  std::string host, port, target;
-};
-
-bool parse_url(const std::string& url, url_parts& out) {
-  auto p = url.find("://");
-  if (p == std::string::npos)
-    return false;
-  auto scheme = url.substr(0, p);
-  if (scheme != "ws" && scheme != "wss")
-    return false;
-  out.tls = scheme == "wss";
-  auto rest = url.substr(p + 3);
-  auto slash = rest.find_first_of("/?");
-  auto hostport = rest.substr(0, slash);
-  out.target = slash == std::string::npos ? "/" : rest.substr(slash);
-  if (out.target[0] == '?')
-    out.target = "/" + out.target;
-  auto colon = hostport.rfind(':');
-  if (colon != std::string::npos && hostport.find(']') == std::string::npos) {
-    out.host = hostport.substr(0, colon);
-    out.port = hostport.substr(colon + 1);
-  } else {
-    out.host = hostport;
-    out.port = out.tls ? "443" : "80";
-  }
-  return !out.host.empty();
-}
 
 } // namespace
 
@@ -197,8 +169,8 @@ std::string ws_connection::connect(
   const std::map<std::string, std::string>& headers) {
   auto& d = *impl_;
   d.reset();
-  url_parts u;
-  if (!parse_url(url, u))
+  ws_url u;
+  if (!parse_ws_url(url, u))
     return "not a ws:// or wss:// URL: \"" + url + "\"";
   auto end = steady::now() + timeout;
   tcp::resolver resolver{d.ioc};
