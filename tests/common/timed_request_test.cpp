@@ -1,0 +1,215 @@
+// Request timeouts and what they keep alive, on a real actor system. CAF
+// 0.17 keeps every request's clock entry (holding a strong reference to the
+// requester) until the timeout passes, answered or not; `timed_request`
+// drops it with the answer. The strong references the clock holds are read
+// from the requester's control block.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include <caf/all.hpp>
+
+#include "actors/common/timed_request.hpp"
+#include "tests/support/system_fixture.hpp"
+
+using namespace nb;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// How long any wait here may take before the test gives up (the clock
+/// thread drops cancelled entries asynchronously).
+constexpr auto patience = 20s;
+
+/// A timeout no test outlives: an entry kept for it is kept for the test.
+constexpr auto hour = std::chrono::seconds(3600);
+
+using run_atom = caf::atom_constant<caf::atom("run")>;
+
+caf::behavior echo() {
+  return {[](int32_t x) { return x; }};
+}
+
+/// Answers nothing: requests to it time out.
+caf::behavior silent() {
+  return {[](int32_t) -> caf::result<int32_t> { return caf::delegated<int32_t>{}; }};
+}
+
+/// A turn's worker: asks once, keeps the answer in its state and waits for
+/// nothing else; it ends when its last handle goes.
+struct worker_state {
+  std::atomic<int>* released = nullptr;
+  std::atomic<bool>* answered = nullptr;
+  ~worker_state() {
+    if (released)
+      ++*released;
+  }
+  static inline const char* name = "worker";
+};
+
+caf::behavior worker(caf::stateful_actor<worker_state>* self, caf::actor peer,
+                     std::atomic<int>* released, std::atomic<bool>* answered,
+                     bool cancelling) {
+  self->state.released = released;
+  self->state.answered = answered;
+  auto keep = [self](int32_t) { *self->state.answered = true; };
+  auto fail = [](caf::error&) {};
+  if (cancelling)
+    timed_request(self, peer, hour, int32_t{7}).then(keep, fail);
+  else
+    self->request(peer, hour, int32_t{7}).then(keep, fail);
+  return {[](caf::ok_atom) {}};
+}
+
+/// A long-lived requester: asks `n` times, answers once all are answered.
+caf::behavior requester(caf::event_based_actor* self, caf::actor peer) {
+  return {[self, peer](run_atom, int32_t n, bool cancelling) {
+    auto rp = self->make_response_promise<int32_t>();
+    auto left = std::make_shared<int32_t>(n);
+    for (int32_t i = 0; i < n; ++i) {
+      auto done = [rp, left](int32_t) mutable {
+        if (--*left == 0)
+          rp.deliver(int32_t{0});
+      };
+      auto fail = [rp](caf::error& e) mutable { rp.deliver(std::move(e)); };
+      if (cancelling)
+        timed_request(self, peer, hour, i).then(done, fail);
+      else
+        self->request(peer, hour, i).then(done, fail);
+    }
+    return rp;
+  }};
+}
+
+/// Strong references to `a` beyond the one this read takes itself (a
+/// just-spawned or running actor has one more, from the scheduler).
+size_t strong_refs(const caf::actor& a) {
+  auto ptr = caf::actor_cast<caf::strong_actor_ptr>(a);
+  return ptr->strong_refs.load() - 1;
+}
+
+/// Waits until `done()` or `patience` passes; returns `done()`.
+template <class F>
+bool eventually(F done) {
+  auto until = std::chrono::steady_clock::now() + patience;
+  while (!done() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(10ms);
+  return done();
+}
+
+void run(caf::actor_system& sys, const caf::actor& who, int32_t n,
+         bool cancelling) {
+  caf::scoped_actor self{sys};
+  bool ok = false;
+  self->request(who, patience, run_atom::value, n, cancelling)
+    .receive([&](int32_t) { ok = true; }, [](caf::error&) {});
+  REQUIRE(ok);
+}
+
+} // namespace
+
+TEST_CASE_FIXTURE(test::system_fixture,
+                  "CAF 0.17 keeps an answered requester alive until the "
+                  "request's timeout") {
+  auto peer = sys.spawn(echo);
+  std::atomic<int> released{0};
+  std::atomic<bool> answered{false};
+  caf::actor_addr addr;
+  {
+    auto w = sys.spawn(worker, peer, &released, &answered, false);
+    addr = w.address();
+  }
+  // The answer came and the last handle is gone, yet the clock's entry
+  // (an hour) holds the worker and its state. (Without it the worker goes
+  // as soon as its handler returns.)
+  REQUIRE(eventually([&] { return answered.load(); }));
+  std::this_thread::sleep_for(500ms);
+  CHECK(released == 0);
+  CHECK(caf::actor_cast<caf::actor>(addr));
+  // Ending it drops its clock entries (and lets the system stop).
+  caf::anon_send_exit(caf::actor_cast<caf::actor>(addr),
+                      caf::exit_reason::user_shutdown);
+  CHECK(eventually([&] { return released == 1; }));
+  caf::anon_send_exit(peer, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE_FIXTURE(test::system_fixture,
+                  "timed_request releases an answered requester at once") {
+  auto peer = sys.spawn(echo);
+  std::atomic<int> released{0};
+  std::atomic<bool> answered{false};
+  caf::actor_addr addr;
+  {
+    auto w = sys.spawn(worker, peer, &released, &answered, true);
+    addr = w.address();
+  }
+  CHECK(eventually([&] { return released == 1; }));
+  CHECK(answered);
+  CHECK(!caf::actor_cast<caf::actor>(addr));
+  caf::anon_send_exit(peer, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE_FIXTURE(test::system_fixture,
+                  "answered requests leave no clock entries behind with "
+                  "timed_request") {
+  auto peer = sys.spawn(echo);
+  auto plain = sys.spawn(requester, peer);
+  auto cancelling = sys.spawn(requester, peer);
+  constexpr size_t ours = 1; // the handle this test holds
+  constexpr int32_t n = 2000;
+  run(sys, plain, n, false);
+  run(sys, cancelling, n, true);
+  // Plain requests: one entry, one strong reference each, for an hour.
+  CHECK(eventually([&] { return strong_refs(plain) == ours + n; }));
+  // timed_request: all gone once the clock has read the cancellations.
+  CHECK(eventually([&] { return strong_refs(cancelling) == ours; }));
+  caf::anon_send_exit(plain, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(cancelling, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(peer, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE_FIXTURE(test::system_fixture,
+                  "timed_request still ends in request_timeout without an "
+                  "answer") {
+  auto peer = sys.spawn(silent);
+  caf::scoped_actor self{sys};
+  auto asker = sys.spawn([peer](caf::event_based_actor* me) -> caf::behavior {
+    return {[me, peer](run_atom) {
+      auto rp = me->make_response_promise<std::string>();
+      timed_request(me, peer, 100ms, int32_t{1})
+        .then([rp](int32_t) mutable { rp.deliver(std::string{"answered"}); },
+              [rp](caf::error& e) mutable {
+                rp.deliver(e == caf::sec::request_timeout
+                             ? std::string{"request_timeout"}
+                             : caf::to_string(e));
+              });
+      return rp;
+    }};
+  });
+  std::string outcome;
+  self->request(asker, patience, run_atom::value)
+    .receive([&](std::string& s) { outcome = s; }, [](caf::error&) {});
+  CHECK(outcome == "request_timeout");
+  // An error other than the timeout reaches the handler the same way.
+  auto gone = sys.spawn(echo);
+  caf::anon_send_exit(gone, caf::exit_reason::user_shutdown);
+  self->wait_for(gone);
+  auto asker2 = sys.spawn([gone](caf::event_based_actor* me) -> caf::behavior {
+    return {[me, gone](run_atom) {
+      auto rp = me->make_response_promise<std::string>();
+      timed_request(me, gone, hour, int32_t{1})
+        .then([rp](int32_t) mutable { rp.deliver(std::string{"answered"}); },
+              [rp](caf::error&) mutable { rp.deliver(std::string{"error"}); });
+      return rp;
+    }};
+  });
+  outcome.clear();
+  self->request(asker2, patience, run_atom::value)
+    .receive([&](std::string& s) { outcome = s; }, [](caf::error&) {});
+  CHECK(outcome == "error");
+  CHECK(eventually([&] { return strong_refs(asker2) == 1; }));
+  for (auto& a : {asker, asker2, peer})
+    caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+}
