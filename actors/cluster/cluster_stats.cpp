@@ -7,6 +7,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "actors/common/timed_request.hpp"
 #include "actors/stats/render.hpp"
 
 namespace nb {
@@ -75,10 +76,11 @@ stats_actor spawn_cluster_stats(caf::actor_system& sys, stats_actor stats,
       [=](gauge_sample& s) { self->send(stats, std::move(s)); },
       [=](stats_atom, const std::string& format) -> caf::result<std::string> {
         auto rp = self->make_response_promise<std::string>();
-        self->request(stats, std::chrono::seconds(5), stats_atom::value, format)
+        timed_request(self, stats, std::chrono::seconds(5), stats_atom::value,
+                      format)
           .then(
             [=](std::string& own) mutable {
-              self->request(front, std::chrono::seconds(8),
+              timed_request(self, front, std::chrono::seconds(8),
                             cluster_status_atom::value)
                 .then(
                   [=](std::vector<node_status>& nodes) mutable {

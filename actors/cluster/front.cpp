@@ -6,6 +6,7 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/session/session.hpp"
 #include "actors/stats/process.hpp"
 
@@ -135,7 +136,7 @@ caf::result<std::vector<node_status>> cluster_status(front_pointer self) {
   auto timeout = std::chrono::seconds(std::min(st.cfg.request_timeout_s, 5));
   for (auto& entry : ask) {
     auto id = entry.first;
-    self->request(entry.second, timeout, node_status_atom::value)
+    timed_request(self, entry.second, timeout, node_status_atom::value)
       .then(
         [=](node_status& s) mutable {
           out->push_back(std::move(s));
@@ -212,7 +213,7 @@ front_impl(front_pointer self, std::string id, cluster_settings cfg,
       auto left = std::make_shared<size_t>(routers.size());
       auto total = std::make_shared<int32_t>(0);
       for (auto& r : routers)
-        self->request(r, std::chrono::seconds(60), flush_atom::value)
+        timed_request(self, r, std::chrono::seconds(60), flush_atom::value)
           .then(
             [=](int32_t n) mutable {
               *total += n;

@@ -4,6 +4,7 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 
 namespace nb {
 
@@ -95,7 +96,7 @@ void recover_node(front_pointer self, const std::string& id) {
     auto k = key;
     auto held = std::make_shared<std::deque<front_state::pending>>(
       std::move(lost));
-    self->request(st.svc.store, timeout, session_load{key})
+    timed_request(self, st.svc.store, timeout, session_load{key})
       .then(
         [=](session_snapshot& snap) {
           resolve(self, k, std::move(*held), last_user_text(snap));

@@ -3,6 +3,7 @@
 #include <caf/event_based_actor.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/router/router.hpp"
 #include "actors/stats/process.hpp"
 
@@ -56,7 +57,7 @@ void join(node_pointer self, cluster_front_actor front) {
   st.front = front;
   node_join j{st.id, st.role, st.address, node_actor{self}, st.router,
               st.role == "tools" ? st.local_tools : tools_actor{}};
-  self->request(front, st.timeout, std::move(j))
+  timed_request(self, front, st.timeout, std::move(j))
     .then(
       [=](node_welcome& w) {
         auto& st = self->state;
@@ -92,7 +93,8 @@ caf::result<node_status> status(node_pointer self) {
   if (!st.router)
     return s;
   auto rp = self->make_response_promise<node_status>();
-  self->request(st.router, std::chrono::seconds(2), live_sessions_atom::value)
+  timed_request(self, st.router, std::chrono::seconds(2),
+                live_sessions_atom::value)
     .then([=](int32_t n) mutable {
             auto out = s;
             out.sessions = n;
@@ -152,7 +154,8 @@ node_actor::behavior_type node_impl(node_pointer self, std::string id,
       if (st.joining || st.front)
         return;
       st.joining = true;
-      self->request(st.connector, std::chrono::seconds(60), connect_atom::value)
+      timed_request(self, st.connector, std::chrono::seconds(60),
+                    connect_atom::value)
         .then([=](cluster_front_actor& f) { join(self, std::move(f)); },
               [=](caf::error& err) {
                 retry_later(self, self->system().render(err));

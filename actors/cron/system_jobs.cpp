@@ -6,6 +6,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
 
+#include "actors/common/timed_request.hpp"
 #include "actors/memory/dream.hpp"
 
 namespace nb {
@@ -55,7 +56,7 @@ void run_system_job(cron_pointer self, const cron::job& job,
       done("heartbeat: skipped (the heartbeat is off in this gateway)");
       return;
     }
-    self->request(st.cfg.heartbeat, std::chrono::seconds(7200),
+    timed_request(self, st.cfg.heartbeat, std::chrono::seconds(7200),
                   heartbeat_run_atom::value)
       .then([=](std::string& what) { done("heartbeat: " + what); },
             [=](caf::error& err) {
@@ -85,7 +86,7 @@ void run_system_job(cron_pointer self, const cron::job& job,
     auto worker = self->spawn<caf::detached + caf::linked>(dream_worker,
                                                            std::move(dj));
     st.dream_workers.insert(worker.address());
-    self->request(worker, st.cfg.dream_timeout + std::chrono::seconds(60),
+    timed_request(self, worker, st.cfg.dream_timeout + std::chrono::seconds(60),
                   caf::get_atom::value)
       .then(
         [=](std::string& what) {

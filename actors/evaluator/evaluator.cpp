@@ -5,6 +5,7 @@
 #include <caf/actor_system.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/evaluator/evaluation.hpp"
 #include "actors/evaluator/evaluator_prompt.hpp"
 
@@ -77,7 +78,7 @@ evaluator_actor::behavior_type evaluator_impl(evaluator_pointer self,
       auto model = rq.model.empty() ? st.cfg.model : rq.model;
       auto call = make_evaluation_request(rq, prompt.text, model);
       auto rp = self->make_response_promise<eval_verdict>();
-      self->request(st.svc.provider, st.cfg.timeout, std::move(call))
+      timed_request(self, st.svc.provider, st.cfg.timeout, std::move(call))
         .then(
           [=](model_reply& reply) mutable {
             report_usage(self, rq.source, reply.usage);

@@ -8,6 +8,7 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 
 namespace nb {
 
@@ -64,7 +65,7 @@ std::vector<session_activity> own_sessions(const heartbeat_config& cfg,
 /// finishes with `what`.
 void trim_then_finish(heartbeat_pointer self, std::string what) {
   auto& st = self->state;
-  self->request(st.links.store, st.cfg.call_timeout,
+  timed_request(self, st.links.store, st.cfg.call_timeout,
                 session_load{hb_key(self->state.cfg)})
     .then(
       [=](session_snapshot& snap) {
@@ -82,7 +83,8 @@ void trim_then_finish(heartbeat_pointer self, std::string what) {
         session_replace rep{hb_key(self->state.cfg), snap.metadata_json, {}};
         for (auto& m : kept)
           rep.messages.push_back(m.dump());
-        self->request(self->state.links.store, self->state.cfg.call_timeout,
+        timed_request(self, self->state.links.store,
+                      self->state.cfg.call_timeout,
                       std::move(rep))
           .then([=](caf::ok_atom) { finish(self, what); },
                 [=](caf::error& err) {
@@ -103,7 +105,7 @@ void deliver_result(heartbeat_pointer self, const std::string& text) {
   auto target = *st.target;
   eval_request rq{"heartbeat", st.prompt, text, /*default_notify=*/false,
                   st.cfg.model};
-  self->request(st.links.evaluator, st.cfg.turn_timeout, std::move(rq))
+  timed_request(self, st.links.evaluator, st.cfg.turn_timeout, std::move(rq))
     .then(
       [=](eval_verdict& v) {
         auto& st = self->state;
@@ -158,7 +160,7 @@ void start_beat(heartbeat_pointer self) {
     finish(self, "skipped: no active tasks");
     return;
   }
-  self->request(st.links.store, st.cfg.call_timeout, session_list{0})
+  timed_request(self, st.links.store, st.cfg.call_timeout, session_list{0})
     .then(
       [=](session_listing& listing) {
         auto& st = self->state;

@@ -4,6 +4,7 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/inbox/journal_records.hpp"
 #include "actors/store/posix_io.hpp"
 #include "messages/errc.hpp"
@@ -100,7 +101,8 @@ void start_from(inbox_pointer self, const std::string& bytes,
                 {"content", e.msg.content},
                 {"metadata", e.msg.metadata_json},
                 {"set_aside_at", store_io::iso_now()}};
-      self->request(st.worker, st.cfg.write_timeout, inbox::keep_atom::value,
+      timed_request(self, st.worker, st.cfg.write_timeout,
+                    inbox::keep_atom::value,
                     std::string{"undelivered.jsonl"},
                     line.dump(-1, ' ', false, json::error_handler_t::replace)
                       + "\n")
@@ -133,7 +135,8 @@ void start_from(inbox_pointer self, const std::string& bytes,
   // the first new message is appended.
   st.file_bytes = static_cast<int64_t>(bytes.size());
   st.writing = true;
-  self->request(st.worker, st.cfg.write_timeout, inbox::compact_atom::value,
+  timed_request(self, st.worker, st.cfg.write_timeout,
+                inbox::compact_atom::value,
                 inbox::compacted(img))
     .then(
       [self](int64_t size) {
@@ -175,7 +178,7 @@ inbox_actor::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
   self->link_to(st.worker);
   // Nothing new is taken before the journal's unsettled messages are on
   // their way (await holds the mailbox).
-  self->request(st.worker, st.cfg.write_timeout, inbox::open_atom::value)
+  timed_request(self, st.worker, st.cfg.write_timeout, inbox::open_atom::value)
     .await(
       [self](std::string& bytes, std::string& path,
              std::vector<std::string>& orphan_paths,

@@ -6,6 +6,7 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/inbox/journal_records.hpp"
 #include "messages/errc.hpp"
 
@@ -51,7 +52,8 @@ void compact(inbox_pointer self) {
     bytes += inbox::seen_record(st.seen);
   st.writing = true;
   auto before = st.file_bytes;
-  self->request(st.worker, st.cfg.write_timeout, inbox::compact_atom::value,
+  timed_request(self, st.worker, st.cfg.write_timeout,
+                inbox::compact_atom::value,
                 std::move(bytes))
     .then(
       [self, before](int64_t size) {
@@ -146,7 +148,7 @@ void flush(inbox_pointer self) {
   }
   auto shared = std::make_shared<std::vector<inbox_state::item>>(
     std::move(items));
-  self->request(st.worker, st.cfg.write_timeout, inbox::write_atom::value,
+  timed_request(self, st.worker, st.cfg.write_timeout, inbox::write_atom::value,
                 std::move(bytes), sync)
     .then(
       [self, shared, sync](int64_t size) {

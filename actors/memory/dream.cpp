@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/common/strings.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/common/utf8.hpp"
 #include "actors/memory/memory_file.hpp"
 #include "config/atomic_file.hpp"
@@ -147,7 +148,7 @@ caf::behavior dream_worker(caf::event_based_actor* self, dream_job job) {
       rq.temperature = 0.1;
       auto last = batch.back().cursor;
       auto count = batch.size();
-      self->request(job.provider, job.timeout, std::move(rq))
+      timed_request(self, job.provider, job.timeout, std::move(rq))
         .then(
           [=](model_reply& r) {
             if (r.finish_reason == "error" || r.finish_reason == "length"

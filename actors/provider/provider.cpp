@@ -12,6 +12,7 @@
 
 #include "actors/common/log.hpp"
 #include "actors/common/meter.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/provider/fallback.hpp"
 #include "actors/provider/fallback_call.hpp"
 #include "config/load.hpp"
@@ -162,7 +163,7 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
   auto start = call.start;
   auto req = std::move(call.req);
   auto shared = std::make_shared<pending_call>(std::move(call));
-  self->request(worker, bound, std::move(req), start)
+  timed_request(self, worker, bound, std::move(req), start)
     .then(
       [self, worker, shared](model_reply& reply, bool first_failed) {
         auto& st = self->state;

@@ -8,6 +8,7 @@
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/router/memory_trim.hpp"
 #include "actors/tools/tools_front.hpp"
 #include "actors/workspace/workspace.hpp"
@@ -195,7 +196,8 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
       auto rp = self->template make_response_promise<int32_t>();
       auto pending = std::make_shared<int32_t>(count);
       for (auto& [key, e] : sessions)
-        self->request(e.session, std::chrono::seconds(60), flush_atom::value)
+        timed_request(self, e.session, std::chrono::seconds(60),
+                      flush_atom::value)
           .then([=](bool) mutable { if (--*pending == 0) rp.deliver(count); },
                 [=](caf::error&) mutable { if (--*pending == 0) rp.deliver(count); });
       return rp;

@@ -6,6 +6,7 @@
 
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/runner/context_governor.hpp"
 #include "actors/runner/reply_messages.hpp"
 #include "actors/runner/runner_steps.hpp"
@@ -87,7 +88,8 @@ void count_reply(runner_pointer self, const model_reply& reply) {
 void final_request(runner_pointer self, const char* prompt,
                    std::string fallback, std::string stop_reason) {
   auto rq = make_request(self, false, prompt);
-  self->request(self->state.provider, self->state.model_timeout, std::move(rq))
+  timed_request(self, self->state.provider, self->state.model_timeout,
+                std::move(rq))
     .then(
       [=](model_reply& reply) {
         count_reply(self, reply);
@@ -180,7 +182,8 @@ void model_step(runner_pointer self) {
                   "max_iterations");
     return;
   }
-  self->request(st.provider, st.model_timeout, make_request(self, true, nullptr))
+  timed_request(self, st.provider, st.model_timeout,
+                make_request(self, true, nullptr))
     .then([=](model_reply& reply) { on_model_reply(self, reply); },
           [=](caf::error& err) {
             model_reply failed;
@@ -229,7 +232,8 @@ void continue_run(runner_pointer self) {
   st.injections_waiting = false;
   ++st.injection_cycles;
   st.taking = true;
-  self->request(st.session, std::chrono::seconds(30), take_injections_atom::value)
+  timed_request(self, st.session, std::chrono::seconds(30),
+                take_injections_atom::value)
     .then(
       [=](std::vector<inbound_msg>& msgs) {
         self->state.taking = false;
@@ -329,7 +333,8 @@ runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
         start(self);
         return st.promise;
       }
-      self->request(st.tools, std::chrono::seconds(30), list_tools_atom::value)
+      timed_request(self, st.tools, std::chrono::seconds(30),
+                    list_tools_atom::value)
         .then(
           [=](std::vector<tool_spec>& specs) {
             self->state.specs = std::move(specs);

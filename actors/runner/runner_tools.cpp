@@ -7,6 +7,7 @@
 #include <caf/stateful_actor.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/runner/runner_steps.hpp"
 #include "actors/runner/spawn_tool.hpp"
 #include "actors/runner/tool_batches.hpp"
@@ -52,7 +53,7 @@ void tool_results_done(runner_pointer self) {
   }
   auto worker = self->spawn<caf::detached>(offload_worker, st.offload,
                                            st.request.session_key, st.results);
-  self->request(worker, std::chrono::seconds(120), caf::get_atom::value)
+  timed_request(self, worker, std::chrono::seconds(120), caf::get_atom::value)
     .then(
       [=](std::vector<std::string>& contents) {
         auto& rs = self->state.results;
@@ -99,7 +100,7 @@ void call_done(runner_pointer self, size_t index, tool_result r) {
 template <class Request>
 void ask_manager(runner_pointer self, size_t index, Request rq,
                  caf::duration timeout, std::string what) {
-  self->request(self->state.subagents, timeout, std::move(rq))
+  timed_request(self, self->state.subagents, timeout, std::move(rq))
     .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
           [=](caf::error& err) {
             auto& c = self->state.calls[index];
@@ -163,7 +164,7 @@ void run_call(runner_pointer self, size_t index) {
   rq.chat_id = st.request.chat_id;
   rq.suppress_delivery = st.request.suppress_delivery;
   rq.outbox = st.request.outbox;
-  self->request(st.tools, st.tool_timeout, std::move(rq))
+  timed_request(self, st.tools, st.tool_timeout, std::move(rq))
     .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
           [=](caf::error& err) {
             auto& c = self->state.calls[index];

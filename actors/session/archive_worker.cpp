@@ -5,6 +5,7 @@
 #include <caf/event_based_actor.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/memory/history_file.hpp"
 #include "actors/memory/memory_file.hpp"
 #include "actors/session/archive.hpp"
@@ -35,7 +36,8 @@ caf::behavior archive_worker(caf::event_based_actor* self, archive_job job) {
                               entry != nothing_to_archive ? entry : "",
                               raw ? std::vector<std::string>{}
                                   : permanent_facts(entry)};
-          self->request(job.files, std::chrono::seconds(60), std::move(rq))
+          timed_request(self, job.files, std::chrono::seconds(60),
+                        std::move(rq))
             .then(
               [=](caf::ok_atom) {
                 p->rp.deliver(raw, entry);
@@ -75,7 +77,7 @@ caf::behavior archive_worker(caf::event_based_actor* self, archive_job job) {
             .dump();
       rq.max_tokens = 2048;
       rq.temperature = 0.1;
-      self->request(job.provider, job.timeout, std::move(rq))
+      timed_request(self, job.provider, job.timeout, std::move(rq))
         .then(
           [=](model_reply& r) {
             auto text = clean_summary(r.content);

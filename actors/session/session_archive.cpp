@@ -9,6 +9,7 @@
 #include <caf/event_based_actor.hpp>
 #include <caf/spawn_options.hpp>
 
+#include "actors/common/timed_request.hpp"
 #include "actors/memory/history_file.hpp"
 #include "actors/runner/context_governor.hpp"
 #include "actors/session/archive.hpp"
@@ -65,7 +66,7 @@ void write_memory_meta(session_pointer self) {
     rq.messages.push_back(m.dump());
   st.meta_dirty = false;
   st.meta_writing = true;
-  self->request(st.svc.store, st.cfg.store_timeout, std::move(rq))
+  timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(rq))
     .then([=](caf::ok_atom) { self->state.meta_writing = false; },
           [=](caf::error& err) {
             self->state.meta_writing = false;
@@ -116,7 +117,7 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
   auto generation = st.generation;
   auto worker = self->spawn<caf::detached + caf::linked>(archive_worker,
                                                          std::move(job));
-  self->request(worker, st.cfg.model_timeout + std::chrono::seconds(60),
+  timed_request(self, worker, st.cfg.model_timeout + std::chrono::seconds(60),
                 caf::get_atom::value)
     .then(
       guard("session", [=](bool raw, std::string& entry) {
@@ -210,7 +211,7 @@ void clear_session(session_pointer self, std::function<void()> then,
   meta.erase(summary_key);
   meta["cleared_at"] = iso_now();
   session_replace fresh{st.key, meta.dump(), {}};
-  self->request(st.svc.store, st.cfg.store_timeout, std::move(fresh))
+  timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(fresh))
     .then(
       guard("session", [=](caf::ok_atom) {
         auto& st = self->state;

@@ -1,5 +1,6 @@
 // The COMMAND state: slash commands answered without the model.
 #include "actors/session/commands.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/session/session_steps.hpp"
 #include "actors/session/session_recall.hpp"
 #include "actors/session/session_subagents.hpp"
@@ -54,13 +55,13 @@ bool ask_workspace(session_pointer self, const parsed_command& cmd,
   };
   auto name = std::string{cmd.spec->name};
   if (name == "/skill") {
-    self->request(st.svc.workspace, st.cfg.store_timeout,
+    timed_request(self, st.svc.workspace, st.cfg.store_timeout,
                   workspace_skills_atom::value)
       .then([=](std::string& text) { answer(std::move(text)); }, failed);
     return true;
   }
   if (name == "/evaluator-prompt" && (cmd.args.empty() || cmd.args == "init")) {
-    self->request(st.svc.workspace, st.cfg.store_timeout,
+    timed_request(self, st.svc.workspace, st.cfg.store_timeout,
                   evaluator_prompt_atom::value, cmd.args == "init")
       .then([=](std::string& text) { answer(std::move(text)); }, failed);
     return true;

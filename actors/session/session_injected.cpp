@@ -2,6 +2,7 @@
 // appended to the session file before the runner sees it, so a crash
 // mid-turn keeps it; SAVE then rewrites the file in the transcript's order.
 #include "actors/session/session.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/session/session_steps.hpp"
 
 #include "actors/session/transcript.hpp"
@@ -23,7 +24,7 @@ caf::result<std::vector<inbound_msg>> hand_out_injections(session_pointer self) 
       st.injected_inbox_ids.push_back(in.inbox_id);
   auto rp = self->make_response_promise<std::vector<inbound_msg>>();
   auto turn = st.turn_number;
-  self->request(st.svc.store, st.cfg.store_timeout,
+  timed_request(self, st.svc.store, st.cfg.store_timeout,
                 session_append{st.key, dump_all(users)})
     .then(
       [=](caf::ok_atom) mutable {
@@ -74,7 +75,7 @@ void save_rewritten(session_pointer self, std::vector<json> msgs,
   // The metadata as loaded and merged since (archive mark, model preset).
   session_replace rq{st.key, st.file_meta.dump(), dump_all(all)};
   rq.keep = st.base; // the archived messages dropped from memory
-  self->request(st.svc.store, st.cfg.store_timeout, std::move(rq))
+  timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](caf::ok_atom) mutable {
         auto& st = self->state;

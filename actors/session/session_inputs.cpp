@@ -8,6 +8,7 @@
 #include <caf/event_based_actor.hpp>
 #include <caf/spawn_options.hpp>
 
+#include "actors/common/timed_request.hpp"
 #include "actors/session/media.hpp"
 #include "actors/session/prompt.hpp"
 #include "actors/session/session_steps.hpp"
@@ -52,7 +53,7 @@ void fetch_prompt(session_pointer self, std::function<void()> then) {
     return;
   }
   prompt_request rq{st.key, st.current.channel, st.summary, st.summary_at};
-  self->request(st.svc.workspace, st.cfg.store_timeout, std::move(rq))
+  timed_request(self, st.svc.workspace, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](prompt_reply& r) {
         self->state.system_prompt = std::move(r.text);
@@ -70,7 +71,7 @@ void fetch_prompt(session_pointer self, std::function<void()> then) {
         prompt_inputs in{st.cfg.workspace, st.current.channel, st.key,
                          st.summary, st.summary_at, path ? path : ""};
         auto worker = self->spawn<caf::detached>(prompt_worker, std::move(in));
-        self->request(worker, st.cfg.store_timeout, caf::get_atom::value)
+        timed_request(self, worker, st.cfg.store_timeout, caf::get_atom::value)
           .then(
             [=](std::string& text) {
               self->state.system_prompt = std::move(text);

@@ -3,6 +3,7 @@
 // a restart, and each turn's usage read back from its last assistant
 // record (where the runner puts it).
 #include "actors/session/session.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/session/session_steps.hpp"
 #include "actors/session/transcript.hpp"
 
@@ -77,7 +78,7 @@ void save_model_choice(session_pointer self, std::function<void()> then) {
   st.file_meta = meta;
   session_replace rq{st.key, meta.dump(), dump_all(st.transcript)};
   rq.keep = st.base; // the archived messages dropped from memory
-  self->request(st.svc.store, st.cfg.store_timeout, std::move(rq))
+  timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](caf::ok_atom) {
         if (then)

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "actors/common/find_memory.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/session/session_steps.hpp"
 
 namespace nb {
@@ -67,7 +68,7 @@ void start_recall(session_pointer self) {
   q.recall = true;
   st.recall_pending = true;
   auto turn = st.turn_number;
-  self->request(memory, recall_timeout, std::move(q))
+  timed_request(self, memory, recall_timeout, std::move(q))
     .then(
       [=](memory_hits& hits) {
         auto& st = self->state;
@@ -127,7 +128,7 @@ void with_memory_text(session_pointer self, const parsed_command& cmd,
     return;
   }
   if (cmd.name == "/stats") {
-    self->request(memory, command_timeout, memory_stats_atom::value,
+    timed_request(self, memory, command_timeout, memory_stats_atom::value,
                   st.cfg.workspace)
       .then([=](memory_figures& f) { then(format_figures(f)); }, failed);
     return;
@@ -140,7 +141,7 @@ void with_memory_text(session_pointer self, const parsed_command& cmd,
   q.workspace = st.cfg.workspace;
   q.query = cmd.args;
   q.k = 5;
-  self->request(memory, command_timeout, std::move(q))
+  timed_request(self, memory, command_timeout, std::move(q))
     .then([=](memory_hits& hits) { then(format_hits(hits)); }, failed);
 }
 

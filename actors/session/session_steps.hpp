@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/common/timed_request.hpp"
 #include "actors/session/session.hpp"
 
 namespace nb {
@@ -39,7 +40,7 @@ template <class Then>
 void persist(session_pointer self, std::vector<nlohmann::json> msgs, std::string what,
              Then then) {
   auto& st = self->state;
-  self->request(st.svc.store, st.cfg.store_timeout,
+  timed_request(self, st.svc.store, st.cfg.store_timeout,
                 session_append{st.key, dump_all(msgs)})
     .then(
       [=](caf::ok_atom) mutable {

@@ -2,6 +2,7 @@
 // and stopping them (/stop, /new). The subagent manager owns them; a
 // session without one has none.
 #include "actors/session/session.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/session/session_subagents.hpp"
 
 namespace nb {
@@ -21,7 +22,8 @@ void with_subagent_count(session_pointer self,
     then(0);
     return;
   }
-  self->request(st.svc.subagents, manager_timeout, subagent_count_atom::value,
+  timed_request(self, st.svc.subagents, manager_timeout,
+                subagent_count_atom::value,
                 st.key)
     .then([then](int32_t n) { then(n); },
           [then](caf::error&) { then(0); });
@@ -35,12 +37,13 @@ void stop_subagents(session_pointer self, std::function<void(int32_t)> then) {
     return;
   }
   if (!then) {
-    self->request(st.svc.subagents, manager_timeout,
+    timed_request(self, st.svc.subagents, manager_timeout,
                   subagent_stop_atom::value, st.key)
       .then([](int32_t) {}, [](caf::error&) {});
     return;
   }
-  self->request(st.svc.subagents, manager_timeout, subagent_stop_atom::value,
+  timed_request(self, st.svc.subagents, manager_timeout,
+                subagent_stop_atom::value,
                 st.key)
     .then([then](int32_t n) { then(n); },
           [then](caf::error&) { then(0); });

@@ -4,6 +4,7 @@
 #include "actors/session/session_steps.hpp"
 
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/runner/runner.hpp"
 #include <algorithm>
 #include <cstdlib>
@@ -62,7 +63,7 @@ void do_restore(session_pointer self) {
     fire(self, turn_event::ok);
     return;
   }
-  self->request(st.svc.store, st.cfg.store_timeout, session_load{st.key})
+  timed_request(self, st.svc.store, st.cfg.store_timeout, session_load{st.key})
     .then(
       [=](session_snapshot& snap) {
         guarded(self, [&] {
@@ -154,7 +155,7 @@ void do_build(session_pointer self) {
   }
   auto worker = self->spawn<caf::detached>(media_worker, st.current.content,
                                            st.current.media);
-  self->request(worker, std::chrono::seconds(60), caf::get_atom::value)
+  timed_request(self, worker, std::chrono::seconds(60), caf::get_atom::value)
     .then(
       [=](std::string& content) {
         self->state.user_content = json::parse(content, nullptr, false);
@@ -221,7 +222,7 @@ void do_run(session_pointer self) {
   rq.can_message = st.cfg.can_message;
   auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
                + st.cfg.tool_timeout * st.cfg.max_iterations;
-  self->request(runner, limit, std::move(rq))
+  timed_request(self, runner, limit, std::move(rq))
     .then(
       [=](turn_outcome& out) {
         guarded(self, [&] {

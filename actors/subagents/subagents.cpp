@@ -10,6 +10,7 @@
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/clock.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/runner/runner.hpp"
 #include "actors/subagents/subagent_texts.hpp"
 
@@ -174,7 +175,7 @@ caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
   turn.agent = t.agent;
   auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
                + st.cfg.tool_timeout * st.cfg.max_iterations;
-  self->request(t.runner, limit, std::move(turn))
+  timed_request(self, t.runner, limit, std::move(turn))
     .then([self, id](turn_outcome& out) { finished(self, id, out, {}); },
           [self, id](caf::error& err) {
             finished(self, id, {}, err);

@@ -10,6 +10,7 @@
 
 #include "actors/common/clock.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/cron/cron.hpp"
 #include "actors/cron/system_jobs.hpp"
 #include "actors/heartbeat/heartbeat.hpp"
@@ -139,7 +140,7 @@ void renew(schedules_pointer self) {
     st.log->error("no lease keeper: cron and the heartbeat cannot start");
     return;
   }
-  self->request(st.links.leases, renew_every(st), lease_atom::value,
+  timed_request(self, st.links.leases, renew_every(st), lease_atom::value,
                 std::string{schedules_lease}, st.lease.owner, st.lease.ttl_ms)
     .then(
       [=](bool held, std::string& holder, int64_t left_ms) {

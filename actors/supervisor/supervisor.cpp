@@ -5,6 +5,7 @@
 
 #include "actors/channels/manager/manager.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/evaluator/evaluator.hpp"
 #include "actors/inbox/inbox.hpp"
 #include "actors/provider/provider.hpp"
@@ -162,7 +163,7 @@ caf::result<caf::ok_atom> swap_provider(supervisor_pointer self,
   auto rp = self->make_response_promise<caf::ok_atom>();
   auto provider
     = caf::actor_cast<provider_admin_actor>(self->state.svc.provider);
-  self->request(provider, std::chrono::seconds(10), pc)
+  timed_request(self, provider, std::chrono::seconds(10), pc)
     .then(
       [self, rp, pc](caf::ok_atom) mutable {
         self->state.provider_override = pc;

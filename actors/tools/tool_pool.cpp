@@ -5,6 +5,7 @@
 #include <caf/send.hpp>
 
 #include "actors/common/guard.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/tools/stop_with.hpp"
 #include "actors/tools/tool_worker.hpp"
 
@@ -103,7 +104,7 @@ void dispatch(pool_ptr self) {
     auto promise = job.promise;
     auto call = job.req.call;
     auto key = job.order_key;
-    self->request(worker, worker_timeout, std::move(job.req))
+    timed_request(self, worker, worker_timeout, std::move(job.req))
       .then(
         [self, worker, promise, key](tool_result& r) mutable {
           promise.deliver(std::move(r));

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "actors/browser/browser.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/tools/mcp_server.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/stop_with.hpp"
@@ -63,7 +64,7 @@ caf::result<std::vector<tool_spec>> list_all(front_ptr self) {
   };
   for (auto& name : pending) {
     auto server = self->state.mcp[name];
-    self->request(server, mcp_list_timeout, list_tools_atom::value)
+    timed_request(self, server, mcp_list_timeout, list_tools_atom::value)
       .then(
         [self, name, server, done](std::vector<tool_spec>& specs) mutable {
           auto& st = self->state;

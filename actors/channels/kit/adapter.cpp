@@ -4,6 +4,7 @@
 
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 
 namespace nb::chan {
 
@@ -45,7 +46,7 @@ adapter_front_actor::behavior_type front_impl(front_pointer self,
       if (!st.sender)
         return caf::make_error(errc::config_invalid, st.status.detail);
       auto rp = self->make_response_promise<caf::ok_atom>();
-      self->request(st.sender, std::chrono::minutes(3), std::move(msg))
+      timed_request(self, st.sender, std::chrono::minutes(3), std::move(msg))
         .then(
           [self, rp](caf::ok_atom) mutable {
             ++self->state.status.sent;

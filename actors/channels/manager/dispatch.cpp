@@ -9,6 +9,7 @@
 #include "actors/channels/manager/manager.hpp"
 #include "actors/channels/manager/split.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 
 namespace nb {
 
@@ -153,7 +154,7 @@ void send_front(channel_manager_pointer self, const std::string& key,
     on_error("the channel is not running");
     return;
   }
-  self->request(ch.adapter, send_timeout, msg)
+  timed_request(self, ch.adapter, send_timeout, msg)
     .then([self, key](caf::ok_atom) { finish_front(self, key); },
           [self, on_error](caf::error& err) {
             on_error(self->system().render(err));

@@ -7,6 +7,7 @@
 #include "actors/channels/manager/adapters.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 
 namespace nb {
 
@@ -83,7 +84,8 @@ collect_status(channel_manager_pointer self) {
       continue;
     }
     auto key = name;
-    self->request(slot.adapter, status_timeout, channel_status_atom::value)
+    timed_request(self, slot.adapter, status_timeout,
+                  channel_status_atom::value)
       .then(
         [self, out, finish, key](channel_status& s) mutable {
           auto& slot = self->state.channels[key];
@@ -137,7 +139,8 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
   self->set_exit_handler([self](caf::exit_msg& em) { on_exit(self, em); });
   // Nothing is handled before the approvals are known (await keeps the
   // mailbox waiting).
-  self->request(st.pairing_file, std::chrono::seconds(30), caf::get_atom::value)
+  timed_request(self, st.pairing_file, std::chrono::seconds(30),
+                caf::get_atom::value)
     .await(
       [self](std::string& text) {
         if (auto book = pairing_book::from_json(text))
