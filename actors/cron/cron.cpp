@@ -9,6 +9,7 @@
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/clock.hpp"
 #include "actors/common/log.hpp"
+#include "actors/cron/cron_admin.hpp"
 #include "actors/cron/cron_ops.hpp"
 #include "actors/cron/system_jobs.hpp"
 
@@ -124,6 +125,49 @@ void tick(cron_pointer self) {
   arm(self, now);
 }
 
+/// Runs job `id` now, outside its schedule, and records the run; `done`
+/// gets whether it went on its way and what happened.
+void run_now(cron_pointer self, const std::string& id,
+             std::function<void(bool, std::string)> done) {
+  auto& st = self->state;
+  auto list = st.store->read();
+  auto it = std::find_if(list.jobs.begin(), list.jobs.end(),
+                         [&](const cron::job& j) { return j.id == id; });
+  if (it == list.jobs.end()) {
+    done(false, "Job " + id + " not found");
+    return;
+  }
+  if (it->payload_kind != "system_event" && !st.router) {
+    done(false, "the scheduler has no router yet");
+    return;
+  }
+  auto now = st.cfg.now_ms();
+  auto record = [self, id, now](bool ok, const std::string& what) {
+    auto& st = self->state;
+    auto err = cron::record_run(*st.store, id, now, ok ? "ok" : "error",
+                                ok ? "" : what);
+    if (!err.empty())
+      st.log->error("cannot record the run of job {}: {}", id, err);
+  };
+  if (st.cfg.inbox && is_turn(*it)) { // a run of its own: slot = now
+    bool ok = journal_turn(self, *it, now, now);
+    auto what = ok ? "job '" + it->name + "' journaled for session "
+                       + it->session_key
+                   : "job '" + it->name + "' could not be journaled";
+    record(ok, what);
+    done(ok, what);
+    return;
+  }
+  bool keyless = it->payload_kind != "system_event" && !is_turn(*it);
+  auto log = st.log;
+  run_recorded(self, *it, now,
+               [log, record, keyless, done](std::string what) {
+                 log->info("{}", what);
+                 record(!keyless, what);
+                 done(!keyless, std::move(what));
+               });
+}
+
 } // namespace
 
 inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
@@ -159,9 +203,9 @@ inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
   return in;
 }
 
-cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
-                                    stats_actor stats,
-                                    provider_actor provider) {
+cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
+                                          stats_actor stats,
+                                          provider_actor provider) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
   if (!st.cfg.now_ms)
@@ -225,33 +269,67 @@ cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
     },
     [=](cron_run_atom, std::string& id) -> caf::result<std::string> {
       auto t = self->state.meter.measure();
-      auto& st = self->state;
-      auto list = st.store->read();
-      auto it = std::find_if(list.jobs.begin(), list.jobs.end(),
-                             [&](const cron::job& j) { return j.id == id; });
-      if (it == list.jobs.end())
-        return "Job " + id + " not found";
-      if (it->payload_kind != "system_event" && !st.router)
-        return std::string{"the scheduler has no router yet"};
-      auto now = st.cfg.now_ms();
-      if (st.cfg.inbox && is_turn(*it)) // a run of its own: slot = now
-        return journal_turn(self, *it, now, now)
-                 ? "job '" + it->name + "' journaled for session "
-                     + it->session_key
-                 : "job '" + it->name + "' could not be journaled";
       auto rp = self->make_response_promise<std::string>();
-      auto log = st.log;
-      run_recorded(self, *it, now, [rp, log](std::string what) mutable {
-        log->info("{}", what);
+      run_now(self, id, [rp](bool, std::string what) mutable {
         rp.deliver(std::move(what));
       });
       return rp;
     },
+    // -- the WebUI's questions and changes
+    [=](cron_jobs_atom) -> caf::result<std::string> {
+      auto t = self->state.meter.measure();
+      try {
+        return cron::jobs_json(*self->state.store);
+      } catch (const std::exception& e) {
+        return caf::make_error(caf::sec::runtime_error, e.what());
+      }
+    },
+    [=](cron_edit& rq) -> caf::result<std::string> {
+      auto t = self->state.meter.measure();
+      auto& st = self->state;
+      if (rq.op == "run") {
+        auto rp = self->make_response_promise<std::string>();
+        auto id = rq.job_id;
+        run_now(self, id, [self, rp, id](bool ok, std::string what) mutable {
+          json out{{"ok", ok}, {"text", what}};
+          if (!ok)
+            out["error"] = what;
+          for (auto& j : self->state.store->read().jobs)
+            if (j.id == id)
+              out["job"] = cron::job_view(j);
+          rp.deliver(out.dump(-1, ' ', false,
+                              json::error_handler_t::replace));
+        });
+        return rp;
+      }
+      try {
+        auto form = json::parse(rq.form_json.empty() ? "{}" : rq.form_json,
+                                nullptr, false);
+        if (form.is_discarded())
+          return json{{"ok", false}, {"error", "the form is not JSON"}}
+            .dump();
+        auto out = cron::edit_job(*st.store, rq.op, rq.job_id, form,
+                                  st.cfg.now_ms(), st.cfg.agent);
+        if (out.value("ok", false)) {
+          st.log->info("job {} {}: {} (from the WebUI)",
+                       rq.job_id.empty() ? out["job"].value("id", "?")
+                                         : rq.job_id,
+                       rq.op, out.contains("job")
+                                ? out["job"].value("timing", "")
+                                : std::string{"removed"});
+          // Wake now: a new or changed job may be due before the next poll.
+          self->send(self, caf::tick_atom::value);
+        }
+        return out.dump(-1, ' ', false, json::error_handler_t::replace);
+      } catch (const std::exception& e) {
+        return caf::make_error(caf::sec::runtime_error, e.what());
+      }
+    },
   };
 }
 
-cron_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
-                      stats_actor stats, provider_actor provider) {
+cron_admin_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
+                            stats_actor stats, provider_actor provider) {
   return sys.spawn<caf::detached>(cron_impl, std::move(cfg), std::move(stats),
                                   std::move(provider));
 }

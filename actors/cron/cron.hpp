@@ -25,6 +25,7 @@
 #include "actors/common/meter.hpp"
 #include "actors/cron/job.hpp"
 #include "actors/cron/job_store.hpp"
+#include "messages/control.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -73,15 +74,18 @@ struct cron_state {
   std::shared_ptr<spdlog::logger> log;
 };
 
-using cron_pointer = cron_actor::stateful_pointer<cron_state>;
+using cron_pointer = cron_admin_actor::stateful_pointer<cron_state>;
 
-cron_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
+/// Besides cron_actor's messages, the WebUI's (messages/control.hpp): the
+/// jobs as the page lists them and its changes, made here so that the
+/// scheduler sees them at once and stays the only writer of jobs.json.
+cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
                                     stats_actor stats, provider_actor provider);
 
 /// Spawns the cron actor detached; it fires nothing until it has a router.
 /// Pass `services` so Dream has a provider (a restart sends fresh ones).
-cron_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
-                      stats_actor stats, provider_actor provider = {});
+cron_admin_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
+                            stats_actor stats, provider_actor provider = {});
 
 /// The inbound message that runs `job` in its session of `agent`; its
 /// message id names the job and the run time it is due for (`slot_ms`).

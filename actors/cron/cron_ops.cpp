@@ -60,17 +60,44 @@ std::string describe_timing(const job& j) {
   return "at " + format_iso(s.at_ms, s.tz) + " (" + zone_label(s.tz) + ")";
 }
 
+std::variant<schedule, std::string> schedule_of(const add_request& rq,
+                                                int64_t now_ms) {
+  int kinds = rq.every_seconds.has_value() + !rq.cron_expr.empty()
+              + !rq.at.empty();
+  if (kinds != 1)
+    return std::string{"give exactly one of every_seconds, cron_expr or at"};
+  if (!rq.tz.empty() && rq.cron_expr.empty())
+    return std::string{"tz can only be used with cron_expr"};
+  if (rq.every_seconds) {
+    if (*rq.every_seconds <= 0)
+      return std::string{"every_seconds must be a positive number of seconds"};
+    return schedule{"every", 0, *rq.every_seconds * 1000, "", ""};
+  }
+  if (!rq.cron_expr.empty()) {
+    auto tz = rq.tz.empty() ? system_zone_name() : rq.tz;
+    schedule s{"cron", 0, 0, rq.cron_expr, tz};
+    if (auto bad = validate(s); !bad.empty())
+      return bad;
+    return s;
+  }
+  auto tz = system_zone_name();
+  std::string err;
+  auto at = parse_iso(rq.at, tz, &err);
+  if (!at)
+    return "at: " + err;
+  if (*at <= now_ms)
+    return "at: " + format_iso(*at, tz) + " is in the past";
+  return schedule{"at", *at, 0, "", tz};
+}
+
 op_result add_job(job_store& store, const add_request& rq, int64_t now_ms) {
   if (rq.message.empty())
     return refuse("message is required to add a job");
   if (rq.session_key.empty() || rq.channel.empty())
     return refuse("scheduled cron jobs must be created from a chat session");
-  int kinds = rq.every_seconds.has_value() + !rq.cron_expr.empty()
-              + !rq.at.empty();
-  if (kinds != 1)
-    return refuse("give exactly one of every_seconds, cron_expr or at");
-  if (!rq.tz.empty() && rq.cron_expr.empty())
-    return refuse("tz can only be used with cron_expr");
+  auto sched = schedule_of(rq, now_ms);
+  if (auto* why = std::get_if<std::string>(&sched))
+    return refuse(*why);
   job j;
   j.id = new_id();
   j.name = rq.name.empty() ? utf8_prefix(rq.message, 30) : rq.name;
@@ -82,26 +109,8 @@ op_result add_job(job_store& store, const add_request& rq, int64_t now_ms) {
                         ? rq.origin_metadata
                         : nlohmann::json::object();
   j.created_at_ms = j.updated_at_ms = now_ms;
-  std::string err;
-  if (rq.every_seconds) {
-    if (*rq.every_seconds <= 0)
-      return refuse("every_seconds must be a positive number of seconds");
-    j.schedule = {"every", 0, *rq.every_seconds * 1000, "", ""};
-  } else if (!rq.cron_expr.empty()) {
-    auto tz = rq.tz.empty() ? system_zone_name() : rq.tz;
-    j.schedule = {"cron", 0, 0, rq.cron_expr, tz};
-    if (auto bad = validate(j.schedule); !bad.empty())
-      return refuse(bad);
-  } else {
-    auto tz = system_zone_name();
-    auto at = parse_iso(rq.at, tz, &err);
-    if (!at)
-      return refuse("at: " + err);
-    if (*at <= now_ms)
-      return refuse("at: " + format_iso(*at, tz) + " is in the past");
-    j.schedule = {"at", *at, 0, "", tz};
-    j.delete_after_run = true;
-  }
+  j.schedule = std::get<schedule>(sched);
+  j.delete_after_run = j.schedule.kind == "at";
   auto next = next_run(j.schedule, now_ms, j.created_at_ms);
   if (!next)
     return refuse("the schedule never fires (" + describe_timing(j) + ")");

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,11 @@ struct op_result {
   std::string job_id;
   std::vector<std::string> problems; ///< store trouble, for the log
 };
+
+/// The schedule `rq` asks for (exactly one of every_seconds, cron_expr and
+/// at; tz only with cron_expr; at in the future), or why it is refused.
+std::variant<schedule, std::string> schedule_of(const add_request& rq,
+                                                int64_t now_ms);
 
 op_result add_job(job_store& store, const add_request& rq, int64_t now_ms);
 op_result list_jobs(job_store& store, int64_t now_ms);
