@@ -87,6 +87,8 @@ skill_info make_skill(const std::string& dir_name, const std::string& text,
   if (!envs.empty())
     s.missing += (s.missing.empty() ? "" : ", ") + ("ENV: " + join(envs));
   s.available = s.missing.empty();
+  s.missing_bins = std::move(bins);
+  s.missing_env = std::move(envs);
   return s;
 }
 
@@ -136,6 +138,26 @@ std::vector<skill_info> list_skills(const std::string& workspace,
     if (!std::binary_search(names.begin(), names.end(), name))
       out.push_back(make_skill(name, *text, "builtin", path_env));
   return out;
+}
+
+std::optional<std::string> skill_file_text(const std::string& workspace,
+                                           const std::string& name) {
+  if (name.empty() || name == "." || name == ".."
+      || name.find('/') != std::string::npos
+      || name.find('\0') != std::string::npos)
+    return std::nullopt;
+  try {
+    std::error_code ec;
+    auto p = fs::path{workspace} / "skills" / name / "SKILL.md";
+    if (fs::is_regular_file(p, ec))
+      return read_file(p);
+    auto builtins = builtin_skills();
+    if (auto it = builtins.find(name); it != builtins.end())
+      return *it->second;
+  } catch (const std::exception&) {
+    // unreadable: as if missing
+  }
+  return std::nullopt;
 }
 
 void materialize_builtin_skills(const std::string& workspace) {

@@ -3,6 +3,7 @@
 // built-in ones shipped in the binary (workspace/skills/ in the source tree).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct skill_info {
   bool always = false;
   bool available = true;
   std::string missing; ///< "CLI: gh, ENV: GITHUB_TOKEN" when unavailable
+  std::vector<std::string> missing_bins; ///< required programs not on PATH
+  std::vector<std::string> missing_env;  ///< required variables unset
 };
 
 /// Every skill, workspace ones first then built-ins not shadowed, each
@@ -27,6 +30,12 @@ struct skill_info {
 /// programs. Never throws; unreadable skills are left out.
 std::vector<skill_info> list_skills(const std::string& workspace,
                                     const std::string& path_env);
+
+/// The SKILL.md text (front matter included) of the skill `name` as
+/// list_skills finds it: the workspace's, else the built-in one; nullopt
+/// when there is none (or `name` is not a plain folder name). Never throws.
+std::optional<std::string> skill_file_text(const std::string& workspace,
+                                           const std::string& name);
 
 /// Writes the built-in skills that the workspace does not shadow under
 /// <workspace>/.nanobot/builtin-skills/<name>/SKILL.md (only when the file

@@ -7,6 +7,7 @@
 #include "actors/evaluator/prompt_command.hpp"
 #include "actors/memory/history_file.hpp"
 #include "actors/memory/memory_file.hpp"
+#include "actors/workspace/workspace_files.hpp"
 #include "messages/errc.hpp"
 
 namespace nb {
@@ -53,11 +54,19 @@ std::string skills_text(const std::vector<skill_info>& skills) {
   return out;
 }
 
+/// A file or the reason there is none, as a reply.
+caf::result<workspace_text>
+answer(std::variant<workspace_text, std::string> got) {
+  if (auto* err = std::get_if<std::string>(&got))
+    return caf::make_error(caf::sec::runtime_error, std::move(*err));
+  return std::move(std::get<workspace_text>(got));
+}
+
 } // namespace
 
-workspace_actor::behavior_type workspace_impl(workspace_pointer self,
-                                              workspace_config cfg,
-                                              stats_actor stats) {
+workspace_admin_actor::behavior_type workspace_impl(workspace_pointer self,
+                                                    workspace_config cfg,
+                                                    stats_actor stats) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
   auto path = std::getenv("PATH");
@@ -102,11 +111,47 @@ workspace_actor::behavior_type workspace_impl(workspace_pointer self,
     }),
     guard("workspace",
           [self](workspace_figures_atom) { return self->state.figures; }),
+    // -- the WebUI's questions and edits
+    guard("workspace", [self](workspace_read& rq)
+                         -> caf::result<workspace_text> {
+      auto t = self->state.meter.measure();
+      return answer(read_workspace_file(self->state.cfg.workspace, rq.file));
+    }),
+    guard("workspace", [self](workspace_write& rq)
+                         -> caf::result<workspace_text> {
+      auto t = self->state.meter.measure();
+      auto out = write_workspace_file(self->state.cfg.workspace, rq);
+      if (std::holds_alternative<workspace_text>(out))
+        log::get("workspace")->info("[{}] {} saved from the WebUI",
+                                    self->state.cfg.agent, rq.file);
+      return answer(std::move(out));
+    }),
+    guard("workspace", [self](skill_read& rq) -> caf::result<workspace_text> {
+      auto t = self->state.meter.measure();
+      auto text = skill_file_text(self->state.cfg.workspace, rq.name);
+      if (!text)
+        return caf::make_error(caf::sec::runtime_error,
+                               "no skill named \"" + rq.name + "\"");
+      auto version = content_version(*text);
+      return workspace_text{"skills/" + rq.name + "/SKILL.md",
+                            std::move(*text), std::move(version), "file"};
+    }),
+    guard("workspace", [self](history_query& q) {
+      auto t = self->state.meter.measure();
+      return history_page_json(self->state.cfg.workspace, q);
+    }),
+    guard("workspace", [self](skills_report_atom) {
+      auto t = self->state.meter.measure();
+      auto& st = self->state;
+      return skills_report_json(st.cfg.workspace, st.path_env,
+                                st.cfg.skills_set ? &st.cfg.skills : nullptr);
+    }),
   };
 }
 
-workspace_actor spawn_workspace(caf::actor_system& sys, workspace_config cfg,
-                                stats_actor stats) {
+workspace_admin_actor spawn_workspace(caf::actor_system& sys,
+                                      workspace_config cfg,
+                                      stats_actor stats) {
   return sys.spawn<caf::detached>(workspace_impl, std::move(cfg),
                                   std::move(stats));
 }

@@ -16,6 +16,7 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/session/prompt.hpp"
+#include "messages/control.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -41,14 +42,18 @@ struct workspace_state {
   actor_meter meter;
 };
 
-using workspace_pointer = workspace_actor::stateful_pointer<workspace_state>;
+using workspace_pointer
+  = workspace_admin_actor::stateful_pointer<workspace_state>;
 
-workspace_actor::behavior_type workspace_impl(workspace_pointer self,
-                                              workspace_config cfg,
-                                              stats_actor stats);
+/// Besides the sessions' messages, it answers the WebUI's (see
+/// messages/control.hpp): the page edits HEARTBEAT.md and MEMORY.md through
+/// it, never beside it.
+workspace_admin_actor::behavior_type workspace_impl(workspace_pointer self,
+                                                    workspace_config cfg,
+                                                    stats_actor stats);
 
 /// Spawns the actor detached (its own thread: it does blocking file I/O).
-workspace_actor spawn_workspace(caf::actor_system& sys, workspace_config cfg,
+workspace_admin_actor spawn_workspace(caf::actor_system& sys, workspace_config cfg,
                                 stats_actor stats);
 
 } // namespace nb
