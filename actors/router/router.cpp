@@ -25,6 +25,23 @@ void report_live(Self self) {
                             static_cast<int64_t>(self->state.sessions.size())});
 }
 
+/// `agent`'s workspace actor, spawned on first use (`agent` is main or a
+/// listed one).
+template <class Self>
+workspace_admin_actor files_for(Self self, const std::string& agent) {
+  auto& st = self->state;
+  auto slot = st.plan.agents.find(agent);
+  auto& files = st.agent_files[agent];
+  if (!files) {
+    auto fc = slot != st.plan.agents.end()
+                ? slot->second.files
+                : workspace_config{main_agent, st.cfg.workspace};
+    files = spawn_workspace(self->system(), std::move(fc), st.svc.stats);
+    self->link_to(files); // it ends with us; its crash reaches the exit handler
+  }
+  return files;
+}
+
 /// The settings and services of `agent`'s sessions: main's, or a listed
 /// agent's with its own tools (spawned on first use).
 template <class Self>
@@ -34,14 +51,7 @@ agent_setup(Self self, const std::string& agent) {
   auto slot = st.plan.agents.find(agent);
   bool listed = slot != st.plan.agents.end();
   auto svc = st.svc;
-  auto& files = st.agent_files[agent];
-  if (!files) {
-    auto fc = listed ? slot->second.files
-                     : workspace_config{main_agent, st.cfg.workspace};
-    files = spawn_workspace(self->system(), std::move(fc), st.svc.stats);
-    self->link_to(files); // it ends with us; its crash reaches the exit handler
-  }
-  svc.workspace = files;
+  svc.workspace = files_for(self, agent);
   if (!listed)
     return {st.cfg, std::move(svc)};
   auto& tools = st.agent_tools[agent];
@@ -214,9 +224,16 @@ router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
     router_handlers(self, std::move(cfg), std::move(svc), std::move(plan)));
 }
 
-member_router_actor::behavior_type
+member_router_admin_actor::behavior_type
 member_router_impl(member_router_pointer self, session_config cfg,
                    session_services svc, agent_plan plan) {
+  auto files = [=](workspace_owner_atom, const std::string& agent)
+    -> caf::result<workspace_admin_actor> {
+    if (agent != main_agent && !self->state.plan.agents.count(agent))
+      return caf::make_error(caf::sec::runtime_error,
+                             "no agent named \"" + agent + "\"");
+    return files_for(self, agent);
+  };
   auto release = [=](session_release& rel) {
     // The cluster moved this key elsewhere; the gateway sends this only
     // once the key's turns here have ended, so nothing is cut short.
@@ -228,8 +245,8 @@ member_router_impl(member_router_pointer self, session_config cfg,
   };
   return std::apply(
     [&](auto... hs) {
-      return member_router_actor::behavior_type{std::move(hs)...,
-                                                std::move(release)};
+      return member_router_admin_actor::behavior_type{
+        std::move(hs)..., std::move(release), std::move(files)};
     },
     router_handlers(self, std::move(cfg), std::move(svc), std::move(plan)));
 }

@@ -13,6 +13,7 @@
 #include "actors/router/agent_plan.hpp"
 #include "actors/session/session.hpp"
 #include "messages/cluster.hpp"
+#include "messages/control.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -39,7 +40,7 @@ struct router_state {
   std::map<std::string, tools_actor> agent_tools;
   /// Each agent's workspace actor (main's too), spawned with its first
   /// session; a crashed one is respawned for the next session.
-  std::map<std::string, workspace_actor> agent_files;
+  std::map<std::string, workspace_admin_actor> agent_files;
   actor_meter meter;
 };
 
@@ -50,11 +51,12 @@ router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
                                         agent_plan plan);
 
 using member_router_pointer
-  = member_router_actor::stateful_pointer<router_state>;
+  = member_router_admin_actor::stateful_pointer<router_state>;
 
 /// The same router, plus session_release: used where the cluster may move
-/// keys away (agent nodes, and a gateway node's own router).
-member_router_actor::behavior_type
+/// keys away (agent nodes, and a gateway node's own router); and
+/// workspace_owner_atom: an agent's workspace actor for the WebUI.
+member_router_admin_actor::behavior_type
 member_router_impl(member_router_pointer self, session_config cfg,
                    session_services svc, agent_plan plan);
 

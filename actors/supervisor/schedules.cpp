@@ -190,6 +190,22 @@ schedules_actor::behavior_type schedules_impl(schedules_pointer self,
       auto t = self->state.meter.measure();
       renew(self);
     },
+    [=](cron_owner_atom, const std::string& agent)
+      -> caf::result<cron_admin_actor> {
+      auto& st = self->state;
+      if (auto it = st.crons.find(agent); it != st.crons.end())
+        return it->second;
+      auto ids = st.cfg.agent_ids();
+      if (std::find(ids.begin(), ids.end(), agent) == ids.end())
+        return caf::make_error(caf::sec::runtime_error,
+                               "no agent named \"" + agent + "\"");
+      return caf::make_error(
+        caf::sec::runtime_error,
+        st.running ? "agent " + agent + " has no scheduler"
+                   : "cron does not run in this gateway: the schedules lease "
+                     "is held by '" + st.last_holder
+                       + "' (another gateway on this session store)");
+    },
     [=](session_services& svc) {
       auto t = self->state.meter.measure();
       auto& st = self->state;

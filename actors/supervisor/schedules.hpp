@@ -18,6 +18,7 @@
 #include "actors/common/meter.hpp"
 #include "actors/store/lease.hpp"
 #include "config/settings.hpp"
+#include "messages/control.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -40,9 +41,10 @@ struct schedules_links {
 };
 
 /// `tick_atom` renews (or tries to take) the lease; `session_services` hands
-/// restarted services on to the heartbeat.
-using schedules_actor = caf::typed_actor<caf::reacts_to<caf::tick_atom>,
-                                         caf::reacts_to<session_services>>;
+/// restarted services on to the heartbeat; `cron_owner_atom` names an
+/// agent's cron actor (for the WebUI).
+using schedules_actor = cron_owners_actor::extend<
+  caf::reacts_to<caf::tick_atom>, caf::reacts_to<session_services>>;
 
 struct schedules_state {
   schedules_state() = default;
@@ -55,7 +57,7 @@ struct schedules_state {
   std::string last_holder;     ///< whom standby was last reported for
   /// By agent ("main" and every agents.list id): each agent's jobs live in
   /// its workspace, and its heartbeat reads its own HEARTBEAT.md.
-  std::map<std::string, cron_actor> crons;
+  std::map<std::string, cron_admin_actor> crons;
   std::map<std::string, heartbeat_actor> heartbeats;
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;

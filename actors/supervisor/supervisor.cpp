@@ -1,5 +1,6 @@
 #include "actors/supervisor/supervisor.hpp"
 
+#include <caf/actor_registry.hpp>
 #include <caf/event_based_actor.hpp>
 #include <caf/send.hpp>
 
@@ -74,6 +75,20 @@ void spawn_subagents(supervisor_pointer self) {
     self->send(st.entry, st.svc);
 }
 
+/// Names `who` in the actor registry (for the WebUI's API) until this
+/// supervisor ends; a restarted one takes the name over.
+template <class Handle>
+void publish(supervisor_pointer self, caf::atom_value name, const Handle& who) {
+  auto& reg = self->system().registry();
+  auto ptr = caf::actor_cast<caf::strong_actor_ptr>(who);
+  reg.put(name, ptr);
+  self->attach_functor([&reg, name, me = ptr->address()](const caf::error&) {
+    auto held = reg.get(name);
+    if (held && held->address() == me)
+      reg.erase(name);
+  });
+}
+
 /// Gateway only: the notification gate, and the schedules (cron and the
 /// heartbeat) that run only while this gateway holds their lease.
 void spawn_background(supervisor_pointer self) {
@@ -91,6 +106,7 @@ void spawn_background(supervisor_pointer self) {
     st.schedules = self->spawn(schedules_impl, st.cfg, st.schedules_cfg,
                                std::move(links));
     self->link_to(st.schedules);
+    publish(self, schedules_atom::value, st.schedules);
   }
 }
 
@@ -208,14 +224,10 @@ supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
   spawn_background(self);
   if (st.background) {
     // The WebUI's setup finds the gateway's provider settings here.
-    auto& reg = self->system().registry();
-    reg.put(supervisor_atom::value,
-            caf::actor_cast<caf::strong_actor_ptr>(self));
-    self->attach_functor([&reg, me = self->address()](const caf::error&) {
-      auto held = reg.get(supervisor_atom::value);
-      if (held && held->address() == me)
-        reg.erase(supervisor_atom::value);
-    });
+    publish(self, supervisor_atom::value, self);
+    // Its automations, skills and memory pages ask the owners: the router
+    // for the agents' workspace actors, the schedules for their cron.
+    publish(self, agent_files_atom::value, st.router);
   }
   self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;
