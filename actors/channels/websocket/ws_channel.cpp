@@ -17,7 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/manager/status_json.hpp"
+#include "actors/channels/websocket/automations_api.hpp"
 #include "actors/channels/websocket/setup_api.hpp"
+#include "actors/channels/websocket/skills_api.hpp"
 #include "actors/channels/websocket/ws_config.hpp"
 #include "actors/channels/websocket/ws_protocol.hpp"
 #include "actors/channels/websocket/ws_server.hpp"
@@ -85,6 +87,7 @@ std::optional<std::string> stats_json(const ws::channel_config& c) {
 ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
                             const std::string& name,
                             const std::string& config_path,
+                            const heartbeat_settings& heartbeat,
                             channel_manager_actor manager) {
   ws::server_hooks h;
   auto me = caf::actor_cast<ws_channel_full>(self);
@@ -116,10 +119,14 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
     return false;
   };
   auto& sys = self->system();
-  h.api = [&sys, manager, c, config_path](const ws::api_call& call)
+  h.api = [&sys, manager, c, config_path, heartbeat](const ws::api_call& call)
     -> ws::api_reply {
     if (auto setup = ws::setup_api(sys, config_path, call))
       return *setup;
+    if (auto r = ws::automations_api(sys, heartbeat, call))
+      return *r;
+    if (auto r = ws::skills_api(sys, call))
+      return *r;
     if (call.name != "channels" && call.name != "stats")
       return {404, R"({"detail":"not found"})"};
     if (call.method != "GET")
@@ -151,7 +158,9 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
         c.server.agents.push_back(b.agent);
     try {
       st.server = std::make_unique<ws::server>(
-        c.server, make_hooks(self, c, name, cfg.config_path, manager));
+        c.server, make_hooks(self, c, name, cfg.config_path,
+                             cfg.for_agent(main_agent).gateway.heartbeat,
+                             manager));
       st.status.state = "connected";
       st.status.detail = "ws://" + c.server.host + ":"
                          + std::to_string(st.server->port()) + c.server.path;
