@@ -5,50 +5,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/keys.hpp"
+#include "config/json_edit.hpp"
 
 namespace nb {
 
 namespace {
 
-using ojson = nlohmann::ordered_json;
-
-/// "lmStudio", "lm-studio" and "lm_studio" are one provider name.
-std::string loose(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s)
-    if (c != '-' && c != '_' && c != ' ')
-      out += static_cast<char>(std::tolower(c));
-  return out;
-}
-
-/// The member of `obj` spelled like `camel` in either case style, else a
-/// new member named `camel`.
-ojson& member(ojson& obj, const char* camel) {
-  for (auto it = obj.begin(); it != obj.end(); ++it)
-    if (config::key_matches(it.key(), camel))
-      return *it;
-  return obj[camel];
-}
-
-void erase_member(ojson& obj, const char* camel) {
-  for (auto it = obj.begin(); it != obj.end(); ++it)
-    if (config::key_matches(it.key(), camel)) {
-      obj.erase(it);
-      return;
-    }
-}
-
-/// `obj.<camel>` as an object (created when missing or null).
-std::variant<ojson*, config_error> section(ojson& obj, const char* camel,
-                                           const std::string& at) {
-  auto& m = member(obj, camel);
-  if (m.is_null())
-    m = ojson::object();
-  if (!m.is_object())
-    return config_error{at, "expected an object"};
-  return &m;
-}
+using config_json::ojson;
+using config_json::loose;
+using config_json::member;
+using config_json::section;
 
 bool valid_name(std::string_view name) {
   if (name.empty() || name.size() > 64)
@@ -69,15 +35,10 @@ apply_provider_setup(std::string_view current, const provider_setup& s) {
                         "or '-'"};
   if (s.model.empty())
     return config_error{"agents.defaults.model", "must not be empty"};
-  ojson root = ojson::object();
-  if (current.find_first_not_of(" \t\r\n") != std::string_view::npos) {
-    root = ojson::parse(current.begin(), current.end(), nullptr, false);
-    if (root.is_discarded())
-      return config_error{"", "the config file is not valid JSON; fix it "
-                              "before saving from the WebUI"};
-    if (!root.is_object())
-      return config_error{"", "the config file must hold a JSON object"};
-  }
+  auto parsed = config_json::parse_root(current);
+  if (auto* e = std::get_if<config_error>(&parsed))
+    return *e;
+  auto root = std::move(std::get<ojson>(parsed));
   auto agents = section(root, "agents", "agents");
   if (auto* e = std::get_if<config_error>(&agents))
     return *e;
@@ -107,8 +68,8 @@ apply_provider_setup(std::string_view current, const provider_setup& s) {
   if (!s.api_base.empty())
     member(*entry, "apiBase") = s.api_base;
   else
-    erase_member(*entry, "apiBase");
-  return root.dump(2) + "\n";
+    config_json::erase(*entry, "apiBase");
+  return config_json::dump(root);
 }
 
 void adopt_model_choice(settings& into, const settings& from) {
