@@ -38,6 +38,19 @@ outbound_msg reply_msg(session_pointer self, std::string text, bool is_error) {
   json meta{{"streamed", self->state.streamed}};
   if (!self->state.stop_reason.empty())
     meta["stop_reason"] = self->state.stop_reason;
+  // The turn's usage as the original's turn_end carries it (requests
+  // summed; context_tokens = the last request's prompt) and the window it
+  // is measured against: the WebUI shows the chat's context use.
+  const auto& last = self->state.last_usage;
+  const auto& sum = self->state.last_turn_sum.prompt_tokens > 0
+                      ? self->state.last_turn_sum : last;
+  if (last.prompt_tokens > 0) {
+    meta["usage"] = {{"prompt_tokens", sum.prompt_tokens},
+                     {"completion_tokens", sum.completion_tokens},
+                     {"cached_tokens", sum.cached_tokens},
+                     {"context_tokens", last.prompt_tokens}};
+    meta["context_window_tokens"] = self->state.runtime.context_window_tokens;
+  }
   out.metadata_json = meta.dump();
   return out;
 }

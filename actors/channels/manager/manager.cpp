@@ -25,27 +25,6 @@ channel_status plain_status(const std::string& name, std::string state,
   return out;
 }
 
-void start_one(channel_manager_pointer self, const std::string& name) {
-  auto& slot = self->state.channels[name];
-  auto make = find_adapter(slot.opts.kind);
-  if (make == nullptr) {
-    slot.status = plain_status(name, "error", "no channel adapter named \""
-                                                + slot.opts.kind
-                                                + "\" in this build");
-    log::get("channels")->warn("channels.{}: {}", name, slot.status.detail);
-    return;
-  }
-  slot.adapter = make(self->system(), self->state.cfg, name,
-                      caf::actor_cast<channel_manager_actor>(self));
-  if (!slot.adapter) {
-    slot.status = plain_status(name, "error", "the adapter did not start");
-    return;
-  }
-  self->link_to(slot.adapter);
-  slot.status = plain_status(name, "connecting", "");
-  log::get("channels")->info("channel {} started", name);
-}
-
 /// Every configured channel gets a slot; enabled ones with valid options
 /// and an adapter are spawned.
 void start_channels(channel_manager_pointer self) {
@@ -124,6 +103,27 @@ void on_exit(channel_manager_pointer self, caf::exit_msg& em) {
 
 } // namespace
 
+void start_one(channel_manager_pointer self, const std::string& name) {
+  auto& slot = self->state.channels[name];
+  auto make = find_adapter(slot.opts.kind);
+  if (make == nullptr) {
+    slot.status = plain_status(name, "error", "no channel adapter named \""
+                                                + slot.opts.kind
+                                                + "\" in this build");
+    log::get("channels")->warn("channels.{}: {}", name, slot.status.detail);
+    return;
+  }
+  slot.adapter = make(self->system(), self->state.cfg, name,
+                      caf::actor_cast<channel_manager_actor>(self));
+  if (!slot.adapter) {
+    slot.status = plain_status(name, "error", "the adapter did not start");
+    return;
+  }
+  self->link_to(slot.adapter);
+  slot.status = plain_status(name, "connecting", "");
+  log::get("channels")->info("channel {} started", name);
+}
+
 channel_manager_full::behavior_type
 channel_manager_impl(channel_manager_pointer self, settings cfg,
                      router_actor router, stats_actor stats,
@@ -137,6 +137,8 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
                                        st.cfg.config_dir() + "/pairing.json");
   self->link_to(st.pairing_file);
   self->set_exit_handler([self](caf::exit_msg& em) { on_exit(self, em); });
+  self->set_down_handler(
+    [self](caf::down_msg& dm) { on_adapter_down(self, dm); });
   // Nothing is handled before the approvals are known (await keeps the
   // mailbox waiting).
   timed_request(self, st.pairing_file, std::chrono::seconds(30),
@@ -175,6 +177,13 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
             return collect_status(self);
           }),
     guard("channels",
+          [self](channel_reconfigure_atom, const std::string& name,
+                 const std::string& config_json,
+                 bool dry_run) -> caf::result<caf::ok_atom> {
+            auto t = self->state.meter.measure();
+            return reconfigure_channel(self, name, config_json, dry_run);
+          }),
+    guard("channels",
           [self](retry_send_atom, const std::string& key, int32_t attempt) {
             auto t = self->state.meter.measure();
             send_front(self, key, attempt);
@@ -182,8 +191,14 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
     guard("channels",
           [self](restart_channel_atom, const std::string& name) {
             auto t = self->state.meter.measure();
-            auto& slot = self->state.channels[name];
-            if (!slot.adapter)
+            auto& st = self->state;
+            auto& slot = st.channels[name];
+            auto cfg = st.cfg.channels.find(name);
+            bool waiting = false; // a reconfiguration starts it
+            for (auto& [_, n] : st.stopping)
+              waiting = waiting || n == name;
+            if (!slot.adapter && !waiting && cfg != st.cfg.channels.end()
+                && cfg->second.enabled)
               start_one(self, name);
           }),
   };

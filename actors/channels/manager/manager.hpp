@@ -20,6 +20,7 @@
 #include "actors/common/meter.hpp"
 #include "config/settings.hpp"
 #include "messages/channel.hpp"
+#include "messages/channel_admin.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -34,7 +35,7 @@ using pairing_file_actor
 
 /// The manager's full interface: the shared one plus its own timers.
 /// Others hold it as a channel_manager_actor.
-using channel_manager_full = channel_manager_actor::extend<
+using channel_manager_full = channel_manager_admin_actor::extend<
   caf::reacts_to<retry_send_atom, std::string, int32_t>,
   caf::reacts_to<restart_channel_atom, std::string>>;
 
@@ -60,6 +61,9 @@ struct channel_manager_state {
   router_actor router;
   inbox_actor inbox; ///< journals before the router (null: none)
   std::map<std::string, managed_channel> channels;
+  /// Adapters stopped for a reconfiguration: started again, with the new
+  /// settings, once they are down (a port or a platform session is free).
+  std::map<caf::actor_addr, std::string> stopping;
   std::map<std::string, chat_queue> queues; ///< by channel + '\n' + chat
   pairing_book pairing;
   pairing_file_actor pairing_file;
@@ -85,6 +89,19 @@ channel_manager_actor spawn_channel_manager(caf::actor_system& sys,
                                             inbox_actor inbox = {});
 
 // -- the parts, one file each
+
+/// manager.cpp: spawns the adapter for the slot's options and links it.
+void start_one(channel_manager_pointer self, const std::string& name);
+
+/// reconfigure.cpp: channels.<name> from `config_json` (see
+/// channel_reconfigure_atom); only that channel restarts.
+caf::result<caf::ok_atom> reconfigure_channel(channel_manager_pointer self,
+                                              const std::string& name,
+                                              const std::string& config_json,
+                                              bool dry_run);
+
+/// reconfigure.cpp: a stopped adapter is down: its successor starts.
+void on_adapter_down(channel_manager_pointer self, const caf::down_msg& dm);
 
 /// dispatch.cpp: queues `msg` for its chat (filtered, split, coalesced).
 void enqueue_outbound(channel_manager_pointer self, outbound_msg msg);

@@ -1,18 +1,15 @@
 #include "actors/channels/websocket/setup_api.hpp"
 
 #include <cctype>
-#include <fstream>
-#include <sstream>
 
-#include <caf/actor_cast.hpp>
-#include <caf/actor_registry.hpp>
 #include <caf/actor_system.hpp>
-#include <caf/scoped_actor.hpp>
 #include <nlohmann/json.hpp>
 
+#include "actors/channels/websocket/api_util.hpp"
 #include "actors/common/log.hpp"
 #include "actors/provider/provider_probe.hpp"
 #include "actors/provider/provider_registry.hpp"
+#include "config/json_edit.hpp"
 #include "config/keys.hpp"
 #include "config/provider_edit.hpp"
 #include "messages/provider_admin.hpp"
@@ -23,34 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-api_reply answer(int status, const json& body) {
-  return {status, body.dump()};
-}
-
-api_reply problem(int status, const std::string& text) {
-  return answer(status, json{{"error", text}});
-}
-
-/// The config file's text; "" when there is none yet.
-std::string read_config(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-supervisor_admin_actor find_supervisor(caf::actor_system& sys) {
-  return caf::actor_cast<supervisor_admin_actor>(
-    sys.registry().get(supervisor_atom::value));
-}
-
-std::string loose(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s)
-    if (c != '-' && c != '_' && c != ' ')
-      out += static_cast<char>(std::tolower(c));
-  return out;
-}
+using config_json::loose;
 
 /// providers.<name> of the raw file (keys as the user wrote them).
 const json* file_provider(const json& root, std::string_view name) {
@@ -96,25 +66,6 @@ json registry_rows(const std::string& config_text) {
        {"api_base", file_string(mine, "apiBase")}});
   }
   return rows;
-}
-
-/// The provider the gateway runs now, from the supervisor's provider.
-json live_status(caf::actor_system& sys) {
-  auto sup = find_supervisor(sys);
-  if (!sup)
-    return {{"ready", false},
-            {"problem", "this process runs no gateway supervisor"}};
-  json out;
-  caf::scoped_actor self{sys};
-  self->request(sup, std::chrono::seconds(10), provider_status_atom::value)
-    .receive(
-      [&](std::string& text) {
-        out = json::parse(text, nullptr, false);
-      },
-      [&](caf::error& err) {
-        out = {{"ready", false}, {"problem", sys.render(err)}};
-      });
-  return out.is_object() ? out : json{{"ready", false}};
 }
 
 struct candidate {
@@ -188,8 +139,7 @@ api_reply save(caf::actor_system& sys, const std::string& config_path,
   auto& cand = std::get<candidate>(c);
   if (!cand.choice.ready())
     return problem(400, cand.choice.problem);
-  auto sup = find_supervisor(sys);
-  if (!sup)
+  if (!find_supervisor(sys))
     return problem(409, "this process runs no gateway supervisor to apply "
                         "the provider to");
   auto w = save_config_text(config_path, cand.text);
@@ -197,16 +147,11 @@ api_reply save(caf::actor_system& sys, const std::string& config_path,
     return problem(500, w.error);
   log::get("channels")->info("WebUI setup: provider {} saved to {}",
                              cand.choice.name, config_path);
-  std::string failed;
-  caf::scoped_actor self{sys};
-  self->request(sup, std::chrono::seconds(15),
-                provider_config{cand.text, config_path})
-    .receive([](caf::ok_atom) {},
-             [&](caf::error& err) { failed = sys.render(err); });
+  auto failed = apply_provider(sys, cand.text, config_path);
   if (!failed.empty())
     return problem(500, "saved to " + config_path
                           + ", but the gateway did not take it: " + failed);
-  auto status = live_status(sys);
+  auto status = live_provider_status(sys);
   return answer(200, json{{"ok", true}, {"status", status}});
 }
 
@@ -219,7 +164,7 @@ std::optional<api_reply> setup_api(caf::actor_system& sys,
       && call.name != "setup/test")
     return std::nullopt;
   if (call.name == "setup" && call.method == "GET") {
-    auto out = live_status(sys);
+    auto out = live_provider_status(sys);
     out["providers"] = registry_rows(read_config(config_path));
     return answer(200, out);
   }

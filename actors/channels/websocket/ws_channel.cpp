@@ -18,6 +18,7 @@
 
 #include "actors/channels/manager/status_json.hpp"
 #include "actors/channels/websocket/automations_api.hpp"
+#include "actors/channels/websocket/settings_api.hpp"
 #include "actors/channels/websocket/setup_api.hpp"
 #include "actors/channels/websocket/skills_api.hpp"
 #include "actors/channels/websocket/ws_config.hpp"
@@ -119,10 +120,13 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
     return false;
   };
   auto& sys = self->system();
-  h.api = [&sys, manager, c, config_path, heartbeat](const ws::api_call& call)
-    -> ws::api_reply {
+  ws::settings_context settings_ctx{config_path, name, manager};
+  h.api = [&sys, manager, c, config_path, heartbeat, settings_ctx](
+            const ws::api_call& call) -> ws::api_reply {
     if (auto setup = ws::setup_api(sys, config_path, call))
       return *setup;
+    if (auto edited = ws::settings_api(sys, settings_ctx, call))
+      return *edited;
     if (auto r = ws::automations_api(sys, heartbeat, call))
       return *r;
     if (auto r = ws::skills_api(sys, call))

@@ -29,9 +29,9 @@ std::string to_text(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-bool streamed(const outbound_msg& msg) {
+json meta_of(const outbound_msg& msg) {
   auto meta = json::parse(msg.metadata_json, nullptr, false);
-  return meta.is_object() && meta.value("streamed", false) == true;
+  return meta.is_object() ? meta : json::object();
 }
 
 std::string text_of(const json& obj) {
@@ -88,7 +88,8 @@ std::vector<std::string> events_for(const outbound_msg& msg) {
                                  {"kind", "progress"}}));
       break;
     case outbound_kind::final_reply: {
-      if (!streamed(msg)) {
+      auto meta = meta_of(msg);
+      if (meta.value("streamed", false) != true) {
         json m{{"event", "message"}, {"chat_id", msg.chat_id},
                {"text", msg.content}};
         if (!msg.stream_id.empty())
@@ -102,9 +103,14 @@ std::vector<std::string> events_for(const outbound_msg& msg) {
       // sent during a turn arrive while it still runs.
       if (msg.stream_id.empty())
         break;
-      out.push_back(to_text(json{{"event", "turn_end"},
-                                 {"chat_id", msg.chat_id},
-                                 {"turn_id", msg.stream_id}}));
+      json end{{"event", "turn_end"},
+               {"chat_id", msg.chat_id},
+               {"turn_id", msg.stream_id}};
+      // The turn's usage and the model's window (REFERENCE §12.4).
+      for (const char* key : {"usage", "context_window_tokens"})
+        if (auto v = meta.find(key); v != meta.end())
+          end[key] = *v;
+      out.push_back(to_text(end));
       break;
     }
   }

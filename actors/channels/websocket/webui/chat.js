@@ -109,6 +109,7 @@ const chat = {
   },
 
   onEvent(ev) {
+    document.dispatchEvent(new CustomEvent("nb:event", { detail: ev }));
     switch (ev.event) {
       case "ready":
       case "attached":

@@ -1,0 +1,95 @@
+// One channel changed in a running gateway (the WebUI's settings): the new
+// channels.<name> is checked like at start-up, then only that channel's
+// adapter is stopped and, once it is down (its port or platform session
+// free), started again. The other channels never notice.
+#include "actors/channels/manager/adapters.hpp"
+#include "actors/channels/manager/manager.hpp"
+#include "actors/common/log.hpp"
+#include "config/load.hpp"
+
+namespace nb {
+
+namespace {
+
+caf::error refuse(const std::string& text) {
+  return caf::make_error(caf::sec::runtime_error, text);
+}
+
+void start_if_enabled(channel_manager_pointer self, const std::string& name) {
+  auto& st = self->state;
+  auto& slot = st.channels[name];
+  auto cfg = st.cfg.channels.find(name);
+  slot.status.name = name;
+  slot.status.detail.clear();
+  if (cfg == st.cfg.channels.end() || !cfg->second.enabled) {
+    slot.status.state = "disabled";
+    return;
+  }
+  start_one(self, name);
+}
+
+} // namespace
+
+caf::result<caf::ok_atom> reconfigure_channel(channel_manager_pointer self,
+                                              const std::string& name,
+                                              const std::string& config_json,
+                                              bool dry_run) {
+  auto& st = self->state;
+  auto loaded = parse_settings(config_json, st.cfg.config_path);
+  if (auto* e = std::get_if<config_error>(&loaded))
+    return refuse(e->message());
+  const auto& fresh = std::get<loaded_settings>(loaded).value;
+  auto next = st.cfg;
+  auto found = fresh.channels.find(name);
+  if (found == fresh.channels.end())
+    next.channels.erase(name);
+  else
+    next.channels[name] = found->second;
+  channel_options opts;
+  if (found != fresh.channels.end() && found->second.enabled) {
+    auto parsed = parse_channel_options(next, name);
+    if (auto* err = std::get_if<std::string>(&parsed))
+      return refuse(*err);
+    opts = std::get<channel_options>(std::move(parsed));
+    if (!find_adapter(opts.kind))
+      return refuse("config error at channels." + name
+                    + ".type: no channel adapter named \"" + opts.kind
+                    + "\" in this build");
+  }
+  if (dry_run)
+    return caf::ok_atom::value;
+  st.cfg.channels = std::move(next.channels);
+  auto& slot = st.channels[name];
+  slot.opts = std::move(opts);
+  slot.gave_up = 0;
+  log::get("channels")->info("channel {} reconfigured: restarting it", name);
+  if (!slot.adapter) {
+    bool waiting = false;
+    for (auto& [_, n] : st.stopping)
+      waiting = waiting || n == name;
+    if (!waiting) // else it starts with these settings once down
+      start_if_enabled(self, name);
+    return caf::ok_atom::value;
+  }
+  auto old = slot.adapter;
+  slot.adapter = nullptr;
+  slot.status.state = "restarting";
+  slot.status.detail.clear();
+  self->unlink_from(old);
+  self->monitor(old);
+  st.stopping.emplace(old.address(), name);
+  self->send_exit(old, caf::exit_reason::user_shutdown);
+  return caf::ok_atom::value;
+}
+
+void on_adapter_down(channel_manager_pointer self, const caf::down_msg& dm) {
+  auto& st = self->state;
+  auto i = st.stopping.find(dm.source);
+  if (i == st.stopping.end())
+    return;
+  auto name = i->second;
+  st.stopping.erase(i);
+  start_if_enabled(self, name);
+}
+
+} // namespace nb

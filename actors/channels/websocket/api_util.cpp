@@ -1,0 +1,58 @@
+#include "actors/channels/websocket/api_util.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include <caf/actor_cast.hpp>
+#include <caf/actor_registry.hpp>
+#include <caf/actor_system.hpp>
+#include <caf/scoped_actor.hpp>
+
+namespace nb::ws {
+
+std::string read_config(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+supervisor_admin_actor find_supervisor(caf::actor_system& sys) {
+  return caf::actor_cast<supervisor_admin_actor>(
+    sys.registry().get(supervisor_atom::value));
+}
+
+std::string apply_provider(caf::actor_system& sys, const std::string& text,
+                           const std::string& config_path) {
+  auto sup = find_supervisor(sys);
+  if (!sup)
+    return "this process runs no gateway supervisor to apply the provider to";
+  std::string failed;
+  caf::scoped_actor self{sys};
+  self->request(sup, std::chrono::seconds(15),
+                provider_config{text, config_path})
+    .receive([](caf::ok_atom) {},
+             [&](caf::error& err) { failed = sys.render(err); });
+  return failed;
+}
+
+nlohmann::json live_provider_status(caf::actor_system& sys) {
+  auto sup = find_supervisor(sys);
+  if (!sup)
+    return {{"ready", false},
+            {"problem", "this process runs no gateway supervisor"}};
+  nlohmann::json out;
+  caf::scoped_actor self{sys};
+  self->request(sup, std::chrono::seconds(10), provider_status_atom::value)
+    .receive(
+      [&](std::string& text) {
+        out = nlohmann::json::parse(text, nullptr, false);
+      },
+      [&](caf::error& err) {
+        out = {{"ready", false}, {"problem", sys.render(err)}};
+      });
+  return out.is_object() ? out : nlohmann::json{{"ready", false}};
+}
+
+} // namespace nb::ws

@@ -1,0 +1,40 @@
+// Pieces the WebUI's JSON API handlers share (setup_api, settings_api):
+// answers, the config file's text, the gateway's supervisor. Blocking: for
+// the WebSocket server's API worker thread only.
+#pragma once
+
+#include <string>
+
+#include <caf/fwd.hpp>
+#include <nlohmann/json.hpp>
+
+#include "actors/channels/websocket/ws_server.hpp"
+#include "messages/provider_admin.hpp"
+
+namespace nb::ws {
+
+inline api_reply answer(int status, const nlohmann::json& body) {
+  return {status, body.dump()};
+}
+
+/// {"error": text} with `status`.
+inline api_reply problem(int status, const std::string& text) {
+  return answer(status, nlohmann::json{{"error", text}});
+}
+
+/// The config file's text; "" when there is none yet.
+std::string read_config(const std::string& path);
+
+/// The gateway supervisor (registered by name); null in a process without
+/// one.
+supervisor_admin_actor find_supervisor(caf::actor_system& sys);
+
+/// Hands the saved config text to the supervisor, which swaps the running
+/// provider's model choice: "" when it took it, else why not.
+std::string apply_provider(caf::actor_system& sys, const std::string& text,
+                           const std::string& config_path);
+
+/// The provider in effect ({ready, problem, provider, model, ...}).
+nlohmann::json live_provider_status(caf::actor_system& sys);
+
+} // namespace nb::ws

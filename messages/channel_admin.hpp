@@ -1,0 +1,29 @@
+// Changing one channel of a running gateway (the WebUI's settings, issue
+// 20): the channel manager re-reads channels.<name> from the config text the
+// WebUI saved and restarts that channel only. Atoms and strings only, so no
+// type-ID block; kept out of interfaces.hpp, which nearly every file includes.
+#pragma once
+
+#include <string>
+
+#include <caf/atom.hpp>
+#include <caf/replies_to.hpp>
+#include <caf/typed_actor.hpp>
+
+#include "messages/channel.hpp"
+
+namespace nb {
+
+/// (name, config JSON text, dry_run): the manager reads channels.<name>
+/// from the text with the loader and its own option checks; an error names
+/// the key path. With dry_run nothing changes; otherwise the channel's
+/// adapter is stopped and, once it is gone, started with the new settings
+/// (a disabled channel just stops). Other channels keep running.
+using channel_reconfigure_atom = caf::atom_constant<caf::atom("chreconf")>;
+
+/// The manager's wider view, for the WebUI's settings.
+using channel_manager_admin_actor = channel_manager_actor::extend<
+  caf::replies_to<channel_reconfigure_atom, std::string, std::string,
+                  bool>::with<caf::ok_atom>>;
+
+} // namespace nb
