@@ -54,6 +54,14 @@ const ojson* raw_at(const ojson& raw, std::initializer_list<std::string_view> pa
   return at;
 }
 
+void hide_texts(json& x) {
+  if (x.is_string())
+    x = "(set)";
+  else if (x.is_structured())
+    for (auto& item : x)
+      hide_texts(item);
+}
+
 json channel_view(const std::string& name, const channel_settings& c) {
   auto raw = ojson::parse(c.raw_json, nullptr, false);
   if (!raw.is_object())
@@ -75,6 +83,11 @@ json channel_view(const std::string& name, const channel_settings& c) {
   for (auto key : {"type", "enabled", "allowFrom", "allow_from", "groupPolicy",
                    "group_policy", "groupAllowFrom", "group_allow_from"})
     rest.erase(key);
+  // Other texts may hold credentials under keys that do not say so (a
+  // webhook URL with its token): only their presence is shown.
+  for (auto& [key, value] : rest.items())
+    if (key != "host" && key != "path" && key != "mode")
+      hide_texts(value);
   out["other"] = rest;
   return out;
 }

@@ -15,8 +15,8 @@
 namespace nb {
 
 /// (name, config JSON text, dry_run): the manager reads channels.<name>
-/// from the text with the loader and its own option checks; an error names
-/// the key path. With dry_run nothing changes; otherwise the channel's
+/// from the text with the loader and its own option checks, and answers ""
+/// when it takes them, else the error, which names the key path. With dry_run nothing changes; otherwise the channel's
 /// adapter is stopped and, once it is gone, started with the new settings
 /// (a disabled channel just stops). Other channels keep running.
 using channel_reconfigure_atom = caf::atom_constant<caf::atom("chreconf")>;
@@ -24,6 +24,6 @@ using channel_reconfigure_atom = caf::atom_constant<caf::atom("chreconf")>;
 /// The manager's wider view, for the WebUI's settings.
 using channel_manager_admin_actor = channel_manager_actor::extend<
   caf::replies_to<channel_reconfigure_atom, std::string, std::string,
-                  bool>::with<caf::ok_atom>>;
+                  bool>::with<std::string>>;
 
 } // namespace nb

@@ -53,6 +53,7 @@ chat_reply chat(caf::actor_system& sys, const router_actor& router,
         }
         out.content = m.content;
         out.is_error = m.is_error;
+        out.metadata_json = m.metadata_json;
         out.streamed = m.metadata_json.find("\"streamed\":true") != std::string::npos;
         done = true;
       },

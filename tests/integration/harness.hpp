@@ -30,6 +30,7 @@ struct chat_reply {
   std::string content;
   bool is_error = false;
   bool streamed = false;
+  std::string metadata_json = "{}"; ///< the final reply's
   std::vector<outbound_msg> before; ///< deltas, progress, ... before the end
   bool timed_out = false;
 };

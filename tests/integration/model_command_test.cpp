@@ -201,6 +201,13 @@ TEST_CASE("usage: per turn in the session file and status and per model in stats
   gw.llm.push(text("the files", usage_with(150, 30, 100)));
   auto r1 = gw.say("what files?");
   CHECK(r1.content == "the files");
+  // The reply carries the turn's usage for the channel (the WebUI's
+  // context use): the last request's prompt is the context.
+  auto meta1 = json::parse(r1.metadata_json);
+  CHECK(meta1["usage"]["prompt_tokens"] == 250);
+  CHECK(meta1["usage"]["cached_tokens"] == 140);
+  CHECK(meta1["usage"]["context_tokens"] == 150);
+  CHECK(meta1["context_window_tokens"] == gw.cfg.agent.context_window_tokens);
   // Turn 2 on the fast preset: one request.
   gw.say("/model fast");
   gw.llm.push(text("quick", usage_with(70, 7, 0)));

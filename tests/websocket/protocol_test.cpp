@@ -52,6 +52,22 @@ TEST_CASE("outbound kinds become the protocol's events") {
   CHECK(json::parse(note[0])["event"] == "message");
 }
 
+TEST_CASE("turn_end carries the turn's usage and the model's window") {
+  auto fin = ws::events_for(out(
+    outbound_kind::final_reply, "done",
+    R"({"streamed":true,"usage":{"prompt_tokens":900,"completion_tokens":20,)"
+    R"("cached_tokens":600,"context_tokens":500},"context_window_tokens":32000})"));
+  REQUIRE(fin.size() == 1);
+  auto end = json::parse(fin[0]);
+  CHECK(end["event"] == "turn_end");
+  CHECK(end["usage"]["context_tokens"] == 500);
+  CHECK(end["usage"]["cached_tokens"] == 600);
+  CHECK(end["context_window_tokens"] == 32000);
+  // A reply without usage (a command's answer) has none.
+  auto plain = ws::events_for(out(outbound_kind::final_reply, "ok"));
+  CHECK_FALSE(json::parse(plain[1]).contains("usage"));
+}
+
 TEST_CASE("client frames parse into commands or a clear error") {
   using cmd = ws::client_command;
   auto plain = std::get<cmd>(ws::parse_client_frame("hello there"));

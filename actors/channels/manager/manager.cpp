@@ -179,7 +179,7 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
     guard("channels",
           [self](channel_reconfigure_atom, const std::string& name,
                  const std::string& config_json,
-                 bool dry_run) -> caf::result<caf::ok_atom> {
+                 bool dry_run) -> std::string {
             auto t = self->state.meter.measure();
             return reconfigure_channel(self, name, config_json, dry_run);
           }),

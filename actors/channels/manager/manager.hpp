@@ -94,11 +94,10 @@ channel_manager_actor spawn_channel_manager(caf::actor_system& sys,
 void start_one(channel_manager_pointer self, const std::string& name);
 
 /// reconfigure.cpp: channels.<name> from `config_json` (see
-/// channel_reconfigure_atom); only that channel restarts.
-caf::result<caf::ok_atom> reconfigure_channel(channel_manager_pointer self,
-                                              const std::string& name,
-                                              const std::string& config_json,
-                                              bool dry_run);
+/// channel_reconfigure_atom); only that channel restarts. "" or the error.
+std::string reconfigure_channel(channel_manager_pointer self,
+                                const std::string& name,
+                                const std::string& config_json, bool dry_run);
 
 /// reconfigure.cpp: a stopped adapter is down: its successor starts.
 void on_adapter_down(channel_manager_pointer self, const caf::down_msg& dm);

@@ -11,10 +11,6 @@ namespace nb {
 
 namespace {
 
-caf::error refuse(const std::string& text) {
-  return caf::make_error(caf::sec::runtime_error, text);
-}
-
 void start_if_enabled(channel_manager_pointer self, const std::string& name) {
   auto& st = self->state;
   auto& slot = st.channels[name];
@@ -30,14 +26,13 @@ void start_if_enabled(channel_manager_pointer self, const std::string& name) {
 
 } // namespace
 
-caf::result<caf::ok_atom> reconfigure_channel(channel_manager_pointer self,
-                                              const std::string& name,
-                                              const std::string& config_json,
-                                              bool dry_run) {
+std::string reconfigure_channel(channel_manager_pointer self,
+                                const std::string& name,
+                                const std::string& config_json, bool dry_run) {
   auto& st = self->state;
   auto loaded = parse_settings(config_json, st.cfg.config_path);
   if (auto* e = std::get_if<config_error>(&loaded))
-    return refuse(e->message());
+    return e->message();
   const auto& fresh = std::get<loaded_settings>(loaded).value;
   auto next = st.cfg;
   auto found = fresh.channels.find(name);
@@ -49,15 +44,15 @@ caf::result<caf::ok_atom> reconfigure_channel(channel_manager_pointer self,
   if (found != fresh.channels.end() && found->second.enabled) {
     auto parsed = parse_channel_options(next, name);
     if (auto* err = std::get_if<std::string>(&parsed))
-      return refuse(*err);
+      return *err;
     opts = std::get<channel_options>(std::move(parsed));
     if (!find_adapter(opts.kind))
-      return refuse("config error at channels." + name
+      return "config error at channels." + name
                     + ".type: no channel adapter named \"" + opts.kind
-                    + "\" in this build");
+                    + "\" in this build";
   }
   if (dry_run)
-    return caf::ok_atom::value;
+    return {};
   st.cfg.channels = std::move(next.channels);
   auto& slot = st.channels[name];
   slot.opts = std::move(opts);
@@ -69,7 +64,7 @@ caf::result<caf::ok_atom> reconfigure_channel(channel_manager_pointer self,
       waiting = waiting || n == name;
     if (!waiting) // else it starts with these settings once down
       start_if_enabled(self, name);
-    return caf::ok_atom::value;
+    return {};
   }
   auto old = slot.adapter;
   slot.adapter = nullptr;
@@ -79,7 +74,7 @@ caf::result<caf::ok_atom> reconfigure_channel(channel_manager_pointer self,
   self->monitor(old);
   st.stopping.emplace(old.address(), name);
   self->send_exit(old, caf::exit_reason::user_shutdown);
-  return caf::ok_atom::value;
+  return {};
 }
 
 void on_adapter_down(channel_manager_pointer self, const caf::down_msg& dm) {

@@ -18,6 +18,11 @@ std::string read_config(const std::string& path) {
   return out.str();
 }
 
+std::mutex& config_edit_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 supervisor_admin_actor find_supervisor(caf::actor_system& sys) {
   return caf::actor_cast<supervisor_admin_actor>(
     sys.registry().get(supervisor_atom::value));

@@ -3,6 +3,7 @@
 // the WebSocket server's API worker thread only.
 #pragma once
 
+#include <mutex>
 #include <string>
 
 #include <caf/fwd.hpp>
@@ -24,6 +25,11 @@ inline api_reply problem(int status, const std::string& text) {
 
 /// The config file's text; "" when there is none yet.
 std::string read_config(const std::string& path);
+
+/// Held from reading config.json to writing it back: each WebSocket
+/// channel instance has its own API worker thread, and two saves must not
+/// interleave (the second would drop the first's change).
+std::mutex& config_edit_mutex();
 
 /// The gateway supervisor (registered by name); null in a process without
 /// one.

@@ -75,12 +75,8 @@ std::string ask_manager(caf::actor_system& sys, const settings_context& ctx,
   caf::scoped_actor self{sys};
   self->request(admin, std::chrono::seconds(10),
                 channel_reconfigure_atom::value, name, text, dry_run)
-    .receive([](caf::ok_atom) {},
+    .receive([&](std::string& why) { failed = std::move(why); },
              [&](caf::error& err) { failed = sys.render(err); });
-  // CAF renders a runtime_error as "error(..., "<text>")": keep the text.
-  auto q = failed.find('"');
-  if (q != std::string::npos && failed.size() > q + 2)
-    failed = failed.substr(q + 1, failed.rfind('"') - q - 1);
   return failed;
 }
 
@@ -92,6 +88,7 @@ api_reply saved(const std::string& applied, const settings_change& c) {
 
 api_reply save_form(caf::actor_system& sys, const settings_context& ctx,
                     const settings_form& f) {
+  std::lock_guard<std::mutex> one_edit{config_edit_mutex()};
   auto current = read_config(ctx.config_path);
   auto edited = apply_settings_form(current, f, ctx.config_path);
   if (auto* e = std::get_if<config_error>(&edited))

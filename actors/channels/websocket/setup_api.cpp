@@ -133,6 +133,7 @@ api_reply test(const std::string& config_path, const json& form) {
 
 api_reply save(caf::actor_system& sys, const std::string& config_path,
                const json& form) {
+  std::lock_guard<std::mutex> one_edit{config_edit_mutex()};
   auto c = make_candidate(config_path, form, true);
   if (auto* e = std::get_if<std::string>(&c))
     return problem(400, *e);

@@ -117,6 +117,8 @@ const settings = {
       const state = el("span", "ch-state", "…");
       head.appendChild(state);
       row.appendChild(head);
+      const other = Object.entries(c.other || {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+      if (other.length) row.appendChild(el("p", "sub", "Also set: " + other.join(", ")));
       const enabled = input("checkbox", "ch-enabled");
       enabled.checked = !!c.enabled;
       row.appendChild(labelled("Enabled", enabled, true));
