@@ -45,8 +45,12 @@ outbound_msg reply_msg(session_pointer self, std::string text, bool is_error) {
   const auto& sum = self->state.last_turn_sum.prompt_tokens > 0
                       ? self->state.last_turn_sum : last;
   if (last.prompt_tokens > 0) {
+    // The API channel answers with it as the completion's usage too.
     meta["usage"] = {{"prompt_tokens", sum.prompt_tokens},
                      {"completion_tokens", sum.completion_tokens},
+                     {"total_tokens",
+                      std::max(sum.total_tokens,
+                               sum.prompt_tokens + sum.completion_tokens)},
                      {"cached_tokens", sum.cached_tokens},
                      {"context_tokens", last.prompt_tokens}};
     meta["context_window_tokens"] = self->state.runtime.context_window_tokens;

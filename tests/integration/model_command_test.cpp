@@ -206,6 +206,7 @@ TEST_CASE("usage: per turn in the session file and status and per model in stats
   auto meta1 = json::parse(r1.metadata_json);
   CHECK(meta1["usage"]["prompt_tokens"] == 250);
   CHECK(meta1["usage"]["cached_tokens"] == 140);
+  CHECK(meta1["usage"]["total_tokens"] == 300);
   CHECK(meta1["usage"]["context_tokens"] == 150);
   CHECK(meta1["context_window_tokens"] == gw.cfg.agent.context_window_tokens);
   // Turn 2 on the fast preset: one request.
