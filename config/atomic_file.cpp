@@ -111,4 +111,30 @@ write_result replace_file_atomic(const std::string& path,
   return {write_outcome::written, {}};
 }
 
+std::string append_file_synced(const std::string& path,
+                               std::string_view content, unsigned mode) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+                  mode);
+  if (fd < 0)
+    return "cannot open " + path + ": " + std::strerror(errno);
+  while (!content.empty()) {
+    auto n = ::write(fd, content.data(), content.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      auto err = "cannot write " + path + ": " + std::strerror(errno);
+      ::close(fd);
+      return err;
+    }
+    content.remove_prefix(static_cast<size_t>(n));
+  }
+  if (::fsync(fd) != 0) {
+    auto err = "cannot sync " + path + ": " + std::strerror(errno);
+    ::close(fd);
+    return err;
+  }
+  ::close(fd);
+  return "";
+}
+
 } // namespace nb

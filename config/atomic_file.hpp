@@ -1,4 +1,5 @@
-// Crash-safe file writes: temp file, fsync, then link/rename into place.
+// Crash-safe file writes: temp file, fsync, then link/rename into place;
+// and synced appends to logs that only ever grow.
 #pragma once
 
 #include <string>
@@ -31,5 +32,11 @@ enum class existing_mode {
 write_result replace_file_atomic(const std::string& path,
                                  std::string_view content, unsigned mode,
                                  existing_mode policy = existing_mode::keep);
+
+/// Appends `content` to `path` (created with `mode` when missing) with
+/// O_APPEND and fsyncs it: "" or the error ("cannot write /x: ..."). Never
+/// throws.
+std::string append_file_synced(const std::string& path,
+                               std::string_view content, unsigned mode);
 
 } // namespace nb

@@ -96,7 +96,9 @@ int cmd_cron(const std::vector<std::string>& args) {
   auto cfg = load_config_or_report(opts);
   if (!cfg)
     return 2;
-  cron::job_store store{cfg->workspace_path() + "/cron"};
+  // Not the scheduler: changes are queued for whichever gateway runs it.
+  cron::job_store store{cfg->workspace_path() + "/cron",
+                        cron::store_role::client};
   cron::op_result r;
   if (action == "list") {
     r = cron::list_jobs(store, unix_ms());

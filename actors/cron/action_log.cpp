@@ -3,9 +3,10 @@
 // {"action": "add"|"update"|"del", "params": ...} lines under cron.lock;
 // the process that owns the schedule merges them into jobs.json and empties
 // the file. `params` of add/update is a whole job in snake_case (Python's
-// asdict); `del` names {"job_id"}.
+// asdict); `del` names {"job_id"}. Our clients queue the same lines.
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 
 #include "actors/common/clock.hpp"
 #include "actors/cron/job_store.hpp"
+#include "config/atomic_file.hpp"
 
 namespace nb::cron {
 
@@ -62,7 +64,102 @@ std::string apply_action(std::vector<job>& jobs, const json& action) {
   return "";
 }
 
+json ms_or_null(int64_t v) {
+  return v > 0 ? json(v) : json(nullptr);
+}
+
+json text_or_null(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
+
+/// A payload key we keep but do not use, under either spelling.
+json extra(const job& j, const char* camel, const char* snake, json fallback) {
+  for (auto* k : {camel, snake})
+    if (auto i = j.payload_extra.find(k);
+        i != j.payload_extra.end() && !i->is_null())
+      return *i;
+  return fallback;
+}
+
+/// The job as Python's dataclasses.asdict(CronJob) spells it: exactly the
+/// dataclass fields (nanobot/cron/types.py), since the original builds the
+/// job back with CronPayload(**params) and friends, which refuse any other
+/// key.
+json asdict(const job& j) {
+  auto& s = j.schedule;
+  json history = json::array();
+  for (auto& r : j.run_history)
+    history.push_back({{"run_at_ms", r.run_at_ms},
+                       {"status", r.status},
+                       {"duration_ms", r.duration_ms},
+                       {"error", text_or_null(r.error)}});
+  return {
+    {"id", j.id},
+    {"name", j.name},
+    {"enabled", j.enabled},
+    {"schedule",
+     {{"kind", s.kind},
+      {"at_ms", s.kind == "at" ? ms_or_null(s.at_ms) : json(nullptr)},
+      {"every_ms", s.kind == "every" ? ms_or_null(s.every_ms) : json(nullptr)},
+      {"expr", s.kind == "cron" ? json(s.expr) : json(nullptr)},
+      {"tz", text_or_null(s.tz)}}},
+    {"payload",
+     {{"kind", j.payload_kind},
+      {"message", j.message},
+      {"deliver", extra(j, "deliver", "deliver", false)},
+      {"channel", extra(j, "channel", "channel", nullptr)},
+      {"to", extra(j, "to", "to", nullptr)},
+      {"channel_meta", extra(j, "channelMeta", "channel_meta", json::object())},
+      {"session_key", text_or_null(j.session_key)},
+      {"origin_channel", text_or_null(j.origin_channel)},
+      {"origin_chat_id", text_or_null(j.origin_chat_id)},
+      {"origin_metadata", j.origin_metadata.is_object() ? j.origin_metadata
+                                                         : json::object()}}},
+    {"state",
+     {{"next_run_at_ms", ms_or_null(j.next_run_at_ms)},
+      {"last_run_at_ms", ms_or_null(j.last_run_at_ms)},
+      {"last_status", text_or_null(j.last_status)},
+      {"last_error", text_or_null(j.last_error)},
+      {"run_history", history}}},
+    {"created_at_ms", j.created_at_ms},
+    {"updated_at_ms", j.updated_at_ms},
+    {"delete_after_run", j.delete_after_run},
+  };
+}
+
+const job* find_id(const std::vector<job>& jobs, const std::string& id) {
+  for (auto& j : jobs)
+    if (j.id == id)
+      return &j;
+  return nullptr;
+}
+
 } // namespace
+
+std::string job_store::queue_changes_locked(const std::vector<job>& before,
+                                            const std::vector<job>& after) {
+  std::string lines;
+  auto line = [&](const char* action, json params) {
+    lines += json{{"action", action}, {"params", std::move(params)}}.dump(
+               -1, ' ', false, json::error_handler_t::replace)
+             + "\n";
+  };
+  for (auto& old : before)
+    if (!find_id(after, old.id))
+      line("del", {{"job_id", old.id}});
+  for (auto& now : after) {
+    auto* old = find_id(before, now.id);
+    if (!old)
+      line("add", asdict(now));
+    else if (to_json(*old) != to_json(now))
+      line("update", asdict(now));
+  }
+  if (lines.empty())
+    return "";
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  return append_file_synced(actions_file(), lines, 0600);
+}
 
 bool job_store::merge_actions(job_list& list) {
   std::ifstream in{actions_file(), std::ios::binary};
@@ -93,7 +190,7 @@ bool job_store::merge_actions(job_list& list) {
                               + why + ")");
     }
   }
-  if (bad > 0) {
+  if (bad > 0 && role_ == store_role::owner) {
     // The file is emptied after the merge: keep its bytes for the user.
     auto aside = actions_file() + ".rejected-" + std::to_string(unix_ms());
     std::ofstream out{aside, std::ios::binary};

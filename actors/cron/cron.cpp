@@ -12,6 +12,7 @@
 #include "actors/cron/cron_admin.hpp"
 #include "actors/cron/cron_ops.hpp"
 #include "actors/cron/system_jobs.hpp"
+#include "actors/memory/dream.hpp"
 
 namespace nb {
 
@@ -240,6 +241,11 @@ cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
     for (auto& j : st.cfg.system_jobs)
       st.log->info("system job '{}' registered for agent {} ({})", j.name,
                    st.cfg.agent, cron::describe_timing(j));
+    for (auto& id : st.cfg.retired_system_jobs)
+      if (id == "dream")
+        if (auto e = skip_dream_backlog(st.cfg.workspace); !e.empty())
+          st.log->error("Dream is off, but its cursor could not be moved "
+                        "past the history written meanwhile: {}", e);
   }
   return {
     [=](caf::tick_atom) {

@@ -27,7 +27,8 @@ std::string os_error(const std::string& what) {
 
 } // namespace
 
-job_store::job_store(std::string dir) : dir_(std::move(dir)) {}
+job_store::job_store(std::string dir, store_role role)
+    : dir_(std::move(dir)), role_(role) {}
 
 std::string job_store::stamp() const {
   auto one = [](const std::string& path) -> std::string {
@@ -103,7 +104,7 @@ job_list job_store::read() {
   std::filesystem::create_directories(dir_, ec);
   file_lock lock{lock_file()};
   auto list = load_locked();
-  if (merge_actions(list))
+  if (merge_actions(list) && role_ == store_role::owner)
     if (auto err = save_merged_locked(list); !err.empty())
       list.problems.push_back(err);
   return list;
@@ -115,6 +116,12 @@ std::string job_store::update(const std::function<bool(job_list&)>& change) {
   file_lock lock{lock_file()};
   auto list = load_locked();
   bool merged = merge_actions(list);
+  if (role_ == store_role::client) {
+    auto before = list.jobs;
+    if (!change(list))
+      return "";
+    return queue_changes_locked(before, list.jobs);
+  }
   if (!change(list))
     return merged ? save_merged_locked(list) : "";
   if (auto err = save_locked(list.jobs); !err.empty())

@@ -54,6 +54,13 @@ std::string write_dream_cursor(const std::string& workspace, int64_t cursor) {
   return r.outcome == write_outcome::failed ? r.error : "";
 }
 
+std::string skip_dream_backlog(const std::string& workspace) {
+  auto latest = latest_history_cursor(workspace);
+  if (read_dream_cursor(workspace) >= latest)
+    return "";
+  return write_dream_cursor(workspace, latest);
+}
+
 std::vector<history_entry> dream_batch_after(
   const std::vector<history_entry>& all, int64_t cursor, size_t batch) {
   std::vector<history_entry> out;

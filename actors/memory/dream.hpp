@@ -31,6 +31,13 @@ int64_t read_dream_cursor(const std::string& workspace);
 /// Writes memory/.dream_cursor atomically; "" or the error.
 std::string write_dream_cursor(const std::string& workspace, int64_t cursor);
 
+/// Dream is off: moves memory/.dream_cursor up to the newest history cursor
+/// when it is behind, as the original does at start (nanobot/cli/
+/// gateway_runtime.py _advance_dream_cursor_if_behind), so what was written
+/// meanwhile is not consolidated in one go once Dream is turned on again.
+/// "" or the error.
+std::string skip_dream_backlog(const std::string& workspace);
+
 /// The entries after `cursor`, at most `batch`, oldest first.
 std::vector<history_entry> dream_batch_after(
   const std::vector<history_entry>& all, int64_t cursor, size_t batch);

@@ -1,16 +1,14 @@
 #include "actors/memory/history_file.hpp"
 
 #include "actors/memory/memory_lock.hpp"
+#include "config/atomic_file.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -25,30 +23,8 @@ std::string file_of(const std::string& ws) {
   return ws + "/memory/history.jsonl";
 }
 
-bool write_all_fsync(const std::string& path, const std::string& text,
-                     std::string& error) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    error = "cannot open " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  size_t off = 0;
-  while (off < text.size()) {
-    auto n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      error = "cannot write " + path + ": " + std::strerror(errno);
-      ::close(fd);
-      return false;
-    }
-    off += static_cast<size_t>(n);
-  }
-  bool ok = ::fsync(fd) == 0;
-  if (!ok)
-    error = "cannot sync " + path + ": " + std::strerror(errno);
-  ::close(fd);
-  return ok;
+std::string cursor_file_of(const std::string& ws) {
+  return ws + "/memory/.cursor";
 }
 
 std::string capped(const std::string& s) {
@@ -103,6 +79,26 @@ std::vector<history_entry> read_history(const std::string& workspace,
   return out;
 }
 
+int64_t latest_history_cursor(const std::string& workspace) {
+  int64_t latest = 0;
+  for (auto& e : read_history(workspace))
+    latest = std::max(latest, e.cursor);
+  std::ifstream in{cursor_file_of(workspace)};
+  std::string text;
+  if (in && std::getline(in, text)) {
+    try {
+      size_t used = 0;
+      auto counter = std::stoll(text, &used);
+      // The original ignores a counter it cannot read or below zero.
+      if (counter >= 0 && text.find_first_not_of(" \t\r", used)
+                            == std::string::npos)
+        latest = std::max(latest, static_cast<int64_t>(counter));
+    } catch (const std::exception&) {
+    }
+  }
+  return latest;
+}
+
 std::optional<history_entry> append_history(const std::string& workspace,
                                             const std::string& content,
                                             const std::string& session_key,
@@ -112,16 +108,21 @@ std::optional<history_entry> append_history(const std::string& workspace,
     fs::create_directories(workspace + "/memory", ec);
     // Reading the last cursor and appending the next one is one step.
     memory_lock lock{workspace};
-    int64_t next = 1; // the original starts at 1 (Dream takes cursors > 0)
-    for (auto& e : read_history(workspace))
-      next = std::max(next, e.cursor + 1);
+    // The original starts at 1 (Dream takes cursors > 0).
+    int64_t next = latest_history_cursor(workspace) + 1;
     history_entry e{next, history_timestamp(), capped(content), session_key};
     json line{{"cursor", e.cursor}, {"timestamp", e.timestamp},
               {"content", e.content}};
     if (!session_key.empty())
       line["session_key"] = session_key;
-    if (!write_all_fsync(file_of(workspace), line.dump() + "\n", error))
+    error = append_file_synced(file_of(workspace), line.dump() + "\n", 0644);
+    if (!error.empty())
       return std::nullopt;
+    // The original's counter (nanobot/agent/memory.py append_history: the
+    // bare number, written after the entry). The entry is in: a failure
+    // here costs only the counter, which the next append rewrites.
+    replace_file_atomic(cursor_file_of(workspace), std::to_string(e.cursor),
+                        0644);
     return e;
   } catch (const std::exception& ex) {
     error = std::string{"cannot append to history: "} + ex.what();

@@ -24,9 +24,16 @@ inline constexpr size_t history_entry_cap = 64000;
 std::vector<history_entry> read_history(const std::string& workspace,
                                         int* skipped = nullptr);
 
-/// Appends one entry with the next cursor and fsyncs the file. Returns the
-/// entry written, or nullopt with `error` set. Blocking (worker threads
-/// only); concurrent writers are serialised by the memory/ lock.
+/// The newest cursor handed out: the larger of the highest entry in
+/// history.jsonl and memory/.cursor, the counter the original keeps so a
+/// cursor is never reused after old entries are compacted away (0: none).
+int64_t latest_history_cursor(const std::string& workspace);
+
+/// Appends one entry with the next cursor (after latest_history_cursor),
+/// fsyncs the file and records the cursor in memory/.cursor as the original
+/// does. Returns the entry written, or nullopt with `error` set. Blocking
+/// (worker threads only); concurrent writers are serialised by the memory/
+/// lock.
 std::optional<history_entry> append_history(const std::string& workspace,
                                             const std::string& content,
                                             const std::string& session_key,

@@ -1,7 +1,9 @@
 // cron: lets the agent add, list and remove scheduled jobs. A job runs
-// later as a turn in the session that created it. The jobs file is shared
-// with the gateway's scheduler through a locked read-modify-write, so the
-// tool works the same in the gateway and in `nanobot agent`.
+// later as a turn in the session that created it. The tool is never the
+// scheduler: it queues its changes in cron/action.jsonl for the gateway
+// that runs the schedule (ours or the original's), as the original's tool
+// does outside that gateway, so it works the same in the gateway and in
+// `nanobot agent`.
 #include <chrono>
 
 #include "actors/common/clock.hpp"
@@ -20,7 +22,7 @@ std::string text_arg(const json& args, const char* key) {
 }
 
 tool_output cron_tool(const json& args, const tool_context& ctx) {
-  cron::job_store store{ctx.workspace + "/cron"};
+  cron::job_store store{ctx.workspace + "/cron", cron::store_role::client};
   auto action = text_arg(args, "action");
   cron::op_result r;
   if (action == "list") {

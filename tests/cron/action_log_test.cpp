@@ -8,6 +8,8 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -143,4 +145,103 @@ TEST_CASE("system jobs are registered and retired as the original does") {
   auto removed = cron::remove_job(store, "dream");
   CHECK_FALSE(removed.ok);
   CHECK(removed.text.find("protected") != std::string::npos);
+}
+
+namespace {
+
+std::vector<json> queue_lines(const std::string& path) {
+  std::vector<json> out;
+  std::istringstream in{test::read_all(path)};
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty())
+      out.push_back(json::parse(line));
+  return out;
+}
+
+std::set<std::string> keys(const json& j) {
+  std::set<std::string> out;
+  for (auto& [k, v] : j.items())
+    out.insert(k);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("a client queues its changes as the original's lines and never writes jobs.json") {
+  test::scratch_dir ws;
+  auto dir = copy_fixture_cron(ws);
+  cron::job_store client{dir, cron::store_role::client};
+  auto jobs_before = test::read_all(client.file());
+  auto fixture_add = queue_lines(client.actions_file()).at(0);
+  constexpr int64_t now = 1780308000000;
+
+  cron::add_request rq;
+  rq.name = "Water the fern";
+  rq.message = "Water the fern";
+  rq.every_seconds = 86400;
+  rq.session_key = "telegram:4242";
+  rq.channel = "telegram";
+  rq.chat_id = "4242";
+  auto added = cron::add_job(client, rq, now);
+  REQUIRE(added.ok);
+
+  // jobs.json is the scheduler's alone; the change waits in the queue, as
+  // the original's `agent` leaves it (nanobot/cron/service.py _append_action).
+  CHECK(test::read_all(client.file()) == jobs_before);
+  auto lines = queue_lines(client.actions_file());
+  REQUIRE(lines.size() == 4); // the fixture's three, then ours
+  auto& ours = lines.back();
+  CHECK(ours["action"] == "add");
+  auto& p = ours["params"];
+  // Exactly the dataclass fields (the original rebuilds the job with
+  // CronPayload(**params) and the like, which refuse any other key),
+  // checked against the fixture's line written from asdict(CronJob).
+  auto& f = fixture_add["params"];
+  CHECK(keys(p) == keys(f));
+  for (auto* part : {"schedule", "payload", "state"}) {
+    INFO(part);
+    CHECK(keys(p[part]) == keys(f[part]));
+  }
+  CHECK(p["id"] == added.job_id);
+  CHECK(p["schedule"]["kind"] == "every");
+  CHECK(p["schedule"]["every_ms"] == 86400000);
+  CHECK(p["schedule"]["at_ms"].is_null());
+  CHECK(p["payload"]["kind"] == "agent_turn");
+  CHECK(p["payload"]["session_key"] == "telegram:4242");
+  CHECK(p["payload"]["origin_chat_id"] == "4242");
+  CHECK(p["payload"]["deliver"] == false);
+  CHECK(p["payload"]["channel_meta"].is_object());
+  CHECK(p["state"]["next_run_at_ms"] == now + 86400000);
+  CHECK(p["state"]["run_history"].is_array());
+  CHECK(p["created_at_ms"] == now);
+  CHECK(p["delete_after_run"] == false);
+
+  // The client sees the queue merged, and leaves it (and nothing aside).
+  auto list = client.read();
+  CHECK(find(list.jobs, added.job_id));
+  CHECK(find(list.jobs, "a7e19b04"));
+  CHECK_FALSE(find(list.jobs, "3fa1c2d9"));
+  CHECK(queue_lines(client.actions_file()).size() == 4);
+  for (auto& e : fs::directory_iterator{dir})
+    CHECK(e.path().filename().string().rfind("action.jsonl.rejected-", 0)
+          != 0);
+
+  // A removal is a del line; a protected job stays, with nothing queued.
+  CHECK(cron::remove_job(client, "a7e19b04").ok);
+  CHECK_FALSE(cron::remove_job(client, "dream").ok);
+  lines = queue_lines(client.actions_file());
+  REQUIRE(lines.size() == 5);
+  CHECK(lines.back() == json{{"action", "del"},
+                             {"params", {{"job_id", "a7e19b04"}}}});
+  CHECK(test::read_all(client.file()) == jobs_before);
+
+  // The scheduler merges the lot into jobs.json and empties the queue.
+  cron::job_store owner{dir};
+  auto merged = owner.read();
+  CHECK(find(merged.jobs, added.job_id));
+  CHECK_FALSE(find(merged.jobs, "a7e19b04"));
+  REQUIRE(find(merged.jobs, "dream"));
+  CHECK(test::read_all(owner.actions_file()).empty());
+  CHECK(test::read_all(owner.file()).find(added.job_id) != std::string::npos);
 }

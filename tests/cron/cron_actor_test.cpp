@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -16,6 +17,8 @@
 #include "actors/cron/cron.hpp"
 #include "actors/cron/cron_ops.hpp"
 #include "actors/inbox/inbox.hpp"
+#include "actors/memory/dream.hpp"
+#include "actors/memory/history_file.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/system_fixture.hpp"
@@ -113,7 +116,9 @@ cron::add_request plants_every_minute() {
 
 TEST_CASE("the cron actor runs a due job as a turn in its session") {
   cron_env env;
-  cron::job_store store{env.ws.at("cron")};
+  // Added as the cron tool or `nanobot cron` adds it: queued in
+  // cron/action.jsonl for the scheduler to merge.
+  cron::job_store store{env.ws.at("cron"), cron::store_role::client};
   auto rq = plants_every_minute();
   rq.origin_metadata = {{"message_thread_id", 7}};
   auto added = cron::add_job(store, rq, t0);
@@ -217,4 +222,26 @@ TEST_CASE("a job's turn is journaled before its run is recorded and a repeat "
   caf::anon_send_exit(cron, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(inbox, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(rec, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("with Dream off the scheduler's start moves its cursor past the backlog") {
+  test::system_fixture fx;
+  test::scratch_dir ws;
+  std::string err;
+  for (auto* text : {"one", "two", "three"})
+    REQUIRE(append_history(ws.path, text, "", err));
+  { std::ofstream{ws.at("memory/.dream_cursor")} << "1"; }
+  cron_config cfg;
+  cfg.workspace = ws.path;
+  cfg.poll = 20ms;
+  cfg.retired_system_jobs = {"dream"};
+  auto cron = spawn_cron(fx.sys, cfg, stats_actor{});
+  bool moved = false;
+  for (int i = 0; i < 250 && !moved; ++i) {
+    moved = read_dream_cursor(ws.path) == 3;
+    if (!moved)
+      std::this_thread::sleep_for(20ms);
+  }
+  CHECK(moved);
+  caf::anon_send_exit(cron, caf::exit_reason::user_shutdown);
 }

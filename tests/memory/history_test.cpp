@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "actors/memory/dream.hpp"
 #include "actors/memory/history_file.hpp"
 
 namespace fs = std::filesystem;
@@ -45,6 +46,51 @@ TEST_CASE("entries get increasing cursors and bad lines are skipped") {
   CHECK(all[0].session_key == "telegram:1");
   CHECK(all[0].timestamp.size() == 16);
   CHECK(all[1].content == "second");
+}
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in{path};
+  return {std::istreambuf_iterator<char>{in}, {}};
+}
+
+} // namespace
+
+TEST_CASE("the original's memory/.cursor counter is kept and honoured") {
+  temp_ws ws;
+  std::string err;
+  // The original wrote entries up to cursor 7 and compacted the old ones
+  // away: its counter remembers 7, so the next cursor is 8, never reused.
+  fs::create_directories(ws.dir + "/memory");
+  std::ofstream{ws.dir + "/memory/history.jsonl"}
+    << R"({"cursor": 6, "timestamp": "2026-11-30 09:00", "content": "six"})"
+    << "\n";
+  std::ofstream{ws.dir + "/memory/.cursor"} << "7";
+  CHECK(nb::latest_history_cursor(ws.dir) == 7);
+  auto e = nb::append_history(ws.dir, "eight", "", err);
+  REQUIRE(e);
+  CHECK(e->cursor == 8);
+  // Written as the original writes it: the bare number.
+  CHECK(read_text(ws.dir + "/memory/.cursor") == "8");
+  // A counter the original could not read is ignored as it ignores it.
+  std::ofstream{ws.dir + "/memory/.cursor"} << "-3";
+  CHECK(nb::latest_history_cursor(ws.dir) == 8);
+}
+
+TEST_CASE("with Dream off its cursor skips the backlog, as the original's start does") {
+  temp_ws ws;
+  std::string err;
+  for (auto* text : {"one", "two", "three"})
+    REQUIRE(nb::append_history(ws.dir, text, "", err));
+  std::ofstream{ws.dir + "/memory/.dream_cursor"} << "1";
+  CHECK(nb::skip_dream_backlog(ws.dir).empty());
+  CHECK(nb::read_dream_cursor(ws.dir) == 3);
+  CHECK(read_text(ws.dir + "/memory/.dream_cursor") == "3");
+  // Never moved back.
+  std::ofstream{ws.dir + "/memory/.dream_cursor"} << "9";
+  CHECK(nb::skip_dream_backlog(ws.dir).empty());
+  CHECK(nb::read_dream_cursor(ws.dir) == 9);
 }
 
 TEST_CASE("a legacy HISTORY.md is moved into history.jsonl once") {
