@@ -28,6 +28,24 @@ caf::expected<std::string> session_path(const std::string& dir,
   return dir + "/" + session_file_name(key);
 }
 
+/// The archive mark. The original keeps it as the metadata line's
+/// top-level "last_consolidated" (messages already summarised into
+/// memory/history.jsonl); our sessions carry it inside the metadata object
+/// under the same name (so every store has it the same way). The file
+/// store maps one onto the other: loading puts the file's mark into the
+/// metadata (the larger one when our earlier builds left one there too),
+/// writing moves it back to the top level, so either program continues
+/// from the other's mark and nothing is summarised twice.
+constexpr const char* mark_key = "last_consolidated";
+
+/// A mark as the original accepts it: an integer within the messages.
+int64_t usable_mark(const json& v, size_t messages) {
+  if (!v.is_number_integer())
+    return -1;
+  auto n = v.get<int64_t>();
+  return n >= 0 && static_cast<size_t>(n) <= messages ? n : -1;
+}
+
 caf::expected<session_snapshot> load_impl(const std::string& dir,
                                           const std::string& key) {
   auto path = session_path(dir, key);
@@ -48,10 +66,38 @@ caf::expected<session_snapshot> load_impl(const std::string& dir,
   out.skipped_lines = parsed.skipped;
   if (parsed.has_meta) {
     auto m = parsed.meta.find("metadata");
-    if (m != parsed.meta.end() && m->is_object())
-      out.metadata_json = m->dump();
+    auto meta = m != parsed.meta.end() && m->is_object() ? *m : json::object();
+    auto n = out.messages.size();
+    auto top = usable_mark(parsed.meta.value(mark_key, json()), n);
+    auto inner = usable_mark(meta.value(mark_key, json()), n);
+    if (top > 0 && top > inner)
+      meta[mark_key] = top;
+    if (!meta.empty() || (m != parsed.meta.end() && m->is_object()))
+      out.metadata_json = meta.dump();
   }
   return out;
+}
+
+/// The original orders its sessions by the metadata line's updated_at (the
+/// WebUI list, the heartbeat's choice of chat): an append moves it to now.
+/// In place, as the same number of characters, so the file is not
+/// rewritten for it; without an fsync of its own (the messages already are
+/// on disk; this date is for ordering). Not there as a plain timestamp of
+/// that length: left as it is.
+void refresh_updated_at(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  char head[4096];
+  auto n = ::pread(fd, head, sizeof head, 0);
+  if (n > 0) {
+    auto now = iso_now();
+    auto span = updated_at_span({head, static_cast<size_t>(n)});
+    if (span && span->second == now.size())
+      (void) !::pwrite(fd, now.data(), now.size(),
+                       static_cast<off_t>(span->first));
+  }
+  ::close(fd);
 }
 
 caf::error append_impl(const std::string& dir, const std::string& key,
@@ -109,6 +155,8 @@ caf::error append_impl(const std::string& dir, const std::string& key,
     return sys_error("cannot append to", *path, e);
   if (created)
     return fsync_dir(dir);
+  if (st.st_size > 0) // else the metadata line just written says now
+    refresh_updated_at(*path);
   return caf::none;
 }
 
@@ -169,10 +217,18 @@ caf::error replace_impl(const std::string& dir, const std::string& key,
     return store_error("cannot rewrite " + *path + ": it is gone, with the "
                        + std::to_string(keep) + " messages to keep");
   }
-  // Out of range means nothing to the original (it resets to 0) either; it
-  // counts the file's messages, the kept ones too.
-  if (consolidated < 0
-      || consolidated > static_cast<int64_t>(keep + messages.size()))
+  // Our mark goes to the top level, where the original keeps it. Out of
+  // range means nothing to the original (it resets to 0; it counts the
+  // file's messages, the kept ones too): such a mark stays in metadata.
+  auto total = keep + messages.size();
+  if (auto ours = meta.find(mark_key); ours != meta.end()) {
+    auto n = usable_mark(*ours, total);
+    if (n >= 0) {
+      consolidated = n;
+      meta.erase(ours);
+    }
+  }
+  if (consolidated < 0 || consolidated > static_cast<int64_t>(total))
     consolidated = 0;
   auto content = metadata_line(key, created_at, now, std::move(meta),
                                consolidated)

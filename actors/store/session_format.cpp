@@ -1,5 +1,6 @@
 #include "actors/store/session_format.hpp"
 
+#include "actors/common/json_locate.hpp"
 #include "actors/store/posix_io.hpp"
 
 namespace nb::session_format {
@@ -44,6 +45,36 @@ std::string metadata_line(const std::string& key, const std::string& created,
   j["metadata"] = std::move(meta);
   j["last_consolidated"] = last_consolidated;
   return j.dump() + "\n";
+}
+
+std::optional<std::pair<size_t, size_t>> updated_at_span(std::string_view head) {
+  auto line = head.substr(0, head.find('\n'));
+  constexpr std::string_view key = "\"updated_at\"";
+  auto skip_space = [&](size_t i) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+      ++i;
+    return i;
+  };
+  for (auto at = line.find(key); at != std::string_view::npos;
+       at = line.find(key, at + 1)) {
+    auto i = skip_space(at + key.size());
+    if (i >= line.size() || line[i] != ':')
+      continue;
+    i = skip_space(i + 1);
+    if (i >= line.size() || line[i] != '"')
+      continue;
+    auto start = i + 1;
+    auto end = line.find('"', start);
+    if (end == std::string_view::npos)
+      return std::nullopt; // cut off: the value is not all in `head`
+    if (line.substr(start, end - start).find('\\') != std::string_view::npos)
+      continue;
+    // The key itself may sit in a nested object (metadata may hold one).
+    if (json_path_at(line, start) != "updated_at")
+      continue;
+    return std::make_pair(start, end - start);
+  }
+  return std::nullopt;
 }
 
 // A JSON text may span lines; a JSONL line may not. Most callers send one

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +42,13 @@ parsed_file parse_lines(std::string_view text);
 std::string metadata_line(const std::string& key, const std::string& created,
                           const std::string& updated, json meta,
                           int64_t last_consolidated = 0);
+
+/// Where the top-level "updated_at" string of a metadata line sits in
+/// `head` (the start of a session file): {offset of its first character,
+/// its length}, or nullopt when it is not there in a form that can be
+/// overwritten in place (not found, not a plain string, a nested key of
+/// that name only).
+std::optional<std::pair<size_t, size_t>> updated_at_span(std::string_view head);
 
 /// The messages as lines, '\n' after each; an error names the first one
 /// that is not a JSON object. Texts spanning lines are re-serialised.

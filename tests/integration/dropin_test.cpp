@@ -64,6 +64,9 @@ TEST_CASE("the original's session continues with its history through agent -m") 
   CHECK(after[0]["_type"] == "metadata");
   CHECK(after[0]["key"] == "cli:direct");
   CHECK(after[0]["created_at"] == before[0]["created_at"]);
+  // Moved to the new turn: the original orders its sessions by it.
+  CHECK(after[0]["updated_at"].get<std::string>()
+        >= after.back()["timestamp"].get<std::string>());
   for (auto* k : {"_type", "key", "created_at", "updated_at", "metadata",
                   "last_consolidated"})
     CHECK(after[0].contains(k));
@@ -97,6 +100,9 @@ TEST_CASE("a home our binary made carries the original's markers and locks") {
   fs::copy_file(original.config, dot + "/config.json");
   std::vector<std::string> env{"HOME=" + fresh.dir.string(),
                                "NANOBOT_FIXTURE_API_BASE=" + llm.base_url()};
+  // A turn with a tool call, as the fixture's conversation has.
+  llm.push(tool_calls({call("call_1", "list_dir", {{"path", "."}})}));
+  llm.push(text("The workspace holds the usual files."));
   child_process agent{{nanobot_binary(), "agent", "-c", dot + "/config.json",
                        "-m", "hello"},
                       fresh.dir.string(), env};
@@ -126,7 +132,7 @@ TEST_CASE("a home our binary made carries the original's markers and locks") {
   // The session file, field by field against the fixture's.
   auto ours = lines_of(sessions + "/Y2xpOmRpcmVjdA.jsonl");
   auto theirs = lines_of(original.sessions() + "/Y2xpOmRpcmVjdA.jsonl");
-  REQUIRE(ours.size() == 3);
+  REQUIRE(ours.size() == 5); // metadata, user, call, result, answer
   CHECK(keys_of(ours[0]) == keys_of(theirs[0]));
   CHECK(ours[0]["_type"] == "metadata");
   CHECK(ours[0]["key"] == "cli:direct");
@@ -140,13 +146,41 @@ TEST_CASE("a home our binary made carries the original's markers and locks") {
   // extra field of ours is one the original ignores (no "_type").
   for (size_t i = 1; i < ours.size(); ++i) {
     auto& m = ours[i];
+    INFO(m.dump());
     CHECK(m["role"].is_string());
-    CHECK(m["content"].is_string());
     CHECK(python_iso(m["timestamp"].get<std::string>()));
     CHECK_FALSE(m.contains("_type"));
   }
-  CHECK(ours[1]["role"] == theirs[1]["role"]);
-  CHECK(keys_of(ours[1]).count("timestamp") == 1);
+  // user, assistant with tool calls, tool result, answer: each has every
+  // field of the fixture's line of that kind, with the same JSON types.
+  auto same_fields = [](const json& ours_line, const json& theirs_line) {
+    INFO(ours_line.dump());
+    for (auto& [k, v] : theirs_line.items()) {
+      if (k == "reasoning_content" || k == "latency_ms")
+        continue; // present only when the model gave reasoning / timing
+      INFO(k);
+      REQUIRE(ours_line.contains(k));
+      CHECK(ours_line[k].type() == v.type());
+    }
+  };
+  same_fields(ours[1], theirs[1]);  // user
+  same_fields(ours[2], theirs[8]);  // tool call, content null
+  same_fields(ours[3], theirs[9]);  // tool result
+  CHECK(ours[2]["content"].is_null());
+  auto& called = ours[2]["tool_calls"][0];
+  auto& fixture_call = theirs[8]["tool_calls"][0];
+  CHECK(keys_of(called) == keys_of(fixture_call));
+  CHECK(keys_of(called["function"]) == keys_of(fixture_call["function"]));
+  CHECK(called["type"] == "function");
+  CHECK(called["function"]["arguments"].is_string());
+  CHECK(ours[3]["tool_call_id"] == "call_1");
+  CHECK(ours[3]["name"] == "list_dir");
+  CHECK(ours[4]["role"] == "assistant");
+  CHECK(ours[4]["content"] == "The workspace holds the usual files.");
+  // The metadata line's updated_at is the last write, as the original
+  // orders its sessions by it.
+  CHECK(ours[0]["updated_at"].get<std::string>()
+        >= ours[4]["timestamp"].get<std::string>());
 }
 
 TEST_CASE("agent -m /new waits for the archive it started before exiting") {
@@ -170,6 +204,35 @@ TEST_CASE("agent -m /new waits for the archive it started before exiting") {
   // The conversation itself was emptied.
   auto file = lines_of(h.sessions() + "/Y2xpOmRpcmVjdA.jsonl");
   CHECK(file.size() == 1);
+}
+
+TEST_CASE("the original's consolidation mark is ours: /new archives only what it had not") {
+  fake_llm llm;
+  fixture_home h;
+  // The original summarised the first exchange (4 messages) already.
+  auto path = h.sessions() + "/Y2xpOmRpcmVjdA.jsonl";
+  auto lines = lines_of(path);
+  lines[0]["last_consolidated"] = 4;
+  {
+    std::ofstream out{path, std::ios::trunc};
+    for (auto& l : lines)
+      out << l.dump() << "\n";
+  }
+  llm.push(text("Alice added bread to her list."));
+  auto before = lines_of(h.ws + "/memory/history.jsonl").size();
+  child_process agent{{nanobot_binary(), "agent", "-c", h.config, "-m", "/new"},
+                      h.home.dir.string(), h.env(llm)};
+  REQUIRE(agent.wait(60s) == 0);
+  REQUIRE(llm.request_count() == 1);
+  auto asked = llm.requests()[0].body["messages"].dump();
+  CHECK(asked.find("Add bread to the list") != std::string::npos);
+  CHECK(asked.find("What is in notes.txt?") == std::string::npos);
+  CHECK(lines_of(h.ws + "/memory/history.jsonl").size() == before + 1);
+  // Emptied, the mark back to 0 where the original keeps it.
+  auto after = lines_of(path);
+  REQUIRE(after.size() == 1);
+  CHECK(after[0]["last_consolidated"] == 0);
+  CHECK_FALSE(after[0]["metadata"].contains("last_consolidated"));
 }
 
 TEST_CASE("the original's command-line spellings work and typos get a hint") {

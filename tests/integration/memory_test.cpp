@@ -78,13 +78,16 @@ struct small_gateway : gateway_fixture {
     return read_history(ws());
   }
 
-  /// The session file's archive mark (last_consolidated; 0 when absent).
+  /// The session file's archive mark where the original keeps it: the
+  /// metadata line's top-level last_consolidated (0 when absent).
   size_t mark() const {
-    auto snap = load_session(*resolve_sessions_dir(cfg), "test:mem");
-    if (!snap)
+    std::ifstream in{*resolve_sessions_dir(cfg) + "/"
+                     + session_file_name("test:mem")};
+    std::string first;
+    if (!std::getline(in, first))
       return 0;
-    auto meta = json::parse(snap->metadata_json, nullptr, false);
-    return meta.is_object() ? meta.value("last_consolidated", size_t{0}) : 0;
+    auto line = json::parse(first, nullptr, false);
+    return line.is_object() ? line.value("last_consolidated", size_t{0}) : 0;
   }
 
   /// Waits until the session file records a mark of at least `n`.

@@ -182,3 +182,42 @@ TEST_CASE("a rewrite keeps the original's last_consolidated and provider state")
   text = slurp(path);
   CHECK(json::parse(text.substr(0, text.find('\n')))["last_consolidated"] == 0);
 }
+
+TEST_CASE("an append moves the original's updated_at to now, in place") {
+  temp_dir d;
+  auto path = d.path + "/" + session_file_name("telegram:4242");
+  // As the original writes it: Python's spacing, its key order, and a
+  // nested "updated_at" in metadata that is not the session's.
+  std::string meta
+    = R"({"_type": "metadata", "key": "telegram:4242", "created_at": "2026-11-30T09:12:03.418207", "updated_at": "2026-11-30T09:14:41.000391", "metadata": {"title": {"updated_at": "2026-11-30T09:12:03.418207"}}, "last_consolidated": 0})";
+  std::string user
+    = R"({"role": "user", "content": "a", "timestamp": "2026-11-30T09:12:03.420113"})";
+  spit(path, meta + "\n" + user + "\n");
+  REQUIRE_FALSE(append_session(
+    d.path, "telegram:4242",
+    {json{{"role", "assistant"}, {"content", "b"}}.dump()}));
+  auto text = slurp(path);
+  auto nl = text.find('\n');
+  auto first = json::parse(text.substr(0, nl));
+  auto updated = first["updated_at"].get<std::string>();
+  CHECK(updated > "2026-11-30T09:14:41.000391");
+  CHECK(updated.size() == 26);
+  CHECK(first["created_at"] == "2026-11-30T09:12:03.418207");
+  CHECK(first["metadata"]["title"]["updated_at"]
+        == "2026-11-30T09:12:03.418207");
+  // Nothing else of the line moved: the same bytes but the date.
+  CHECK(text.substr(0, nl).size() == meta.size());
+  CHECK(text.substr(nl + 1, user.size()) == user);
+  auto snap = load_session(d.path, "telegram:4242");
+  REQUIRE(snap);
+  CHECK(snap->messages.size() == 2);
+
+  // A date written without microseconds (other length) is left alone.
+  auto short_meta
+    = R"({"_type": "metadata", "key": "k", "created_at": "2026-11-30T09:12:03", "updated_at": "2026-11-30T09:12:03", "metadata": {}, "last_consolidated": 0})";
+  auto other = d.path + "/" + session_file_name("k");
+  spit(other, std::string{short_meta} + "\n");
+  REQUIRE_FALSE(append_session(d.path, "k", {user}));
+  auto text2 = slurp(other);
+  CHECK(text2.substr(0, text2.find('\n')) == short_meta);
+}
