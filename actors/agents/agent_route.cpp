@@ -63,6 +63,14 @@ std::string agent_of(const inbound_msg& in) {
                                            : std::string{};
 }
 
+bool is_temporary(const inbound_msg& in) {
+  if (in.metadata_json.find(temporary_meta_key) == std::string::npos)
+    return false; // most messages: no parse
+  auto meta = metadata_of(in);
+  auto i = meta.find(temporary_meta_key);
+  return i != meta.end() && i->is_boolean() && i->get<bool>();
+}
+
 void set_agent(inbound_msg& in, const std::string& agent) {
   auto meta = metadata_of(in);
   meta[agent_meta_key] = agent;

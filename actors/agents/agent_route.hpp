@@ -50,6 +50,14 @@ std::string agent_session_key(const std::string& agent,
 /// the cluster's hash and the inbox all use this one).
 std::string routed_session_key(const inbound_msg& in);
 
+/// The inbound metadata key marking a temporary chat (the WebUI's, issue
+/// 20): set by the WebSocket channel only, read by the inbox (which does
+/// not journal it) and the router (which gives its session a memory store).
+inline constexpr const char* temporary_meta_key = "_temporary";
+
+/// True when `in` belongs to a temporary chat.
+bool is_temporary(const inbound_msg& in);
+
 /// The agent a session key belongs to, given the configured ids: the
 /// prefix when it names a listed agent, else "main".
 std::string agent_of_key(const std::string& key,

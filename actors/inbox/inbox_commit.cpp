@@ -166,6 +166,19 @@ void flush(inbox_pointer self) {
 void record(inbox_pointer self, inbound_msg msg,
             caf::typed_response_promise<inbox_receipt>* promise) {
   auto& st = self->state;
+  // A temporary chat (the WebUI's) is never journaled. The journal exists
+  // to replay a message into its transcript after a crash, and a temporary
+  // chat's transcript does not survive a crash by design: a replay would
+  // answer it with no context into a chat the browser has left, and the
+  // journal would keep the words on disk until its next compaction. So the
+  // promise is weaker here: a crash loses the whole temporary chat,
+  // including a message not yet answered.
+  if (is_temporary(msg)) {
+    self->send(st.entry, std::move(msg));
+    if (promise)
+      promise->deliver(inbox_receipt{});
+    return;
+  }
   auto key = inbox::dedup_key(msg);
   if (!key.empty()) {
     if (auto k = st.by_key.find(key); k != st.by_key.end()) {

@@ -10,6 +10,8 @@
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/router/memory_trim.hpp"
+#include "actors/router/router_admin.hpp"
+#include "actors/store/memory_store.hpp"
 #include "actors/tools/tools_front.hpp"
 #include "actors/workspace/workspace.hpp"
 
@@ -65,14 +67,28 @@ agent_setup(Self self, const std::string& agent) {
 
 template <class Self>
 router_state::entry& session_for(Self self, const std::string& key,
-                                 const std::string& agent) {
+                                 const std::string& agent, bool temporary) {
   auto& st = self->state;
   auto i = st.sessions.find(key);
   if (i != st.sessions.end())
     return i->second;
   auto [cfg, svc] = agent_setup(self, agent);
+  caf::actor memory;
+  if (temporary) {
+    // A temporary chat's transcript lives in a store of its own, in
+    // memory, that ends with the session (attached below).
+    cfg.temporary = true;
+    auto mem = self->spawn(memory_store_impl);
+    svc.store = mem;
+    memory = caf::actor_cast<caf::actor>(mem);
+  }
   auto s = self->spawn(session_impl, key, std::move(cfg), std::move(svc),
                        caf::actor_cast<router_actor>(self));
+  if (memory)
+    caf::actor_cast<caf::strong_actor_ptr>(s)->get()->attach_functor(
+      [memory](const caf::error&) {
+        caf::anon_send_exit(memory, caf::exit_reason::user_shutdown);
+      });
   // Linked, so that the router's exit ends every session; monitored, so
   // that a session that dies is forgotten and re-created from disk.
   self->link_to(s);
@@ -174,7 +190,8 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
               return;
             }
             auto& e = session_for(self, key,
-                                  agent.empty() ? main_agent : agent);
+                                  agent.empty() ? main_agent : agent,
+                                  is_temporary(in));
             ++e.forwarded;
             self->send(e.session, std::move(in));
           }),
@@ -224,7 +241,7 @@ router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
     router_handlers(self, std::move(cfg), std::move(svc), std::move(plan)));
 }
 
-member_router_admin_actor::behavior_type
+session_router_actor::behavior_type
 member_router_impl(member_router_pointer self, session_config cfg,
                    session_services svc, agent_plan plan) {
   auto files = [=](workspace_owner_atom, const std::string& agent)
@@ -243,12 +260,27 @@ member_router_impl(member_router_pointer self, session_config cfg,
     if (i != sessions.end())
       retire_session(self, i);
   };
+  auto handlers
+    = router_handlers(self, std::move(cfg), std::move(svc), std::move(plan));
   return std::apply(
     [&](auto... hs) {
-      return member_router_admin_actor::behavior_type{
-        std::move(hs)..., std::move(release), std::move(files)};
+      return std::apply(
+        [&](auto... admin) {
+          return session_router_actor::behavior_type{
+            std::move(hs)..., std::move(release), std::move(files),
+            std::move(admin)...};
+        },
+        std::make_tuple(
+          guard("router",
+                [=](session_catalog_request& m) {
+                  return catalog_for_webui(self, m);
+                }),
+          guard("router",
+                [=](session_load& m) { return transcript_for_webui(self, m); }),
+          guard("router",
+                [=](session_admin& a) { return change_session(self, a); })));
     },
-    router_handlers(self, std::move(cfg), std::move(svc), std::move(plan)));
+    std::move(handlers));
 }
 
 } // namespace nb

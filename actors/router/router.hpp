@@ -15,6 +15,7 @@
 #include "messages/cluster.hpp"
 #include "messages/control.hpp"
 #include "messages/interfaces.hpp"
+#include "messages/session_admin.hpp"
 
 namespace nb {
 
@@ -50,13 +51,20 @@ router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
                                         session_services svc,
                                         agent_plan plan);
 
+/// The release-capable router with the WebUI's sessions view: it lists
+/// and reads through the store, and hands a change to the live session of
+/// that key (router_admin.cpp).
+using session_router_actor
+  = member_router_admin_actor::extend_with<sessions_actor>;
+
 using member_router_pointer
-  = member_router_admin_actor::stateful_pointer<router_state>;
+  = session_router_actor::stateful_pointer<router_state>;
 
 /// The same router, plus session_release: used where the cluster may move
-/// keys away (agent nodes, and a gateway node's own router); and
-/// workspace_owner_atom: an agent's workspace actor for the WebUI.
-member_router_admin_actor::behavior_type
+/// keys away (agent nodes, and a gateway node's own router);
+/// workspace_owner_atom: an agent's workspace actor for the WebUI; and the
+/// sessions view.
+session_router_actor::behavior_type
 member_router_impl(member_router_pointer self, session_config cfg,
                    session_services svc, agent_plan plan);
 

@@ -65,7 +65,7 @@ void deliver(session_pointer self, outbound_msg msg) {
 
 namespace {
 
-session_actor::behavior_type accepting(session_pointer self);
+session_admin_view::behavior_type accepting(session_pointer self);
 
 /// How often an idle session wakes up (CAF re-arms the timeout after each
 /// firing): for the idle compaction check, and to offer to quit.
@@ -80,7 +80,7 @@ std::chrono::milliseconds idle_tick(const session_config& cfg) {
 /// While a turn runs: /stop, /status and the other commands are answered
 /// at once; plain messages wait in `pending` (in order) for the runner to
 /// inject them or for the next turn. A flush waits for the turn's end.
-session_actor::behavior_type busy(session_pointer self) {
+session_admin_view::behavior_type busy(session_pointer self) {
   return {
     guard("session",
           [=](inbound_msg& in) {
@@ -95,6 +95,9 @@ session_actor::behavior_type busy(session_pointer self) {
     },
     guard("session",
           [=](take_injections_atom) { return hand_out_injections(self); }),
+    [=](session_admin&) -> caf::result<caf::ok_atom> {
+      return caf::skip; // applied once the turn has ended (in accepting)
+    },
   };
 }
 
@@ -121,7 +124,7 @@ void start_turn(session_pointer self, inbound_msg in) {
   enter_state(self);
 }
 
-session_actor::behavior_type accepting(session_pointer self) {
+session_admin_view::behavior_type accepting(session_pointer self) {
   return {
     guard("session",
           [=](inbound_msg& in) {
@@ -145,6 +148,8 @@ session_actor::behavior_type accepting(session_pointer self) {
       return rp;
     },
     [=](take_injections_atom) { return std::vector<inbound_msg>{}; },
+    guard("session",
+          [=](session_admin& a) { return apply_admin(self, a); }),
     caf::after(idle_tick(self->state.cfg)) >> [=] {
       auto& st = self->state;
       try {
@@ -215,7 +220,8 @@ void turn_finished(session_pointer self) {
   }
 }
 
-session_actor::behavior_type session_impl(session_pointer self, std::string key,
+session_admin_view::behavior_type session_impl(session_pointer self,
+                                               std::string key,
                                           session_config cfg,
                                           session_services svc,
                                           router_actor router) {

@@ -24,6 +24,7 @@
 #include "actors/session/turn_machine.hpp"
 #include "config/settings.hpp"
 #include "messages/interfaces.hpp"
+#include "messages/session_admin.hpp"
 
 namespace nb {
 
@@ -53,6 +54,11 @@ struct session_config {
   /// agents.defaults.timezone, loaded once and shared read-only by every
   /// session; null = the host's zone.
   std::shared_ptr<const cron::time_zone> zone;
+  /// A temporary chat (the WebUI's, issue 20): the router gives it a
+  /// memory store, so its transcript never reaches the disk; it is never
+  /// archived into memory (history.jsonl, MEMORY.md) and a large tool
+  /// result is cut short rather than offloaded to a file.
+  bool temporary = false;
 };
 
 session_config make_session_config(const settings& cfg);
@@ -141,10 +147,12 @@ struct session_state {
   std::string memory_mode;      ///< the last recall's mode, for /status
 };
 
-using session_pointer = session_actor::stateful_pointer<session_state>;
+/// Sessions answer the narrow session_actor and the WebUI's session_admin.
+using session_pointer = session_admin_view::stateful_pointer<session_state>;
 
 /// Spawned by the router for `key`.
-session_actor::behavior_type session_impl(session_pointer self, std::string key,
+session_admin_view::behavior_type session_impl(session_pointer self,
+                                               std::string key,
                                           session_config cfg,
                                           session_services svc,
                                           router_actor router);
@@ -262,6 +270,17 @@ bool merge_injected(session_pointer self, std::vector<nlohmann::json>& msgs);
 
 /// Steady-clock microseconds.
 int64_t now_us();
+
+// -- the WebUI's changes (session_admin.cpp) ---------------------------------
+
+/// Renames, archives or deletes this session (between turns only: a busy
+/// session defers it). The cached metadata changes first, so later writes
+/// keep it; deleting empties the conversation without archiving it.
+caf::result<caf::ok_atom> apply_admin(session_pointer self, session_admin& a);
+
+/// The metadata change (a JSON merge patch) of a rename, archive or
+/// unarchive; null for any other op.
+nlohmann::json admin_meta_patch(const session_admin& a);
 
 // -- the durable inbox (session_inbox.cpp) ----------------------------------
 

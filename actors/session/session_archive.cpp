@@ -29,7 +29,8 @@ constexpr const char* summary_key = "_last_summary";
 
 bool has_unarchived(session_pointer self) {
   auto& st = self->state;
-  return st.svc.provider && message_count(st) > st.archived;
+  return st.svc.provider && !st.cfg.temporary
+         && message_count(st) > st.archived;
 }
 
 } // namespace
@@ -87,7 +88,10 @@ void background_done(session_pointer self) {
 
 void archive_range(session_pointer self, size_t from, size_t upto) {
   auto& st = self->state;
-  if (upto <= from || !st.svc.provider)
+  // The one door into memory (history.jsonl, then Dream's MEMORY.md): a
+  // temporary chat never passes it, so it is never consolidated; its replay
+  // is only ever trimmed by the context governor.
+  if (upto <= from || !st.svc.provider || st.cfg.temporary)
     return;
   // Ranges start at the archive mark, never before what is held.
   from = std::max(from, st.base);

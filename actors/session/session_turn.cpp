@@ -214,7 +214,12 @@ void do_run(session_pointer self) {
                             st.svc.stats, st.cfg.model_timeout,
                             st.cfg.tool_timeout,
                             int64_t{st.runtime.context_window_tokens},
-                            offload_settings{st.cfg.workspace, st.cfg.max_tool_result_chars},
+                            // A temporary chat writes no offload file: the
+                            // governor cuts a long result short instead.
+                            offload_settings{st.cfg.temporary
+                                               ? std::string{}
+                                               : st.cfg.workspace,
+                                             st.cfg.max_tool_result_chars},
                             caf::actor_cast<session_actor>(self),
                             st.runtime.provider, st.svc.subagents);
   st.runner = runner;

@@ -8,12 +8,13 @@
 #include "actors/store/pg_sessions.hpp"
 #include "actors/store/session_files.hpp"
 #include "messages/errc.hpp"
+#include "messages/session_admin.hpp"
 
 namespace nb {
 
 namespace {
 
-using front_ptr = store_actor::stateful_pointer<pg_store_state>;
+using front_ptr = store_admin_actor::stateful_pointer<pg_store_state>;
 using worker_ptr = store_actor::stateful_pointer<pg_worker_state>;
 
 caf::error report(worker_ptr self, const std::string& key, const char* op,
@@ -94,12 +95,18 @@ store_actor::behavior_type pg_worker_impl(worker_ptr self, std::string dsn,
   };
 }
 
+caf::error not_yet(const std::string& what) {
+  return caf::make_error(errc::store_failed,
+                         what + " is not supported by the PostgreSQL "
+                                "session store yet");
+}
+
 const store_actor& route(front_ptr self, const std::string& key) {
   auto& ws = self->state.workers;
   return ws[std::hash<std::string>{}(key) % ws.size()];
 }
 
-store_actor::behavior_type pg_front_impl(front_ptr self, std::string dsn,
+store_admin_actor::behavior_type pg_front_impl(front_ptr self, std::string dsn,
                                          int workers, stats_actor stats) {
   self->state.meter.start(self, "store", stats);
   for (int i = 0; i < std::max(workers, 1); ++i)
@@ -125,6 +132,16 @@ store_actor::behavior_type pg_front_impl(front_ptr self, std::string dsn,
     [=](session_list& m) {
       auto t = self->state.meter.measure();
       return self->delegate(self->state.workers.front(), std::move(m));
+    },
+    // The WebUI's sessions page works on the file store only so far.
+    [=](session_catalog_request&) -> caf::result<session_catalog> {
+      return not_yet("listing sessions for the WebUI");
+    },
+    [=](session_patch&) -> caf::result<caf::ok_atom> {
+      return not_yet("renaming or archiving a session");
+    },
+    [=](session_remove&) -> caf::result<caf::ok_atom> {
+      return not_yet("deleting a session");
     },
   };
 }

@@ -11,6 +11,7 @@
 #include <caf/expected.hpp>
 
 #include "config/settings.hpp"
+#include "messages/session_admin.hpp"
 #include "messages/store.hpp"
 
 namespace nb {
@@ -73,5 +74,19 @@ std::string store_error_text(const caf::error& err);
 /// The sessions in `dir`, most recently written first (at most `limit`,
 /// 0 = all). Files that are not this store's sessions are left out.
 session_listing list_sessions(const std::string& dir, int32_t limit = 0);
+
+/// The sessions in `dir` as the WebUI lists them (session_catalog.cpp):
+/// most recently written first, each with its metadata "title" and
+/// "archived", its first user message and its message count.
+session_catalog catalog_sessions(const std::string& dir, int32_t limit = 0);
+
+/// Merges `patch_json` into the metadata of `key`'s file (JSON merge
+/// patch: null removes a key) and rewrites it atomically with every message
+/// kept. No file: errc::invalid_arguments naming the key.
+caf::error patch_session_meta(const std::string& dir, const std::string& key,
+                              const std::string& patch_json);
+
+/// Deletes `key`'s file and fsyncs the directory; a missing file is fine.
+caf::error remove_session(const std::string& dir, const std::string& key);
 
 } // namespace nb

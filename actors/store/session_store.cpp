@@ -13,10 +13,10 @@ namespace nb {
 
 namespace {
 
-using front_ptr = store_actor::stateful_pointer<store_state>;
-using worker_ptr = store_actor::stateful_pointer<store_worker_state>;
+using front_ptr = store_admin_actor::stateful_pointer<store_state>;
+using worker_ptr = store_admin_actor::stateful_pointer<store_worker_state>;
 
-const store_actor& route(front_ptr self, const std::string& key) {
+const store_admin_actor& route(front_ptr self, const std::string& key) {
   auto& ws = self->state.workers;
   return ws[std::hash<std::string>{}(key) % ws.size()];
 }
@@ -62,7 +62,7 @@ caf::result<caf::ok_atom> done(worker_ptr self, const std::string& key,
 
 } // namespace
 
-store_actor::behavior_type
+store_admin_actor::behavior_type
 store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
   self->state.dir = std::move(dir);
   self->state.log = log::get("store");
@@ -95,10 +95,31 @@ store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
           list_sessions(self->state.dir, m.limit)};
       });
     },
+    [=](session_catalog_request& m) {
+      auto t = self->state.meter.measure();
+      return guarded<session_catalog>(self, "*", "catalog", [&] {
+        return caf::result<session_catalog>{
+          catalog_sessions(self->state.dir, m.limit)};
+      });
+    },
+    [=](session_patch& m) {
+      auto t = self->state.meter.measure();
+      return guarded<caf::ok_atom>(self, m.key, "patch", [&] {
+        auto err = patch_session_meta(self->state.dir, m.key, m.patch_json);
+        return done(self, m.key, "patch", std::move(err));
+      });
+    },
+    [=](session_remove& m) {
+      auto t = self->state.meter.measure();
+      return guarded<caf::ok_atom>(self, m.key, "remove", [&] {
+        auto err = remove_session(self->state.dir, m.key);
+        return done(self, m.key, "remove", std::move(err));
+      });
+    },
   };
 }
 
-store_actor::behavior_type store_impl(front_ptr self, std::string dir,
+store_admin_actor::behavior_type store_impl(front_ptr self, std::string dir,
                                       int workers, stats_actor stats) {
   self->state.meter.start(self, "store", stats);
   for (int i = 0; i < std::max(workers, 1); ++i)
@@ -128,6 +149,21 @@ store_actor::behavior_type store_impl(front_ptr self, std::string dir,
     [=](session_list& m) {
       auto t = self->state.meter.measure();
       return self->delegate(self->state.workers.front(), std::move(m));
+    },
+    [=](session_catalog_request& m) {
+      auto t = self->state.meter.measure();
+      return self->delegate(self->state.workers.front(), std::move(m));
+    },
+    // By key, like every write: in order with that session's own writes.
+    [=](session_patch& m) {
+      auto t = self->state.meter.measure();
+      auto& w = route(self, m.key);
+      return self->delegate(w, std::move(m));
+    },
+    [=](session_remove& m) {
+      auto t = self->state.meter.measure();
+      auto& w = route(self, m.key);
+      return self->delegate(w, std::move(m));
     },
   };
 }

@@ -10,6 +10,7 @@
 
 #include "actors/common/meter.hpp"
 #include "messages/interfaces.hpp"
+#include "messages/session_admin.hpp"
 
 namespace spdlog {
 class logger;
@@ -20,7 +21,7 @@ namespace nb {
 /// The front: owns the workers and routes each request by its key.
 struct store_state {
   store_state() = default;
-  std::vector<store_actor> workers;
+  std::vector<store_admin_actor> workers;
   actor_meter meter;
   static inline const char* name = "store";
 };
@@ -37,18 +38,19 @@ struct store_worker_state {
 /// Front behaviour: request for key k goes to worker hash(k) % workers via
 /// delegate, so one key's operations run in arrival order while different
 /// keys proceed in parallel. Its workers exit with it.
-store_actor::behavior_type
-store_impl(store_actor::stateful_pointer<store_state> self, std::string dir,
+store_admin_actor::behavior_type
+store_impl(store_admin_actor::stateful_pointer<store_state> self, std::string dir,
            int workers, stats_actor stats);
 
 /// Worker behaviour: answers session_snapshot / ok_atom, or a caf::error
 /// (nb::errc::store_failed, the message naming the file and errno text).
-store_actor::behavior_type
-store_worker_impl(store_actor::stateful_pointer<store_worker_state> self,
+store_admin_actor::behavior_type
+store_worker_impl(store_admin_actor::stateful_pointer<store_worker_state> self,
                   std::string dir, stats_actor stats);
 
 /// Spawns the store for `sessions_dir` with `workers` (at least 1) detached
-/// workers. `stats` may be a null handle.
+/// workers. `stats` may be a null handle. The handle is the sessions' view;
+/// actor_cast<store_admin_actor> reaches the WebUI's messages.
 store_actor spawn_store(caf::actor_system& sys,
                         const std::string& sessions_dir, int workers,
                         stats_actor stats);

@@ -17,6 +17,7 @@
 #include "actors/subagents/subagents.hpp"
 #include "actors/tools/tools_front.hpp"
 #include "config/load.hpp"
+#include "messages/session_admin.hpp"
 
 namespace nb {
 
@@ -228,6 +229,8 @@ supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
     // Its automations, skills and memory pages ask the owners: the router
     // for the agents' workspace actors, the schedules for their cron.
     publish(self, agent_files_atom::value, st.router);
+    // Its sessions page asks the router too (session_router_actor).
+    publish(self, sessions_atom::value, st.router);
   }
   self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;

@@ -7,6 +7,9 @@
 //   --tool-then-answer  first answer a tool call (--tool NAME, --tool-args
 //                       JSON; default list_dir {"path":"."}), then, after
 //                       the tool result, "done: <result>"
+#include <atomic>
+#include <memory>
+#include <optional>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -56,19 +59,23 @@ bool parse(int argc, char** argv, options& o) {
   return true;
 }
 
-/// The last message's role and text content.
-std::pair<std::string, std::string> last_message(const json& body) {
+/// The content of the last tool result after the last user message, or
+/// nullopt when the turn has called no tool yet. (The last message alone
+/// does not tell: a later turn's request may end otherwise.)
+std::optional<std::string> tool_result_this_turn(const json& body) {
   if (!body.is_object() || !body.contains("messages")
-      || !body["messages"].is_array() || body["messages"].empty())
-    return {};
-  auto& m = body["messages"].back();
-  std::string role = m.contains("role") && m["role"].is_string()
-                       ? m["role"].get<std::string>()
-                       : "";
-  std::string text = m.contains("content") && m["content"].is_string()
-                       ? m["content"].get<std::string>()
-                       : "";
-  return {role, text};
+      || !body["messages"].is_array())
+    return std::nullopt;
+  std::optional<std::string> out;
+  for (const auto& m : body["messages"]) {
+    auto role = m.value("role", std::string{});
+    if (role == "user")
+      out.reset();
+    else if (role == "tool")
+      out = m.contains("content") && m["content"].is_string()
+              ? m["content"].get<std::string>() : std::string{};
+  }
+  return out;
 }
 
 } // namespace
@@ -91,15 +98,18 @@ int main(int argc, char** argv) {
     fake_llm llm{o.port, 256};
     require_key(llm, o.api_key);
     auto delay = std::chrono::milliseconds{o.delay_ms};
-    llm.set_responder([o, delay](const json& body) {
-      auto [role, text] = last_message(body);
+    auto calls = std::make_shared<std::atomic<int>>(0);
+    llm.set_responder([o, delay, calls](const json& body) {
       fake_response r;
       if (!o.tool_then_answer)
         r = fake_llm::echo(body);
-      else if (role == "tool")
-        r = nb::test::text("done: " + text.substr(0, 200));
+      else if (auto result = tool_result_this_turn(body))
+        r = nb::test::text("done: " + result->substr(0, 200));
       else
-        r = tool_calls({call("call_1", o.tool, json::parse(o.tool_args))});
+        // Ids differ from call to call: a history with two "call_1"s
+        // would have its later pair dropped as a duplicate.
+        r = tool_calls({call("call_" + std::to_string(++*calls), o.tool,
+                             json::parse(o.tool_args))});
       r.delay = delay;
       return r;
     });

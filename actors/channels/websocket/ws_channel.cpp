@@ -16,8 +16,10 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "actors/agents/agent_route.hpp"
 #include "actors/channels/manager/status_json.hpp"
 #include "actors/channels/websocket/automations_api.hpp"
+#include "actors/channels/websocket/sessions_api.hpp"
 #include "actors/channels/websocket/settings_api.hpp"
 #include "actors/channels/websocket/setup_api.hpp"
 #include "actors/channels/websocket/skills_api.hpp"
@@ -104,8 +106,13 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
     in.chat_id = chat;
     in.content = text;
     in.wants_stream = streaming;
+    nlohmann::json meta = nlohmann::json::object();
     if (!agent.empty()) // checked against the bindings by the manager
-      in.metadata_json = nlohmann::json{{"_agent_request", agent}}.dump();
+      meta["_agent_request"] = agent;
+    if (ws::temporary_chat_id(chat)) // see ws_protocol.hpp
+      meta[temporary_meta_key] = true;
+    if (!meta.empty())
+      in.metadata_json = meta.dump();
     caf::anon_send(manager, std::move(in));
   };
   h.on_written = [me](uint64_t id, size_t delivered) {
@@ -131,6 +138,8 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
       return *r;
     if (auto r = ws::skills_api(sys, call))
       return *r;
+    if (auto sessions = ws::sessions_api(sys, call))
+      return *sessions;
     if (call.name != "channels" && call.name != "stats")
       return {404, R"({"detail":"not found"})"};
     if (call.method != "GET")

@@ -57,6 +57,10 @@ bool valid_agent_request(const std::string& id) {
             });
 }
 
+bool temporary_chat_id(const std::string& id) {
+  return id.starts_with("tmp-");
+}
+
 bool valid_client_id(const std::string& id) {
   return id_chars(id, 128, true);
 }

@@ -12,6 +12,11 @@ namespace nb::ws {
 
 /// chat ids are capabilities: ^[A-Za-z0-9_:-]{1,64}$
 bool valid_chat_id(const std::string& id);
+/// Chat ids starting "tmp-" are temporary chats (the WebUI's "Temporary
+/// chat", issue 20): their messages are marked "_temporary", so the inbox
+/// does not journal them and their session keeps its transcript in memory
+/// only and is never consolidated into memory.
+bool temporary_chat_id(const std::string& id);
 /// client ids: 1-128 of [A-Za-z0-9_.:-]
 bool valid_client_id(const std::string& id);
 /// An agent id as the connect URL may ask for one: [a-z0-9_-]{1,32}.

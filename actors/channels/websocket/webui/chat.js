@@ -174,7 +174,10 @@ const chat = {
     if (!chatId) return;
     this.current = chatId;
     localStorage.setItem("nb.current", chatId);
-    if (!this.sessions.find((s) => s.id === chatId))
+    // A temporary chat (sessions.js) is not kept in the browser's list.
+    const temporary = chatId.startsWith("tmp-");
+    document.getElementById("temp-banner").classList.toggle("hidden", !temporary);
+    if (!temporary && !this.sessions.find((s) => s.id === chatId))
       this.sessions.unshift({ id: chatId, title: "New chat", updated: Date.now() });
     this.save();
     const m = document.getElementById("messages");

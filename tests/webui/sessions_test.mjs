@@ -1,0 +1,170 @@
+// Drives the WebUI's sessions page and a temporary chat in headless
+// Chromium (playwright-core + Debian's chromium) against a real gateway;
+// run_sessions_test.sh sets the stage and checks the files afterwards.
+// Usage: node sessions_test.mjs first|restarted <base URL> <secret words>
+import { createRequire } from "module";
+
+const require = createRequire((process.env.NB_NODE_MODULES || ".") + "/");
+const { chromium } = require("playwright-core");
+
+const [mode, base, secret] = process.argv.slice(2);
+const fail = (msg) => { console.error("FAIL: " + msg); process.exit(1); };
+const check = (ok, msg) => { if (!ok) fail(msg); };
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+const page = await browser.newPage();
+page.on("pageerror", (e) => fail("page error: " + e.message));
+await page.goto(base + "/", { waitUntil: "load" });
+await page.waitForSelector("#view-chat:not(.hidden)", { timeout: 15000 });
+
+const api = (method, name, body) => page.evaluate(async ([m, n, b]) => {
+  const init = { method: m, headers: {} };
+  if (b !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(b); }
+  const res = await fetch("/api/" + n, init);
+  return { status: res.status, doc: await res.json().catch(() => ({})) };
+}, [method, name, body]);
+
+// Sends `text` in the chat view and waits for the turn's answer (the
+// scripted LLM calls list_dir first, then answers "done: ...").
+async function chatTurn(text) {
+  await page.waitForSelector("#conn.on", { timeout: 15000 });
+  const done = () => [...document.querySelectorAll("#messages .msg.assistant")]
+    .filter((b) => !b.classList.contains("streaming") && b.textContent.startsWith("done: ")).length;
+  const before = await page.evaluate(done);
+  await page.fill("#input", text);
+  await page.click("#send");
+  await page.waitForFunction((n) => [...document.querySelectorAll("#messages .msg.assistant")]
+    .filter((b) => !b.classList.contains("streaming") && b.textContent.startsWith("done: ")).length > n,
+  before, { timeout: 30000 }).catch(async (e) => {
+    const shown = await page.$$eval("#messages .msg", (m) => m.map((x) => x.className + ": " + x.textContent));
+    fail(`no answer to "${text}" (${e.message}); the chat shows ${JSON.stringify(shown)}`);
+  });
+}
+
+async function openSessions() {
+  await page.click("#tab-sessions");
+  await page.waitForSelector("#view-sessions:not(.hidden)");
+}
+
+const groupOrder = () => page.$$eval("#sess-groups .sess-group", (gs) => gs.map((g) => g.dataset.channel));
+const listedKeys = () => page.$$eval("#sess-groups li", (li) => li.map((l) => l.dataset.key));
+
+if (mode === "first") {
+  await page.click("#new-chat");
+  await page.waitForFunction(() => chat.current && !chat.current.startsWith("tmp-"));
+  const wsChat = await page.evaluate(() => chat.current);
+  await chatTurn("alpha websocket note");
+  const wsKey = "websocket:" + wsChat;
+  // The answer streams out before the turn's save: wait for the file.
+  await page.waitForFunction(async (k) => {
+    const r = await fetch("/api/sessions");
+    return (await r.json()).sessions.some((s) => s.key === k);
+  }, wsKey, { timeout: 10000, polling: 200 });
+
+  // Both channels listed, the newest (the WebUI's) first, grouped.
+  await openSessions();
+  await page.waitForSelector(`#sess-groups li[data-key="${wsKey}"]`, { timeout: 10000 });
+  await page.waitForSelector('#sess-groups li[data-key="api:apichat1"]');
+  const order = await groupOrder();
+  check(order[0] === "websocket" && order.indexOf("api") > 0, "group order: " + JSON.stringify(order));
+  const rows = (await api("GET", "sessions")).doc.sessions;
+  check(rows.length >= 2 && rows[0].key === wsKey, "not newest first: " + JSON.stringify(rows.map((r) => r.key)));
+  check(rows.every((r, i) => i === 0 || rows[i - 1].updated_ms >= r.updated_ms), "not sorted by time");
+  const apiRow = rows.find((r) => r.key === "api:apichat1");
+  check(apiRow.channel === "api" && apiRow.chat_id === "apichat1" && apiRow.agent === "main",
+        "api row: " + JSON.stringify(apiRow));
+  check(apiRow.preview === "beta api question", "preview: " + apiRow.preview);
+  console.log("listed:", order.join(", "), "|", rows.map((r) => r.key).join(", "));
+
+  // Searchable: by the first message's words.
+  await page.fill("#sess-search", "BETA api");
+  await page.waitForFunction(() => document.querySelectorAll("#sess-groups li").length === 1);
+  check((await listedKeys())[0] === "api:apichat1", "search found: " + await listedKeys());
+  await page.fill("#sess-search", "no such words here");
+  await page.waitForFunction(() => document.querySelectorAll("#sess-groups li").length === 0);
+  await page.fill("#sess-search", "");
+
+  // The WebUI chat's transcript shows its tool call and the tool's result.
+  await page.click(`#sess-groups li[data-key="${wsKey}"]`);
+  await page.waitForSelector("#sess-transcript .tool-call");
+  const call = await page.textContent("#sess-transcript .tool-call");
+  check(/list_dir\(.*"path".*\)/.test(call), "tool call shown as: " + call);
+  check(await page.$("#sess-transcript details.tool-result") !== null, "no tool result shown");
+  const bubbles = await page.$$eval("#sess-transcript .msg", (b) => b.map((x) => x.textContent));
+  check(bubbles[0] === "alpha websocket note" && bubbles.some((t) => t.startsWith("done: ")),
+        "transcript: " + JSON.stringify(bubbles));
+  console.log("transcript:", bubbles.length, "bubbles, tool call", call);
+
+  // Rename the API chat (it has no live session right now, or has one: the
+  // router picks the owner either way).
+  await page.click('#sess-groups li[data-key="api:apichat1"]');
+  await page.waitForSelector("#sess-head:not(.hidden)");
+  await page.fill("#sess-title", "Renamed API chat");
+  await page.click("#sess-rename");
+  await page.waitForFunction(() => [...document.querySelectorAll("#sess-groups li .name")]
+    .some((n) => n.textContent === "Renamed API chat"), null, { timeout: 10000 });
+  // Renaming the live WebUI chat: its own next write must keep the title.
+  await page.click(`#sess-groups li[data-key="${wsKey}"]`);
+  await page.waitForSelector("#sess-head:not(.hidden)");
+  await page.fill("#sess-title", "Live chat title");
+  await page.click("#sess-rename");
+  await page.waitForFunction(() => [...document.querySelectorAll("#sess-groups li .name")]
+    .some((n) => n.textContent === "Live chat title"), null, { timeout: 10000 });
+  await page.click("#tab-chat");
+  await chatTurn("another turn after the rename");
+  await openSessions();
+  await page.waitForFunction(() => [...document.querySelectorAll("#sess-groups li .name")]
+    .some((n) => n.textContent === "Live chat title"), null, { timeout: 10000 });
+  const after = (await api("GET", "sessions/" + encodeURIComponent(wsKey))).doc;
+  check(after.title === "Live chat title" && after.messages.length >= 8,
+        `the live session lost the title or messages: ${after.title}, ${after.messages.length}`);
+  console.log("renamed: api:apichat1 and the live", wsKey);
+
+  // Delete asks first: cancelling keeps it; confirming removes it.
+  await page.click(`#sess-groups li[data-key="${wsKey}"]`);
+  await page.waitForSelector("#sess-head:not(.hidden)");
+  await page.click("#sess-delete");
+  await page.waitForSelector("#sess-confirm:not(.hidden)");
+  check((await api("GET", "sessions/" + encodeURIComponent(wsKey))).status === 200, "deleted before confirming");
+  await page.click("#sess-confirm-no");
+  await page.waitForSelector("#sess-confirm", { state: "hidden" });
+  check((await api("GET", "sessions/" + encodeURIComponent(wsKey))).status === 200, "cancel deleted it");
+  await page.click("#sess-delete");
+  await page.click("#sess-confirm-yes");
+  await page.waitForSelector(`#sess-groups li[data-key="${wsKey}"]`, { state: "detached", timeout: 10000 });
+  check((await api("GET", "sessions/" + encodeURIComponent(wsKey))).status === 404, "still stored after delete");
+  check(!(await api("GET", "sessions")).doc.sessions.some((r) => r.key === wsKey), "still listed after delete");
+  console.log("deleted:", wsKey);
+
+  // A temporary chat: answered like any chat, kept nowhere.
+  await page.click("#tab-chat");
+  await page.click("#temp-chat");
+  await page.waitForFunction(() => chat.current && chat.current.startsWith("tmp-"));
+  const tempId = await page.evaluate(() => chat.current);
+  check(await page.isVisible("#temp-banner"), "no temporary-chat banner");
+  await chatTurn("remember this: " + secret);
+  await chatTurn("and once more " + secret);
+  // /new would archive a stored chat into memory; this one has none to give.
+  await page.fill("#input", "/new");
+  await page.click("#send");
+  await page.waitForFunction(() => [...document.querySelectorAll("#messages .msg")]
+    .some((m) => /new session/i.test(m.textContent)), null, { timeout: 30000 });
+  const listed = (await api("GET", "sessions")).doc.sessions.map((r) => r.key);
+  check(!listed.some((k) => k.includes(tempId)), "the temporary chat is listed: " + listed);
+  check((await api("GET", "sessions/" + encodeURIComponent("websocket:" + tempId))).status === 404,
+        "the temporary chat is stored");
+  const saved = await page.evaluate(() => localStorage.getItem("nb.sessions") || "");
+  check(!saved.includes(tempId) && !saved.includes(secret), "the browser kept the temporary chat");
+  console.log("TEMP_CHAT " + tempId);
+} else {
+  // After a restart: the rename is still there (it is in the file).
+  await openSessions();
+  await page.waitForSelector('#sess-groups li[data-key="api:apichat1"]', { timeout: 10000 });
+  const name = await page.textContent('#sess-groups li[data-key="api:apichat1"] .name');
+  check(name === "Renamed API chat", "after the restart the API chat is called: " + name);
+  console.log("after the restart:", name);
+}
+await browser.close();
