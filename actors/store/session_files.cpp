@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "actors/common/file_lock.hpp"
+#include "actors/store/session_handles.hpp"
 #include "actors/store/posix_io.hpp"
 #include "actors/store/session_format.hpp"
 
@@ -201,6 +202,14 @@ caf::error replace_impl(const std::string& dir, const std::string& key,
       consolidated = lc->get<int64_t>();
     if (!parsed.provider_state_line.empty())
       provider_state = parsed.provider_state_line + "\n";
+    // The @handle belongs to the file (assigned by the session tools or
+    // the original under the exclusive lock): a session writing metadata it
+    // read before the handle existed keeps it.
+    auto old_meta = parsed.has_meta ? parsed.meta.value("metadata", json())
+                                    : json();
+    if (old_meta.is_object() && old_meta.contains(session_handle_key)
+        && !meta.contains(session_handle_key))
+      meta[session_handle_key] = old_meta[session_handle_key];
     if (parsed.skipped > 0)
       if (auto e = keep_corrupt_copy(*path))
         return e;

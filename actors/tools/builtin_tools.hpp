@@ -21,6 +21,9 @@ void add_apply_patch(tool_registry& reg);
 /// search_sessions, read_session: other saved chats, read-only.
 void add_session_tools(tool_registry& reg);
 
+/// list_sessions: the other sessions by @handle.
+void add_session_messages(tool_registry& reg);
+
 /// list_dir: directory entries, optionally recursive.
 void add_list_dir(tool_registry& reg);
 

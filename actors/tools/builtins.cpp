@@ -12,6 +12,7 @@ tool_registry make_builtin_registry(const settings& cfg) {
   add_apply_patch(reg);
   add_list_dir(reg);
   add_session_tools(reg);
+  add_session_messages(reg);
   add_cron(reg);
   add_grep(reg);
   add_find_files(reg);

@@ -11,6 +11,7 @@
 #include "actors/common/strings.hpp"
 #include "actors/store/session_files.hpp"
 #include "actors/tools/builtin_tools.hpp"
+#include "actors/tools/session_access.hpp"
 #include "actors/tools/text.hpp"
 
 namespace nb {
@@ -148,21 +149,6 @@ std::optional<session_view> open_session(const std::string& dir,
   return v;
 }
 
-/// The sessions folder for `ctx`, or an error text.
-std::optional<std::string> sessions_dir(const tool_context& ctx,
-                                        std::string& error) {
-  if (ctx.config_dir.empty()) {
-    error = "Error: session history is not available here";
-    return std::nullopt;
-  }
-  auto dir = resolve_sessions_dir(ctx.config_dir, ctx.workspace);
-  if (!dir) {
-    error = "Error: " + store_error_text(dir.error());
-    return std::nullopt;
-  }
-  return *dir;
-}
-
 json message_json(const visible_message& m, const std::string& needle,
                   size_t limit) {
   return {{"message_index", m.index},
@@ -176,7 +162,7 @@ tool_output search_sessions(const json& args, const tool_context& ctx) {
   if (query.empty())
     return {"Error: search query must not be empty", true};
   std::string err;
-  auto dir = sessions_dir(ctx, err);
+  auto dir = session_files_dir(ctx, err);
   if (!dir)
     return {err, true};
   auto needle = ascii_lower(query);
@@ -240,22 +226,6 @@ tool_output search_sessions(const json& args, const tool_context& ctx) {
   return {out.dump(-1, ' ', false, json::error_handler_t::replace), false};
 }
 
-/// The key a stored @handle names (the original keeps handles in the
-/// session's metadata as {"session_handle": {"id", "name"}}).
-std::optional<std::string> key_for_handle(const std::string& dir,
-                                          const std::string& name) {
-  for (auto& s : list_sessions(dir).sessions) {
-    auto snap = load_session(dir, s.key);
-    if (!snap)
-      continue;
-    auto meta = json::parse(snap->metadata_json, nullptr, false);
-    if (meta.is_object() && meta.value("session_handle", json()).is_object()
-        && meta["session_handle"].value("name", "") == name)
-      return s.key;
-  }
-  return std::nullopt;
-}
-
 tool_output read_session(const json& args, const tool_context& ctx) {
   auto key = trim_space(args.value("session_key", std::string{}));
   if (key.empty())
@@ -267,22 +237,19 @@ tool_output read_session(const json& args, const tool_context& ctx) {
       return {"Error: query must not be empty", true};
   }
   std::string err;
-  auto dir = sessions_dir(ctx, err);
+  auto dir = session_files_dir(ctx, err);
   if (!dir)
     return {err, true};
   std::string handle;
   if (key[0] == '@') {
-    auto name = ascii_lower(key.substr(1));
-    bool ok = name.size() >= 4 && name.size() <= 16
-              && std::all_of(name.begin(), name.end(),
-                             [](char c) { return c >= 'a' && c <= 'z'; });
-    if (!ok)
+    auto name = normalize_session_handle(key);
+    if (!name)
       return {"Error: session handle is invalid", true};
-    auto found = key_for_handle(*dir, name);
-    if (!found)
-      return {"Error: session @" + name + " was not found", true};
-    handle = "@" + name;
-    key = *found;
+    auto found = session_for_handle(*dir, *name);
+    if (!found.error.empty())
+      return {found.error, true};
+    handle = "@" + *name;
+    key = found.key;
   }
   auto view = key == ctx.session_key ? std::nullopt : open_session(*dir, key);
   if (!view)

@@ -68,9 +68,9 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
   CHECK(names
         == std::vector<std::string>{"apply_patch", "boom", "cron", "edit_file",
                                     "exec", "find_files", "grep", "list_dir",
-                                    "memory_forget", "memory_save",
-                                    "memory_search", "message", "noop",
-                                    "read_file", "read_session",
+                                    "list_sessions", "memory_forget",
+                                    "memory_save", "memory_search", "message",
+                                    "noop", "read_file", "read_session",
                                     "search_sessions", "typed", "web_fetch",
                                     "web_search", "write_file", "mcp_fs_list"});
   auto reg = make_builtin_registry(without_browser());
