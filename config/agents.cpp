@@ -34,7 +34,7 @@ std::string join(const std::vector<std::string>& xs) {
 }
 
 /// Reads typed values of one entry; the first problem is kept in `err`.
-struct reader {
+struct agent_reader {
   const env_lookup& env;
   std::optional<config_error> err;
 
@@ -161,7 +161,7 @@ std::optional<config_error> apply_preset(const settings& s,
 }
 
 std::optional<config_error> read_agent(const json& o, const std::string& at,
-                                       const settings& s, reader& r,
+                                       const settings& s, agent_reader& r,
                                        diagnostics& diag, agent_profile& a) {
   if (!o.is_object())
     return config_error{at, "expected an object, found " + type_name(o)};
@@ -253,7 +253,7 @@ std::optional<config_error> read_agent(const json& o, const std::string& at,
 }
 
 std::optional<config_error> read_binding(const json& o, const std::string& at,
-                                         reader& r, diagnostics& diag,
+                                         agent_reader& r, diagnostics& diag,
                                          agent_binding& b) {
   if (!o.is_object())
     return config_error{at, "expected an object, found " + type_name(o)};
@@ -319,7 +319,7 @@ std::optional<config_error> read_agents(const json& root, settings& out,
   auto* agents = field(root, "agents");
   if (agents == nullptr || !agents->is_object())
     return std::nullopt;
-  reader r{env, std::nullopt};
+  agent_reader r{env, std::nullopt};
   if (auto* list = field(*agents, "list"); list && !list->is_null()) {
     if (!list->is_array())
       return config_error{"agents.list",

@@ -4,14 +4,13 @@
 
 #include "config/model_list.hpp"
 #include "config/pipeline.hpp"
+#include "config/keys.hpp"
 
 namespace nb::config {
 
 namespace {
 
 using nlohmann::json;
-
-constexpr double i32_max = 2147483647.0;
 
 std::string number_text(double x) {
   if (x == std::floor(x) && std::fabs(x) < 1e15)

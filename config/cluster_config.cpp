@@ -14,11 +14,11 @@ namespace {
 using nlohmann::json;
 
 using config::field;
-using reader = config::section_reader;
+using cluster_reader = config::section_reader;
 
-cluster_load_result from_root(const json& root, const env_lookup& env) {
+cluster_load_result cluster_from_root(const json& root, const env_lookup& env) {
   cluster_config out;
-  reader r{env, std::nullopt};
+  cluster_reader r{env, std::nullopt};
   auto top = root.is_object() ? root : json::object();
   auto cl = r.object(top, "cluster", "cluster");
   auto tls = r.object(cl, "tls", "cluster.tls");
@@ -87,13 +87,13 @@ cluster_load_result from_root(const json& root, const env_lookup& env) {
 cluster_load_result parse_cluster_config(const std::string& json_text,
                                          const env_lookup& env) {
   return config::parse_section<cluster_load_result>(
-    json_text, [&](const json& root) { return from_root(root, env); });
+    json_text, [&](const json& root) { return cluster_from_root(root, env); });
 }
 
 cluster_load_result load_cluster_config(const std::string& path,
                                         const env_lookup& env) {
   return config::load_section<cluster_load_result>(
-    path, [&](const json& root) { return from_root(root, env); });
+    path, [&](const json& root) { return cluster_from_root(root, env); });
 }
 
 } // namespace nb

@@ -9,8 +9,6 @@ using k = key_kind;
 using name_t = const std::string&;
 using val_t = const field_value&;
 
-constexpr double i32_max = 2147483647.0;
-
 key_spec section(std::string_view path) {
   return {path, k::section};
 }

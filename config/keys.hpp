@@ -47,6 +47,9 @@ using apply_fn = void (*)(settings&, const std::string& name,
                           const field_value&);
 
 inline constexpr double no_limit = std::numeric_limits<double>::infinity();
+/// The largest value an integer key may hold (the original reads them into
+/// 32-bit fields).
+inline constexpr double i32_max = 2147483647.0;
 
 struct key_spec {
   std::string_view path; ///< camelCase, '*' = a user-chosen name

@@ -16,7 +16,7 @@ const json* child(const json& obj, std::string_view camel) {
   return nullptr;
 }
 
-struct reader {
+struct mcp_reader {
   const env_lookup& env;
   std::optional<config_error> err;
 
@@ -72,7 +72,7 @@ std::optional<config_error> read_mcp_servers(const json& root, settings& out,
   if (!servers->is_object())
     return config_error{"tools.mcpServers",
                         "expected an object, found " + type_name(*servers)};
-  reader r{env, std::nullopt};
+  mcp_reader r{env, std::nullopt};
   for (auto it = servers->begin(); it != servers->end(); ++it) {
     auto base = "tools.mcpServers." + display_key(it.key());
     if (!it->is_object())

@@ -28,7 +28,7 @@ void check_keys(const json& obj, const std::string& path,
   }
 }
 
-memory_load_result from_root(const json& root, const env_lookup& env) {
+memory_load_result memory_from_root(const json& root, const env_lookup& env) {
   memory_settings out;
   config::section_reader r{env, std::nullopt};
   const std::string at = "agents.defaults.memory";
@@ -83,13 +83,13 @@ memory_load_result from_root(const json& root, const env_lookup& env) {
 memory_load_result parse_memory_config(const std::string& json_text,
                                        const env_lookup& env) {
   return config::parse_section<memory_load_result>(
-    json_text, [&](const json& root) { return from_root(root, env); });
+    json_text, [&](const json& root) { return memory_from_root(root, env); });
 }
 
 memory_load_result load_memory_config(const std::string& path,
                                       const env_lookup& env) {
   return config::load_section<memory_load_result>(
-    path, [&](const json& root) { return from_root(root, env); });
+    path, [&](const json& root) { return memory_from_root(root, env); });
 }
 
 } // namespace nb

@@ -1,4 +1,5 @@
 #include "config/model_list.hpp"
+#include "config/keys.hpp"
 
 #include <cmath>
 
@@ -7,8 +8,6 @@ namespace nb::config {
 namespace {
 
 using nlohmann::json;
-
-constexpr double i32_max = 2147483647.0;
 
 std::string known_presets(const settings& s) {
   std::string out = "default";

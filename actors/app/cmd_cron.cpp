@@ -26,11 +26,6 @@ constexpr const char* cron_usage =
   "cli:direct;\n"
   "e.g. telegram:12345 to be answered in that chat).\n";
 
-int usage_error(const std::string& what) {
-  std::cerr << "nanobot cron: " << what << "\n" << cron_usage;
-  return 2;
-}
-
 } // namespace
 
 int cmd_cron(const std::vector<std::string>& args) {
@@ -50,49 +45,59 @@ int cmd_cron(const std::vector<std::string>& args) {
     };
     const std::string* v = nullptr;
     if (a == "-c" || a == "--config") {
-      if (!(v = value())) return usage_error(a + " needs a value");
+      if (!(v = value()))
+        return usage_error("cron", cron_usage, a + " needs a value");
       opts.config_path = *v;
     } else if (a == "-m" || a == "--message") {
-      if (!(v = value())) return usage_error(a + " needs a value");
+      if (!(v = value()))
+        return usage_error("cron", cron_usage, a + " needs a value");
       rq.message = *v;
     } else if (a == "--name") {
-      if (!(v = value())) return usage_error(a + " needs a value");
+      if (!(v = value()))
+        return usage_error("cron", cron_usage, a + " needs a value");
       rq.name = *v;
     } else if (a == "--every") {
-      if (!(v = value())) return usage_error(a + " needs a value");
+      if (!(v = value()))
+        return usage_error("cron", cron_usage, a + " needs a value");
       try {
         size_t used = 0;
         rq.every_seconds = std::stoll(*v, &used);
         if (used != v->size())
           throw std::invalid_argument{"every"};
       } catch (const std::exception&) {
-        return usage_error("--every needs a whole number of seconds, got '"
-                           + *v + "'");
+        return usage_error("cron", cron_usage,
+                           "--every needs a whole number of seconds, got '" + *v
+                             + "'");
       }
     } else if (a == "--cron") {
-      if (!(v = value())) return usage_error(a + " needs a value");
+      if (!(v = value()))
+        return usage_error("cron", cron_usage, a + " needs a value");
       rq.cron_expr = *v;
     } else if (a == "--tz") {
-      if (!(v = value())) return usage_error(a + " needs a value");
+      if (!(v = value()))
+        return usage_error("cron", cron_usage, a + " needs a value");
       rq.tz = *v;
     } else if (a == "--at") {
-      if (!(v = value())) return usage_error(a + " needs a value");
+      if (!(v = value()))
+        return usage_error("cron", cron_usage, a + " needs a value");
       rq.at = *v;
     } else if (a == "-s" || a == "--session") {
-      if (!(v = value())) return usage_error(a + " needs a value");
+      if (!(v = value()))
+        return usage_error("cron", cron_usage, a + " needs a value");
       session = *v;
     } else if (!a.empty() && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'");
+      return usage_error("cron", cron_usage, "unknown option '" + a + "'");
     } else {
       positional.push_back(a);
     }
   }
   if (action != "list" && action != "add" && action != "remove")
-    return usage_error("unknown action '" + action + "'");
+    return usage_error("cron", cron_usage, "unknown action '" + action + "'");
   if (action == "remove" ? positional.size() != 1 : !positional.empty())
-    return usage_error(action == "remove" ? "remove needs one JOB_ID"
-                                          : "unexpected argument '"
-                                              + positional[0] + "'");
+    return usage_error("cron", cron_usage,
+                       action == "remove"
+                         ? "remove needs one JOB_ID"
+                         : "unexpected argument '" + positional[0] + "'");
   auto cfg = load_config_or_report(opts);
   if (!cfg)
     return 2;
@@ -107,8 +112,9 @@ int cmd_cron(const std::vector<std::string>& args) {
   } else {
     auto colon = session.find(':');
     if (colon == std::string::npos || colon == 0)
-      return usage_error("--session must look like channel:chat_id, got '"
-                         + session + "'");
+      return usage_error("cron", cron_usage,
+                         "--session must look like channel:chat_id, got '"
+                           + session + "'");
     rq.session_key = session;
     rq.channel = session.substr(0, colon);
     rq.chat_id = session.substr(colon + 1);

@@ -26,11 +26,6 @@ constexpr const char* memory_usage =
   "rebuilt from MEMORY.md, memory/*.md and history.jsonl whenever they "
   "change.\n";
 
-int usage_error(const std::string& what) {
-  std::cerr << "nanobot memory: " << what << "\n" << memory_usage;
-  return 2;
-}
-
 void print_figures(const memory_figures& f) {
   std::cout << "workspace:    " << f.workspace << "\n"
             << "chunks:       " << f.chunks << " (" << f.embedded
@@ -57,36 +52,43 @@ int cmd_memory(const std::vector<std::string>& args) {
     const auto& a = args[i];
     bool has_value = i + 1 < args.size();
     if (a == "-c" || a == "--config") {
-      if (!has_value) return usage_error(a + " needs a value");
+      if (!has_value)
+        return usage_error("memory", memory_usage, a + " needs a value");
       opts.config_path = args[++i];
     } else if (a == "-k") {
-      if (!has_value) return usage_error("-k needs a number");
+      if (!has_value)
+        return usage_error("memory", memory_usage, "-k needs a number");
       try {
         size_t used = 0;
         q.k = std::stoi(args[++i], &used);
         if (used != args[i].size() || q.k < 1 || q.k > 50)
           throw std::invalid_argument{"k"};
       } catch (const std::exception&) {
-        return usage_error("-k needs a number from 1 to 50, got '" + args[i]
-                           + "'");
+        return usage_error("memory", memory_usage,
+                           "-k needs a number from 1 to 50, got '" + args[i]
+                             + "'");
       }
     } else if (a == "--category") {
-      if (!has_value) return usage_error(a + " needs a value");
+      if (!has_value)
+        return usage_error("memory", memory_usage, a + " needs a value");
       q.category = args[++i];
       if (!memory::valid_category(q.category))
-        return usage_error("--category must be fact, profile or experience");
+        return usage_error("memory", memory_usage,
+                           "--category must be fact, profile or experience");
     } else if (!a.empty() && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'");
+      return usage_error("memory", memory_usage, "unknown option '" + a + "'");
     } else {
       positional.push_back(a);
     }
   }
   if (action != "search" && action != "stats" && action != "reindex")
-    return usage_error("unknown action '" + action + "'");
+    return usage_error("memory", memory_usage,
+                       "unknown action '" + action + "'");
   if (action == "search" ? positional.size() != 1 : !positional.empty())
-    return usage_error(action == "search" ? "search needs one QUERY (quote it)"
-                                          : "unexpected argument '"
-                                              + positional[0] + "'");
+    return usage_error("memory", memory_usage,
+                       action == "search"
+                         ? "search needs one QUERY (quote it)"
+                         : "unexpected argument '" + positional[0] + "'");
   auto cfg = load_config_or_report(opts);
   if (!cfg)
     return 2;

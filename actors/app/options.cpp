@@ -1,5 +1,6 @@
 #include "actors/app/options.hpp"
 
+#include <iostream>
 #include <stdexcept>
 
 #include "config/spelling.hpp"
@@ -151,6 +152,12 @@ std::string usage_text() {
          "      --role ROLE       node: gateway, agent or tools\n"
          "  -v, --verbose         debug logging\n"
          "  -V, --version         print the version\n";
+}
+
+int usage_error(const char* command, const char* usage,
+                const std::string& what) {
+  std::cerr << "nanobot " << command << ": " << what << "\n" << usage;
+  return 2;
 }
 
 } // namespace nb

@@ -31,4 +31,9 @@ options parse_options(const std::vector<std::string>& args);
 /// The --help text.
 std::string usage_text();
 
+/// A subcommand's misuse: "nanobot <command>: <what>" and the subcommand's
+/// usage on stderr; returns exit code 2.
+int usage_error(const char* command, const char* usage,
+                const std::string& what);
+
 } // namespace nb

@@ -1,4 +1,5 @@
 #include "actors/browser/keys.hpp"
+#include "actors/common/strings.hpp"
 
 #include <cctype>
 #include <map>
@@ -27,12 +28,6 @@ const std::map<std::string, named_key>& named_keys() {
   return keys;
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 } // namespace
 
 key_press parse_key(const std::string& spec) {
@@ -43,7 +38,7 @@ key_press parse_key(const std::string& spec) {
     auto plus = rest.find('+');
     if (plus == std::string::npos || plus == 0 || plus + 1 == rest.size())
       break;
-    auto mod = lower(rest.substr(0, plus));
+    auto mod = ascii_lower(rest.substr(0, plus));
     if (mod == "alt")
       k.modifiers |= 1;
     else if (mod == "control" || mod == "ctrl")
@@ -57,8 +52,9 @@ key_press parse_key(const std::string& spec) {
     rest = rest.substr(plus + 1);
   }
   for (auto& [name, nk] : named_keys()) {
-    if (lower(name) == lower(rest) || (name == "Escape" && lower(rest) == "esc")
-        || (name == "Enter" && lower(rest) == "return")) {
+    if (ascii_lower(name) == ascii_lower(rest)
+        || (name == "Escape" && ascii_lower(rest) == "esc")
+        || (name == "Enter" && ascii_lower(rest) == "return")) {
       k.key = name == "Space" ? " " : name;
       k.code = nk.code;
       k.key_code = nk.key_code;

@@ -1,6 +1,5 @@
 // Small string helpers shared by every actor library: ASCII case folding
-// and trimming of surrounding white space. (Older files still carry their
-// own copies; new code uses these.)
+// and trimming of surrounding white space.
 #pragma once
 
 #include <cctype>
@@ -17,11 +16,21 @@ inline std::string trim_space(std::string_view s) {
   return std::string{s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1)};
 }
 
-/// `s` with A-Z turned into a-z (other bytes, UTF-8 included, unchanged).
-inline std::string ascii_lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+/// `s` without leading and trailing white space (isspace), as a view.
+inline std::string_view trim_view(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
   return s;
+}
+
+/// `s` with A-Z turned into a-z (other bytes, UTF-8 included, unchanged).
+inline std::string ascii_lower(std::string_view s) {
+  std::string out{s};
+  for (auto& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 /// `s` with every run of white space (space, tab, CR, LF, ...) folded to one

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "actors/cron/civil_time.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb::cron {
 
@@ -30,12 +31,6 @@ const field_spec specs[5] = {
   {"day of week", 0, 7, dow_names},
 };
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 /// One value: a number or a name. Returns false with `err` set.
 bool value(const field_spec& f, const std::string& tok, int& out,
            std::string& err) {
@@ -52,7 +47,7 @@ bool value(const field_spec& f, const std::string& tok, int& out,
     }
     out = std::stoi(tok);
   } else if (f.names) {
-    auto t = lower(tok);
+    auto t = ascii_lower(tok);
     int n = f.max - f.min + 1;
     int found = -1;
     for (int k = 0; k < n && found < 0; ++k)
@@ -129,7 +124,7 @@ bool field(const field_spec& f, const std::string& text, std::bitset<N>& bits,
 }
 
 std::string expand_shorthand(const std::string& t) {
-  auto l = lower(t);
+  auto l = ascii_lower(t);
   if (l == "@yearly" || l == "@annually")
     return "0 0 1 1 *";
   if (l == "@monthly")

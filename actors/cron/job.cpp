@@ -15,7 +15,8 @@ json text_or_null(const std::string& s) {
 }
 
 /// The value under `camel` or `snake` (null when neither is there).
-const json* field(const json& obj, const char* camel, const char* snake) {
+const json* camel_or_snake(const json& obj, const char* camel,
+                           const char* snake) {
   if (!obj.is_object())
     return nullptr;
   for (auto* k : {camel, snake})
@@ -26,7 +27,7 @@ const json* field(const json& obj, const char* camel, const char* snake) {
 
 bool read_int(const json& obj, const char* camel, const char* snake,
               int64_t& out, std::string& err) {
-  auto* v = field(obj, camel, snake);
+  auto* v = camel_or_snake(obj, camel, snake);
   if (!v)
     return true;
   if (v->is_number()) {
@@ -50,7 +51,7 @@ bool read_int(const json& obj, const char* camel, const char* snake,
 
 bool read_text(const json& obj, const char* camel, const char* snake,
                std::string& out, std::string& err) {
-  auto* v = field(obj, camel, snake);
+  auto* v = camel_or_snake(obj, camel, snake);
   if (!v)
     return true;
   if (!v->is_string()) {
@@ -63,7 +64,7 @@ bool read_text(const json& obj, const char* camel, const char* snake,
 
 bool read_bool(const json& obj, const char* camel, const char* snake,
                bool& out, std::string& err) {
-  auto* v = field(obj, camel, snake);
+  auto* v = camel_or_snake(obj, camel, snake);
   if (!v)
     return true;
   if (!v->is_boolean()) {
@@ -134,7 +135,7 @@ std::optional<job> job_from_json(const json& v, std::string* error) {
       || !read_bool(v, "deleteAfterRun", "delete_after_run",
                     j.delete_after_run, err))
     return fail(prefix + err);
-  auto* s = field(v, "schedule", "schedule");
+  auto* s = camel_or_snake(v, "schedule", "schedule");
   if (!s || !s->is_object())
     return fail(prefix + "schedule: missing");
   auto& sc = j.schedule;
@@ -147,7 +148,7 @@ std::optional<job> job_from_json(const json& v, std::string* error) {
   if (sc.kind != "at" && sc.kind != "every" && sc.kind != "cron")
     return fail(prefix + "schedule.kind: '" + sc.kind
                 + "' is not one of at, every, cron");
-  if (auto* p = field(v, "payload", "payload"); p && p->is_object()) {
+  if (auto* p = camel_or_snake(v, "payload", "payload"); p && p->is_object()) {
     j.payload_extra = *p;
     for (auto* k : {"kind", "message", "sessionKey", "session_key",
                     "originChannel", "origin_channel", "originChatId",
@@ -161,12 +162,12 @@ std::optional<job> job_from_json(const json& v, std::string* error) {
         || !read_text(*p, "originChatId", "origin_chat_id",
                       j.origin_chat_id, err))
       return fail(prefix + "payload." + err);
-    if (auto* m = field(*p, "originMetadata", "origin_metadata");
+    if (auto* m = camel_or_snake(*p, "originMetadata", "origin_metadata");
         m && m->is_object())
       j.origin_metadata = *m;
     // Older stores named the target with deliver/channel/to: bind to it.
-    auto* ch = field(*p, "channel", "channel");
-    auto* to = field(*p, "to", "to");
+    auto* ch = camel_or_snake(*p, "channel", "channel");
+    auto* to = camel_or_snake(*p, "to", "to");
     if (j.session_key.empty() && ch && to && ch->is_string()
         && to->is_string()) {
       j.origin_channel = ch->get<std::string>();
@@ -174,14 +175,15 @@ std::optional<job> job_from_json(const json& v, std::string* error) {
       j.session_key = j.origin_channel + ":" + j.origin_chat_id;
     }
   }
-  if (auto* st = field(v, "state", "state"); st && st->is_object()) {
+  if (auto* st = camel_or_snake(v, "state", "state"); st && st->is_object()) {
     if (!read_int(*st, "nextRunAtMs", "next_run_at_ms", j.next_run_at_ms, err)
         || !read_int(*st, "lastRunAtMs", "last_run_at_ms", j.last_run_at_ms,
                      err)
         || !read_text(*st, "lastStatus", "last_status", j.last_status, err)
         || !read_text(*st, "lastError", "last_error", j.last_error, err))
       return fail(prefix + "state." + err);
-    if (auto* h = field(*st, "runHistory", "run_history"); h && h->is_array())
+    if (auto* h = camel_or_snake(*st, "runHistory", "run_history");
+        h && h->is_array())
       for (auto& r : *h) {
         run_record rec;
         if (!read_int(r, "runAtMs", "run_at_ms", rec.run_at_ms, err)

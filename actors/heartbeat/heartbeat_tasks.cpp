@@ -1,4 +1,5 @@
 #include "actors/heartbeat/heartbeat_tasks.hpp"
+#include "actors/common/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,12 +15,6 @@ std::string trim(const std::string& s) {
     return "";
   auto e = s.find_last_not_of(" \t\r\n");
   return s.substr(b, e - b + 1);
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return s;
 }
 
 /// Removes <!-- ... --> comments, single- or multi-line.
@@ -54,7 +49,7 @@ bool heartbeat_has_active_tasks(const std::string& content) {
       // "## X" (exactly two hashes) starts a section; deeper ones do not.
       auto hashes = t.find_first_not_of('#');
       if (hashes == 2)
-        active = lower(trim(t.substr(2))).rfind("active tasks", 0) == 0;
+        active = ascii_lower(trim(t.substr(2))).rfind("active tasks", 0) == 0;
       continue;
     }
     if (active)

@@ -1,4 +1,5 @@
 #include "actors/memory_index/chunker.hpp"
+#include "actors/common/strings.hpp"
 
 #include <cctype>
 #include <cstdio>
@@ -23,13 +24,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::string lower(std::string_view s) {
-  std::string out{s};
-  for (auto& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 /// Length of a bullet marker at the start of `s` ("- ", "* ", "12. "), or 0.
 size_t bullet_marker(std::string_view s) {
   if (s.size() >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+')
@@ -45,7 +39,7 @@ size_t bullet_marker(std::string_view s) {
 }
 
 std::string heading_category(std::string_view heading) {
-  auto h = lower(heading);
+  auto h = ascii_lower(heading);
   for (auto* w : {"about the user", "profile", "preference", "about me",
                   "people", "who i am", "user"})
     if (h.find(w) != std::string::npos)
@@ -73,7 +67,7 @@ void apply_tags(std::string& text, chunk& c) {
     auto close = t.find(']');
     if (close == std::string_view::npos || close > 16)
       break;
-    auto tag = lower(t.substr(1, close - 1));
+    auto tag = ascii_lower(t.substr(1, close - 1));
     if (tag == "profile" || tag == "experience" || tag == "fact")
       c.category = tag;
     else if (tag == "permanent")

@@ -121,7 +121,7 @@ bool is_word_char(uint32_t cp) {
          && !(cp >= 0x3000 && cp <= 0x303f) && !(cp >= 0xff00 && cp <= 0xffef);
 }
 
-std::string quoted(std::string_view s) {
+std::string fts_quoted(std::string_view s) {
   std::string out = "\"";
   for (char c : s)
     out += c == '"' ? std::string{"\"\""} : std::string(1, c);
@@ -163,7 +163,7 @@ std::string word_query(std::string_view query) {
       continue;
     if (!out.empty())
       out += " OR ";
-    out += quoted(w);
+    out += fts_quoted(w);
     if (w.size() >= 4)
       out += '*'; // "coffee" finds "coffees"
   }
@@ -211,7 +211,7 @@ cjk_terms cjk_query(std::string_view query) {
   for (auto& g : grams) {
     if (!out.trigram_query.empty())
       out.trigram_query += " OR ";
-    out.trigram_query += quoted(g);
+    out.trigram_query += fts_quoted(g);
   }
   return out;
 }

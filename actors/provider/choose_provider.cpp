@@ -2,6 +2,7 @@
 // of providers/factory.py, turned into one value with a readable problem
 // and the reason for the choice.
 #include "actors/provider/provider_registry.hpp"
+#include "actors/common/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -24,14 +25,6 @@ struct query {
   std::string model; ///< lower case
   const env_reader& env;
 };
-
-std::string lower(std::string_view s) {
-  std::string out{s};
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-    return static_cast<char>(std::tolower(c));
-  });
-  return out;
-}
 
 std::string config_file(const settings& s) {
   return s.config_path.empty() ? "~/.nanobot/config.json" : s.config_path;
@@ -213,9 +206,9 @@ provider_choice choose_provider(const settings& s, const std::string& model,
                                 const std::string& provider,
                                 const env_reader& env) {
   provider_choice out;
-  query q{s, lower(model), env};
+  query q{s, ascii_lower(model), env};
   std::optional<match> m;
-  if (provider.empty() || lower(provider) == "auto")
+  if (provider.empty() || ascii_lower(provider) == "auto")
     m = match_auto(q);
   else
     m = match_forced(q, provider,

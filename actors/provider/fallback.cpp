@@ -1,4 +1,5 @@
 #include "actors/provider/fallback.hpp"
+#include "actors/common/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -7,17 +8,9 @@ namespace nb {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out{s};
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-    return static_cast<char>(std::tolower(c));
-  });
-  return out;
-}
-
 bool mentions(const std::string& text,
               std::initializer_list<std::string_view> words) {
-  auto l = lower(text);
+  auto l = ascii_lower(text);
   return std::any_of(words.begin(), words.end(), [&](auto w) {
     return l.find(w) != std::string::npos;
   });

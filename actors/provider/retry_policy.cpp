@@ -6,18 +6,11 @@
 #include <ctime>
 
 #include "actors/provider/wire_json.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out{s};
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-    return static_cast<char>(std::tolower(c));
-  });
-  return out;
-}
 
 bool contains_any(const std::string& text,
                   std::initializer_list<std::string_view> markers) {
@@ -26,17 +19,9 @@ bool contains_any(const std::string& text,
   });
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
-
 /// Parses a non-negative decimal number ("7", "1.5").
 std::optional<double> number(std::string_view s) {
-  s = trim(s);
+  s = trim_view(s);
   if (s.empty() || !(std::isdigit(static_cast<unsigned char>(s.front()))))
     return std::nullopt;
   double v = 0;
@@ -56,14 +41,13 @@ bool should_retry(const attempt_failure& f, bool streamed_text_shown) {
 
 bool is_quota_error(std::string_view text) {
   return contains_any(
-    lower(text),
+    ascii_lower(text),
     {"insufficient_quota", "insufficient quota", "quota_exceeded",
      "quota exceeded", "quota_exhausted", "quota exhausted", "out of quota",
      "exceeded your current quota", "billing_hard_limit", "billing hard limit",
      "billing_not_active", "billing not active", "insufficient_balance",
-     "insufficient balance", "credit_balance_too_low",
-     "credit balance too low", "payment_required", "payment required",
-     "out of credits"});
+     "insufficient balance", "credit_balance_too_low", "credit balance too low",
+     "payment_required", "payment required", "out of credits"});
 }
 
 bool retryable_status(int status, std::string_view body) {
@@ -73,11 +57,10 @@ bool retryable_status(int status, std::string_view body) {
 }
 
 bool transient_text(std::string_view text) {
-  return contains_any(lower(text),
+  return contains_any(ascii_lower(text),
                       {"rate limit", "rate_limit", "too many requests",
                        "overloaded", "timeout", "timed out",
-                       "temporarily unavailable", "server error",
-                       "try again"});
+                       "temporarily unavailable", "server error", "try again"});
 }
 
 std::optional<std::chrono::milliseconds>
@@ -86,7 +69,7 @@ retry_after_hint(std::string_view retry_after, std::string_view retry_after_ms,
   using std::chrono::milliseconds;
   if (auto ms = number(retry_after_ms); ms && *ms > 0)
     return milliseconds{static_cast<int64_t>(*ms)};
-  auto text = trim(retry_after);
+  auto text = trim_view(retry_after);
   if (text.empty())
     return std::nullopt;
   if (auto s = number(text))
@@ -104,7 +87,7 @@ retry_after_hint(std::string_view retry_after, std::string_view retry_after_ms,
 
 std::string http_error_detail(int status, std::string_view body) {
   auto out = "HTTP " + std::to_string(status);
-  auto t = trim(body);
+  auto t = trim_view(body);
   if (t.empty() || t.front() == '<')
     return out; // an HTML error page says nothing useful in one line
   std::string why;

@@ -5,6 +5,7 @@
 
 #include "actors/provider/openai_wire.hpp"
 #include "actors/provider/wire_json.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb {
 
@@ -17,30 +18,19 @@ constexpr std::string_view think_close = "</think>";
 constexpr std::string_view call_open = "<tool_call>";
 constexpr std::string_view call_close = "</tool_call>";
 
-std::string_view trim(std::string_view s) {
-  auto space = [](char c) {
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-  };
-  while (!s.empty() && space(s.front()))
-    s.remove_prefix(1);
-  while (!s.empty() && space(s.back()))
-    s.remove_suffix(1);
-  return s;
-}
-
 /// "```json\n{...}\n```" -> "{...}".
 std::string_view unfence(std::string_view s) {
-  s = trim(s);
+  s = trim_view(s);
   if (!s.starts_with("```"))
     return s;
   auto nl = s.find('\n');
   if (nl == std::string_view::npos)
     return s;
   s.remove_prefix(nl + 1);
-  s = trim(s);
+  s = trim_view(s);
   if (s.ends_with("```"))
     s.remove_suffix(3);
-  return trim(s);
+  return trim_view(s);
 }
 
 /// The call a <tool_call> block describes, if it is one.
@@ -65,7 +55,7 @@ std::optional<tool_call> parse_call(std::string_view inner) {
 }
 
 void append_reasoning(std::string& into, std::string_view text) {
-  text = trim(text);
+  text = trim_view(text);
   if (text.empty())
     return;
   if (!into.empty())
@@ -145,7 +135,7 @@ void apply_text_quirks(model_reply& reply) {
   bool changed = visible.size() != c.size() || !reasoning.empty();
   if (!changed)
     return;
-  c = std::string{trim(visible)};
+  c = std::string{trim_view(visible)};
   if (!calls.empty() && reply.tool_calls.empty()) {
     reply.tool_calls = std::move(calls);
     if (reply.finish_reason.empty() || reply.finish_reason == "stop")

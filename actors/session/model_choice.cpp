@@ -4,17 +4,11 @@
 #include <cctype>
 
 #include "config/spelling.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out{s};
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 } // namespace
 
@@ -47,23 +41,23 @@ model_runtime runtime_for(const model_catalog& c, std::string_view preset) {
 }
 
 std::string find_preset(const model_catalog& c, std::string_view name) {
-  auto wanted = lower(name);
+  auto wanted = ascii_lower(name);
   if (wanted == "default")
     return "default";
   if (c.presets.count(std::string{name}))
     return std::string{name};
   for (auto& [n, _] : c.presets)
-    if (lower(n) == wanted)
+    if (ascii_lower(n) == wanted)
       return n;
   return {};
 }
 
 std::string closest_preset(const model_catalog& c, std::string_view name) {
-  auto wanted = lower(name);
+  auto wanted = ascii_lower(name);
   std::string best = "default";
   auto best_distance = edit_distance(wanted, best);
   for (auto& [n, _] : c.presets) {
-    auto d = edit_distance(wanted, lower(n));
+    auto d = edit_distance(wanted, ascii_lower(n));
     if (d < best_distance) {
       best = n;
       best_distance = d;

@@ -19,10 +19,6 @@ using nlohmann::json;
 
 constexpr uint64_t max_edit_bytes = 1024ull * 1024 * 1024;
 
-tool_output fail(std::string text) {
-  return {std::move(text), true};
-}
-
 struct match {
   size_t start = 0;
   size_t end = 0;
@@ -85,7 +81,7 @@ std::string write_back(const std::string& real, std::string text, bool crlf) {
 tool_output edit_file(const json& args, const tool_context& ctx) {
   auto path = args.value("path", std::string{});
   if (path.empty())
-    return fail("Error editing file: Unknown path");
+    return tool_failure("Error editing file: Unknown path");
   auto old_text = args.value("old_text", std::string{});
   auto new_text = args.value("new_text", std::string{});
   bool replace_all = args.value("replace_all", false);
@@ -99,39 +95,40 @@ tool_output edit_file(const json& args, const tool_context& ctx) {
   auto expected = opt("expected_replacements");
   auto real = resolve_tool_path(path, ctx, "Writing");
   if (!real.ok())
-    return fail(real.error);
+    return tool_failure(real.error);
   struct stat st;
   bool exists = ::stat(real.path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
-    return fail("Error: Not a file: " + path);
+    return tool_failure("Error: Not a file: " + path);
   // FIFOs and devices are refused before any open.
   if (exists && !S_ISREG(st.st_mode))
-    return fail("Error: Not a regular file: " + path);
+    return tool_failure("Error: Not a regular file: " + path);
   if (exists && old_text == new_text)
-    return fail("Error: new_text must be different from old_text.");
+    return tool_failure("Error: new_text must be different from old_text.");
   if (!exists) {
     if (!old_text.empty())
-      return fail("Error: File not found: " + path);
+      return tool_failure("Error: File not found: " + path);
     if (auto err = write_file_atomic(real.path, new_text); !err.empty())
-      return fail("Error editing file: " + err);
+      return tool_failure("Error editing file: " + err);
     return {"Successfully created " + real.path, false};
   }
   auto file = read_regular_file(real.path, max_edit_bytes);
   if (file.status == read_status::too_large)
-    return fail("Error: File too large to edit. Maximum is 1 GiB.");
+    return tool_failure("Error: File too large to edit. Maximum is 1 GiB.");
   if (file.status == read_status::not_regular)
-    return fail("Error: Not a regular file: " + path);
+    return tool_failure("Error: Not a regular file: " + path);
   if (file.status != read_status::ok)
-    return fail("Error editing file: " + file.reason);
+    return tool_failure("Error editing file: " + file.reason);
   if (looks_binary(file.data) || sanitize_utf8(file.data) != file.data)
-    return fail("Error: " + path + " is not UTF-8 text; edit_file only "
-                "edits text files.");
+    return tool_failure("Error: " + path
+                        + " is not UTF-8 text; edit_file only "
+                          "edits text files.");
   if (old_text.empty()) {
     if (file.data.find_first_not_of(" \t\r\n") != std::string::npos)
-      return fail("Error: Cannot create file \xE2\x80\x94 " + path
-                  + " already exists and is not empty.");
+      return tool_failure("Error: Cannot create file \xE2\x80\x94 " + path
+                          + " already exists and is not empty.");
     if (auto err = write_file_atomic(real.path, new_text); !err.empty())
-      return fail("Error editing file: " + err);
+      return tool_failure("Error editing file: " + err);
     return {"Successfully edited " + real.path, false};
   }
   bool crlf = file.data.find("\r\n") != std::string::npos;
@@ -144,24 +141,27 @@ tool_output edit_file(const json& args, const tool_context& ctx) {
                   ? " old_text seems to include read_file line numbers "
                     "(\"N| \"); leave them out."
                   : " Copy the exact text from read_file and try again.";
-    return fail("Error: old_text not found in " + path + "." + hint);
+    return tool_failure("Error: old_text not found in " + path + "." + hint);
   }
   auto count = static_cast<int64_t>(matches.size());
   if (replace_all && occurrence)
-    return fail("Error: occurrence cannot be used with replace_all=true.");
+    return tool_failure(
+      "Error: occurrence cannot be used with replace_all=true.");
   if (replace_all && line_hint)
-    return fail("Error: line_hint cannot be used with replace_all=true.");
+    return tool_failure(
+      "Error: line_hint cannot be used with replace_all=true.");
   if (occurrence && line_hint)
-    return fail("Error: line_hint cannot be used with occurrence.");
+    return tool_failure("Error: line_hint cannot be used with occurrence.");
   if (occurrence > count)
-    return fail("Error: occurrence " + std::to_string(occurrence)
-                + " is out of range; old_text appears "
-                + std::to_string(count) + " time(s).");
+    return tool_failure("Error: occurrence " + std::to_string(occurrence)
+                        + " is out of range; old_text appears "
+                        + std::to_string(count) + " time(s).");
   if (count > 1 && !replace_all && !occurrence && !line_hint)
-    return fail("Error: old_text appears " + std::to_string(count)
-                + " times (at " + line_list(matches)
-                + "). Provide more context, set occurrence to choose one "
-                  "match, or set replace_all=true.");
+    return tool_failure(
+      "Error: old_text appears " + std::to_string(count) + " times (at "
+      + line_list(matches)
+      + "). Provide more context, set occurrence to choose one "
+        "match, or set replace_all=true.");
   std::vector<match> selected;
   if (replace_all) {
     selected = matches;
@@ -172,21 +172,22 @@ tool_output edit_file(const json& args, const tool_context& ctx) {
       if (m.first_line <= line_hint && line_hint <= m.last_line)
         selected.push_back(m);
     if (selected.empty())
-      return fail("Error: line_hint " + std::to_string(line_hint)
-                  + " does not match the old_text location. old_text "
-                    "appears at "
-                  + line_list(matches) + ".");
+      return tool_failure("Error: line_hint " + std::to_string(line_hint)
+                          + " does not match the old_text location. old_text "
+                            "appears at "
+                          + line_list(matches) + ".");
     if (selected.size() > 1)
-      return fail("Error: line_hint " + std::to_string(line_hint)
-                  + " is ambiguous; old_text appears "
-                  + std::to_string(selected.size()) + " times on that line.");
+      return tool_failure("Error: line_hint " + std::to_string(line_hint)
+                          + " is ambiguous; old_text appears "
+                          + std::to_string(selected.size())
+                          + " times on that line.");
   } else {
     selected.push_back(matches.front());
   }
   if (expected && static_cast<int64_t>(selected.size()) != expected)
-    return fail("Error: expected " + std::to_string(expected)
-                + " replacements but would make "
-                + std::to_string(selected.size()) + ".");
+    return tool_failure("Error: expected " + std::to_string(expected)
+                        + " replacements but would make "
+                        + std::to_string(selected.size()) + ".");
   for (auto it = selected.rbegin(); it != selected.rend(); ++it) {
     auto end = it->end;
     // Deleting a whole line: take its newline too, leave no blank line.
@@ -197,7 +198,7 @@ tool_output edit_file(const json& args, const tool_context& ctx) {
   }
   if (auto err = write_back(real.path, std::move(content), crlf);
       !err.empty())
-    return fail("Error editing file: " + err);
+    return tool_failure("Error editing file: " + err);
   auto note = selected.size() > 1
                 ? " (" + std::to_string(selected.size()) + " replacements)"
                 : std::string{};

@@ -27,10 +27,6 @@ constexpr int64_t default_output = 10000;
 constexpr int64_t min_output = 1000;
 constexpr int64_t max_output = 50000;
 
-tool_output fail(std::string text) {
-  return {std::move(text), true};
-}
-
 std::string str_arg(const json& args, const char* a, const char* b) {
   for (auto key : {a, b})
     if (args.contains(key) && args[key].is_string()
@@ -145,15 +141,15 @@ std::string check_command_urls(const std::string& command,
 tool_output exec_tool(const json& args, const tool_context& ctx) {
   auto command = str_arg(args, "command", "cmd");
   if (command.empty())
-    return fail("Error: Missing command. Provide command or cmd.");
+    return tool_failure("Error: Missing command. Provide command or cmd.");
   if (command.find('\0') != std::string::npos)
-    return fail("Error: command contains a NUL byte");
+    return tool_failure("Error: command contains a NUL byte");
   auto working_dir = str_arg(args, "working_dir", "workdir");
   std::string error;
   // shell and login are nullable: null means the default.
   auto shell = resolve_shell(str_arg(args, "shell", "shell"), error);
   if (!error.empty())
-    return fail(error);
+    return tool_failure(error);
   auto max_chars = int_arg(args, "max_output_chars", "max_output_tokens");
   max_chars = std::clamp(max_chars ? max_chars : default_output, min_output,
                          max_output);
@@ -166,36 +162,38 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
                   : std::max(0, ctx.exec.timeout_s);
   auto root = resolve_real_path(ctx.workspace, "/");
   if (!root.ok())
-    return fail(root.error);
+    return tool_failure(root.error);
   auto cwd = root;
   if (!working_dir.empty()) {
     cwd = resolve_real_path(working_dir, ctx.workspace);
     if (!cwd.ok())
-      return fail("Error: working_dir could not be resolved (" + cwd.error
-                  + ")" + boundary_note);
+      return tool_failure("Error: working_dir could not be resolved ("
+                          + cwd.error + ")" + boundary_note);
     if (ctx.restrict_to_workspace && !path_within(cwd.path, root.path))
-      return fail(std::string{"Error: working_dir is outside the configured "
-                              "workspace"}
-                  + boundary_note);
+      return tool_failure(
+        std::string{"Error: working_dir is outside the configured "
+                    "workspace"}
+        + boundary_note);
   }
   struct stat st;
   if (::stat(cwd.path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return fail("Error: working_dir does not exist or is not a directory: "
-                + (working_dir.empty() ? ctx.workspace : working_dir));
+    return tool_failure(
+      "Error: working_dir does not exist or is not a directory: "
+      + (working_dir.empty() ? ctx.workspace : working_dir));
   // Allowlist mode: a command whose every segment is allowed skips the
   // deny list (the user vouched for it); anything else is refused.
   std::string allow_error;
   auto verdict = check_allow_patterns(command, ctx.exec.allow_patterns,
                                       allow_error);
   if (verdict == allow_verdict::refused)
-    return fail(allow_error);
+    return tool_failure(allow_error);
   if (verdict == allow_verdict::not_configured) {
     if (auto deny = check_deny_patterns(command, ctx.exec.deny_patterns);
         !deny.empty())
-      return fail(deny);
+      return tool_failure(deny);
   }
   if (auto bad = check_command_urls(command, ctx); !bad.empty())
-    return fail(bad);
+    return tool_failure(bad);
   // The sandbox's configured binds are as reachable as the workspace.
   std::vector<std::string> ro_binds, rw_binds;
   for (auto& b : ctx.exec.sandbox_ro_binds)
@@ -207,7 +205,7 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
     binds.insert(binds.end(), rw_binds.begin(), rw_binds.end());
     if (auto bad = check_command_paths(command, cwd.path, root.path, binds);
         !bad.empty())
-      return fail(bad);
+      return tool_failure(bad);
   }
   process_options opts;
   opts.program = shell;
@@ -226,13 +224,14 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
   opts.limits = limits_for(ctx.exec, timeout);
   exec_cancel stop{ctx};
   if (stop.refused())
-    return fail("Error: Command not run: the task was stopped (/stop).");
+    return tool_failure(
+      "Error: Command not run: the task was stopped (/stop).");
   opts.cancelled = [&stop] { return stop.requested(); };
   process_result r;
   if (ctx.restrict_to_workspace) {
     auto& status = sandbox_status_for();
     if (!status.available)
-      return fail("Error: " + sandbox_unavailable_text(status));
+      return tool_failure("Error: " + sandbox_unavailable_text(status));
     sandbox_request req;
     req.workspace = root.path;
     req.cwd = cwd.path;
@@ -247,13 +246,13 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
     r = run_process(opts);
   }
   if (r.cancelled)
-    return fail("Error: Command stopped (/stop); its processes were "
-                "killed.");
+    return tool_failure("Error: Command stopped (/stop); its processes were "
+                        "killed.");
   if (!r.error.empty())
-    return fail("Error executing command: " + r.error);
+    return tool_failure("Error executing command: " + r.error);
   if (r.timed_out)
-    return fail("Error: Command timed out after " + std::to_string(timeout)
-                + " seconds");
+    return tool_failure("Error: Command timed out after "
+                        + std::to_string(timeout) + " seconds");
   return {format_exec_output(r, static_cast<size_t>(max_chars)), false};
 }
 

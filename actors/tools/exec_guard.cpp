@@ -7,17 +7,11 @@
 #include <memory>
 
 #include "config/posix_regex.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb {
 
 namespace {
-
-std::string lowercase(const std::string& s) {
-  std::string out = s;
-  for (auto& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // "a \<newline> b" is one line to the shell: join before matching.
 std::string join_continuations(const std::string& s) {
@@ -62,7 +56,7 @@ const std::vector<std::string>& builtin_deny_patterns() {
 
 std::string check_deny_patterns(const std::string& command,
                                 const std::vector<std::string>& extra) {
-  auto text = lowercase(join_continuations(command));
+  auto text = ascii_lower(join_continuations(command));
   std::vector<std::string> targets{text};
   for (auto& seg : split_shell_segments(text))
     targets.push_back(seg);

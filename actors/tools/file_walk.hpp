@@ -13,6 +13,10 @@
 
 namespace nb {
 
+/// Every walk (grep, list_dir) stops counting here, so a huge tree cannot
+/// stall a tool.
+inline constexpr int64_t walk_limit = 100000;
+
 /// Folder names no search walks into (as list_dir).
 bool is_noise_dir(const std::string& name);
 

@@ -8,6 +8,7 @@
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/file_walk.hpp"
 #include "actors/tools/workspace_guard.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb {
 
@@ -19,12 +20,6 @@ constexpr int64_t default_head = 200;
 constexpr int64_t max_head = 1000;
 constexpr int64_t max_offset = 100000;
 constexpr int64_t walk_limit = 100000;
-
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 int64_t int_or(const json& args, const char* key, int64_t fallback) {
   return args.contains(key) && args[key].is_number_integer()
@@ -43,7 +38,7 @@ tool_output find_files(const json& args, const tool_context& ctx) {
   head = head <= 0 ? max_head : std::min(head, max_head);
   auto offset = std::clamp<int64_t>(int_or(args, "offset", 0), 0, max_offset);
   std::vector<std::string> terms;
-  std::istringstream words{lower(args.value("query", std::string{}))};
+  std::istringstream words{ascii_lower(args.value("query", std::string{}))};
   for (std::string w; words >> w;)
     terms.push_back(w);
   file_filter filter;
@@ -67,7 +62,7 @@ tool_output find_files(const json& args, const tool_context& ctx) {
                   && !file_filter{filter.globs, {}}.accepts(e.rel)
               : !filter.accepts(e.rel))
       return true;
-    auto hay = lower(e.rel);
+    auto hay = ascii_lower(e.rel);
     for (auto& t : terms)
       if (hay.find(t) == std::string::npos)
         return true;

@@ -13,6 +13,7 @@
 #include "actors/tools/text.hpp"
 #include "actors/tools/untrusted.hpp"
 #include "actors/tools/workspace_guard.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb {
 
@@ -25,20 +26,9 @@ constexpr uint64_t explicit_file_cap = 100ull * 1024 * 1024;
 constexpr int64_t default_head = 250;
 constexpr int64_t max_head = 1000;
 constexpr size_t max_result_chars = 128000;
-constexpr int64_t walk_limit = 100000;
 
-tool_output fail(std::string text) {
-  return {std::move(text), true};
-}
-
-std::string lower(std::string_view s) {
-  std::string out{s};
-  for (auto& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::vector<std::string_view> split_lines(std::string_view text) {
+/// Lines without their "\n" or "\r\n" (grep matches CRLF files as text).
+std::vector<std::string_view> split_lines_crlf(std::string_view text) {
   std::vector<std::string_view> lines;
   size_t i = 0;
   while (i < text.size()) {
@@ -69,7 +59,7 @@ struct matcher {
       return re->search(line);
     if (!icase)
       return line.find(needle) != std::string_view::npos;
-    return lower(line).find(needle) != std::string::npos;
+    return ascii_lower(line).find(needle) != std::string::npos;
   }
 };
 
@@ -100,7 +90,7 @@ struct search {
   }
 
   void file(const std::string& shown_path, std::string_view data) {
-    auto lines = split_lines(data);
+    auto lines = split_lines_crlf(data);
     std::vector<size_t> hits;
     for (size_t i = 0; i < lines.size(); ++i)
       if (m.hit(lines[i]))
@@ -147,14 +137,16 @@ struct search {
 tool_output grep_tool(const json& args, const tool_context& ctx) {
   auto pattern = args.value("pattern", std::string{});
   if (pattern.empty())
-    return fail("Error: pattern must not be empty");
+    return tool_failure("Error: pattern must not be empty");
   auto path = args.value("path", std::string{});
   search s;
   s.mode = args.value("output_mode", std::string{"files_with_matches"});
   if (s.mode != "content" && s.mode != "files_with_matches"
       && s.mode != "count")
-    return fail("Error: output_mode must be content, files_with_matches or "
-                "count (got '" + s.mode + "')");
+    return tool_failure(
+      "Error: output_mode must be content, files_with_matches or "
+      "count (got '"
+      + s.mode + "')");
   s.before = std::clamp<int64_t>(int_or(args, "context_before", 0), 0, 20);
   s.after = std::clamp<int64_t>(int_or(args, "context_after", 0), 0, 20);
   s.offset = std::max<int64_t>(0, int_or(args, "offset", 0));
@@ -168,39 +160,42 @@ tool_output grep_tool(const json& args, const tool_context& ctx) {
   bool icase = args.value("case_insensitive", false);
   s.m.icase = icase;
   if (args.value("fixed_strings", false)) {
-    s.m.needle = icase ? lower(pattern) : pattern;
+    s.m.needle = icase ? ascii_lower(pattern) : pattern;
   } else {
     s.m.re = std::make_unique<posix_regex>(
       to_posix(pattern), REG_NOSUB | REG_NEWLINE | (icase ? REG_ICASE : 0));
     if (!s.m.re->ok())
-      return fail("Error: Invalid regex pattern '" + preview(pattern)
-                  + "': " + s.m.re->error()
-                  + ". Set fixed_strings=true to search for the text as "
-                    "written.");
+      return tool_failure(
+        "Error: Invalid regex pattern '" + preview(pattern)
+        + "': " + s.m.re->error()
+        + ". Set fixed_strings=true to search for the text as "
+          "written.");
   }
   file_filter filter;
   std::string error;
   if (!make_file_filter(args.value("glob", std::string{}),
                         args.value("type", std::string{}), filter, error))
-    return fail(error);
+    return tool_failure(error);
   auto real = resolve_tool_path(path.empty() ? "." : path, ctx, "Searching");
   if (!real.ok())
-    return fail(real.error);
+    return tool_failure(real.error);
   struct stat st;
   if (::stat(real.path.c_str(), &st) != 0)
-    return fail("Error: Path not found: " + path);
+    return tool_failure("Error: Path not found: " + path);
   walk_report report;
   if (S_ISREG(st.st_mode)) {
     auto f = read_regular_file(real.path, explicit_file_cap);
     if (f.status == read_status::too_large)
-      return fail("Error: " + path + " is too large to search (over 100 "
-                  "MB)");
+      return tool_failure("Error: " + path
+                          + " is too large to search (over 100 "
+                            "MB)");
     if (f.status != read_status::ok)
-      return fail("Error: Cannot read " + path
-                  + (f.reason.empty() ? "" : ": " + f.reason));
+      return tool_failure("Error: Cannot read " + path
+                          + (f.reason.empty() ? "" : ": " + f.reason));
     if (looks_binary(f.data))
-      return fail("Error: " + path + " is a binary file; grep searches "
-                  "text files only");
+      return tool_failure("Error: " + path
+                          + " is a binary file; grep searches "
+                            "text files only");
     s.file(display_path(real.path, ctx), f.data);
   } else if (S_ISDIR(st.st_mode)) {
     // Entries show by the name they were found under, not their target.
@@ -229,8 +224,9 @@ tool_output grep_tool(const json& args, const tool_context& ctx) {
       return true;
     });
   } else {
-    return fail("Error: Searching " + path + " is blocked (not a regular "
-                "file or folder)");
+    return tool_failure("Error: Searching " + path
+                        + " is blocked (not a regular "
+                          "file or folder)");
   }
   std::string text = s.out;
   if (s.total == 0)

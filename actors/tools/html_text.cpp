@@ -1,4 +1,5 @@
 #include "actors/tools/html_text.hpp"
+#include "actors/common/strings.hpp"
 
 #include <cctype>
 #include <cstdint>
@@ -7,13 +8,6 @@
 namespace nb {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out{s};
-  for (auto& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 void put_utf8(std::string& out, uint32_t cp) {
   if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
@@ -37,7 +31,7 @@ void put_utf8(std::string& out, uint32_t cp) {
 
 // Value of attribute `name` in a tag's text ("" when absent).
 std::string attribute(std::string_view tag, std::string_view name) {
-  auto low = lower(tag);
+  auto low = ascii_lower(tag);
   size_t at = 0;
   while ((at = low.find(name, at)) != std::string::npos) {
     bool word_start = at > 0 && std::isspace(static_cast<unsigned char>(
@@ -155,7 +149,7 @@ std::string decode_entities(std::string_view s) {
 }
 
 std::string html_title(std::string_view html) {
-  auto low = lower(html.substr(0, 200000));
+  auto low = ascii_lower(html.substr(0, 200000));
   auto open = low.find("<title");
   if (open == std::string::npos)
     return {};
@@ -200,9 +194,9 @@ std::string html_to_text(std::string_view html, bool markdown) {
     bool ending = !tag.empty() && tag[0] == '/';
     auto name_start = ending ? 1u : 0u;
     auto name_end = tag.find_first_of(" \t\r\n/>", name_start);
-    auto name = lower(tag.substr(name_start, name_end == std::string_view::npos
-                                               ? std::string_view::npos
-                                               : name_end - name_start));
+    auto name = ascii_lower(tag.substr(
+      name_start, name_end == std::string_view::npos ? std::string_view::npos
+                                                     : name_end - name_start));
     if (!ending && skip.count(name)) {
       auto low_end = "</" + name;
       // Find the closing tag case-insensitively.
@@ -210,7 +204,7 @@ std::string html_to_text(std::string_view html, bool markdown) {
       while (true) {
         j = html.find("</", j);
         if (j == std::string_view::npos
-            || lower(html.substr(j, low_end.size())) == low_end)
+            || ascii_lower(html.substr(j, low_end.size())) == low_end)
           break;
         j += 2;
       }

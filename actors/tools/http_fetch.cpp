@@ -1,4 +1,5 @@
 #include "actors/tools/http_fetch.hpp"
+#include "actors/common/strings.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,12 +12,6 @@ namespace nb {
 namespace {
 
 using steady = std::chrono::steady_clock;
-
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string error_text(httplib::Error e) {
   switch (e) {
@@ -96,7 +91,7 @@ http_response http_send(const http_request& req, const ssrf_policy& policy) {
       r.response_handler = [&](const httplib::Response& res) {
         status = res.status;
         for (auto& [k, v] : res.headers)
-          out.headers.emplace(lower(k), v);
+          out.headers.emplace(ascii_lower(k), v);
         return true;
       };
       r.content_receiver = [&](const char* data, size_t n, uint64_t,

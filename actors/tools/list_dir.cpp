@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "actors/tools/builtin_tools.hpp"
+#include "actors/tools/file_walk.hpp"
 #include "actors/tools/workspace_guard.hpp"
 
 namespace nb {
@@ -16,8 +17,6 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr int64_t default_max = 200;
-// A walk stops counting here, so a huge tree cannot stall the tool.
-constexpr int64_t walk_limit = 100000;
 
 const std::set<std::string>& ignored() {
   static const std::set<std::string> names{

@@ -14,10 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-tool_output fail(std::string text) {
-  return {std::move(text), true};
-}
-
 bool is_url(const std::string& s) {
   return s.rfind("http://", 0) == 0 || s.rfind("https://", 0) == 0;
 }
@@ -31,13 +27,14 @@ tool_output message_tool(const json& args, const tool_context& ctx) {
   if (chat_id.empty())
     chat_id = ctx.chat_id;
   if (channel.empty() || chat_id.empty())
-    return fail("Error: No target channel/chat specified");
+    return tool_failure("Error: No target channel/chat specified");
   json meta = json::object();
   json media = json::array();
   if (args.contains("media") && args["media"].is_array()) {
     for (auto& m : args["media"]) {
       if (!m.is_string() || m.get_ref<const std::string&>().empty())
-        return fail("Error: media must be a list of file paths or URLs");
+        return tool_failure(
+          "Error: media must be a list of file paths or URLs");
       auto item = m.get<std::string>();
       if (is_url(item)) {
         // The channel adapter fetches it later; the SSRF guard decides now.
@@ -46,17 +43,17 @@ tool_output message_tool(const json& args, const tool_context& ctx) {
         if (err.empty())
           err = check_url_target(u, policy_for(ctx)).error;
         if (!err.empty())
-          return fail("Error: media URL refused: " + err);
+          return tool_failure("Error: media URL refused: " + err);
         media.push_back(item);
         continue;
       }
       auto real = resolve_tool_path(item, ctx, "Sending");
       if (!real.ok())
-        return fail(real.error);
+        return tool_failure(real.error);
       struct stat st;
       if (::stat(real.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-        return fail("Error: media file not found or not a regular file: "
-                    + item);
+        return tool_failure(
+          "Error: media file not found or not a regular file: " + item);
       media.push_back(real.path);
     }
   }
@@ -73,12 +70,13 @@ tool_output message_tool(const json& args, const tool_context& ctx) {
       }
     }
     if (!ok)
-      return fail("Error: buttons must be a list of rows, each a non-empty "
-                  "list of button labels");
+      return tool_failure(
+        "Error: buttons must be a list of rows, each a non-empty "
+        "list of button labels");
     meta["buttons"] = rows;
   }
   if (content.empty() && media.empty())
-    return fail("Error: content is empty");
+    return tool_failure("Error: content is empty");
   if (!media.empty()) {
     meta["media"] = media;
     meta["_record_channel_delivery"] = true;
@@ -90,13 +88,14 @@ tool_output message_tool(const json& args, const tool_context& ctx) {
       && !(channel == ctx.channel && chat_id == ctx.chat_id)
       && match_binding(ctx.bindings, {channel, channel, chat_id, "", false})
            != ctx.agent)
-    return fail("Error: " + target + " is answered by another agent; this "
-                "agent can message only its own chats");
+    return tool_failure("Error: " + target
+                        + " is answered by another agent; this "
+                          "agent can message only its own chats");
   if (ctx.suppress_delivery)
     return {"Message acknowledged for " + target + " (not delivered)", false};
   if (!ctx.outbox)
-    return fail("Error: Message sending not configured (no channel "
-                "delivery in this process)");
+    return tool_failure("Error: Message sending not configured (no channel "
+                        "delivery in this process)");
   outbound_msg msg;
   msg.channel = channel;
   msg.chat_id = chat_id;

@@ -22,10 +22,6 @@ constexpr size_t max_chars = 128000;
 constexpr uint64_t max_file_bytes = 100ull * 1024 * 1024;
 constexpr int64_t default_limit = 2000;
 
-tool_output fail(std::string text) {
-  return {std::move(text), true};
-}
-
 std::string mib(uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", double(bytes) / (1024.0 * 1024.0));
@@ -50,7 +46,7 @@ std::vector<std::string_view> split_lines(std::string_view text) {
 tool_output read_file(const json& args, const tool_context& ctx) {
   auto path = args.value("path", std::string{});
   if (path.empty())
-    return fail("Error reading file: Unknown path");
+    return tool_failure("Error reading file: Unknown path");
   auto offset = args.value("offset", int64_t{1});
   auto limit = args.value("limit", default_limit);
   if (offset < 1)
@@ -59,51 +55,52 @@ tool_output read_file(const json& args, const tool_context& ctx) {
     limit = default_limit;
   auto real = resolve_tool_path(path, ctx, "Reading");
   if (!real.ok())
-    return fail(real.error);
+    return tool_failure(real.error);
   struct stat st;
   if (::stat(real.path.c_str(), &st) != 0)
-    return fail("Error: File not found: " + path);
+    return tool_failure("Error: File not found: " + path);
   if (S_ISDIR(st.st_mode))
-    return fail("Error: Not a file: " + path);
+    return tool_failure("Error: Not a file: " + path);
   if (!S_ISREG(st.st_mode))
-    return fail("Error: Reading " + path
-                + " is blocked (not a regular file: a FIFO, socket or "
-                  "device could hang or never end).");
+    return tool_failure("Error: Reading " + path
+                        + " is blocked (not a regular file: a FIFO, socket or "
+                          "device could hang or never end).");
   if (static_cast<uint64_t>(st.st_size) > max_file_bytes)
-    return fail("Error: File too large to read ("
-                + mib(static_cast<uint64_t>(st.st_size))
-                + " MiB). Maximum is 100 MiB.");
+    return tool_failure("Error: File too large to read ("
+                        + mib(static_cast<uint64_t>(st.st_size))
+                        + " MiB). Maximum is 100 MiB.");
   auto file = read_regular_file(real.path, max_file_bytes);
   switch (file.status) {
     case read_status::ok:
       break;
     case read_status::missing:
-      return fail("Error: File not found: " + path);
+      return tool_failure("Error: File not found: " + path);
     case read_status::not_regular:
-      return fail("Error: Reading " + path + " is blocked (not a regular "
-                  "file).");
+      return tool_failure("Error: Reading " + path
+                          + " is blocked (not a regular "
+                            "file).");
     case read_status::too_large:
-      return fail("Error: File too large to read (" + mib(file.size)
-                  + " MiB). Maximum is 100 MiB.");
+      return tool_failure("Error: File too large to read (" + mib(file.size)
+                          + " MiB). Maximum is 100 MiB.");
     case read_status::failed:
-      return fail("Error reading file: " + file.reason);
+      return tool_failure("Error reading file: " + file.reason);
   }
   if (file.data.empty())
     return {"(Empty file: " + path + ")", false};
   auto mime = sniff_mime(file.data);
   if (!mime.empty() || looks_binary(file.data))
-    return fail("Error: Cannot read binary file " + path + " (MIME: "
-                + (mime.empty() ? std::string{"unknown"} : mime)
-                + "). Only text files can be read.");
+    return tool_failure("Error: Cannot read binary file " + path + " (MIME: "
+                        + (mime.empty() ? std::string{"unknown"} : mime)
+                        + "). Only text files can be read.");
   auto text = sanitize_utf8(crlf_to_lf(file.data));
   file.data.clear();
   file.data.shrink_to_fit();
   auto lines = split_lines(text);
   auto total = static_cast<int64_t>(lines.size());
   if (offset > total)
-    return fail("Error: offset " + std::to_string(offset)
-                + " is beyond end of file (" + std::to_string(total)
-                + " lines)");
+    return tool_failure("Error: offset " + std::to_string(offset)
+                        + " is beyond end of file (" + std::to_string(total)
+                        + " lines)");
   auto start = offset - 1;
   auto end = std::min(start + limit, total);
   std::string out;

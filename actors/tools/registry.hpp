@@ -25,6 +25,11 @@ struct tool_output {
   bool delivered_to_origin = false; ///< message tool: sent to this chat
 };
 
+/// A tool's refusal or error, worded for the model.
+inline tool_output tool_failure(std::string text) {
+  return {std::move(text), true};
+}
+
 /// Everything a tool may know about where and for whom it runs.
 struct tool_context {
   std::string workspace;            ///< absolute, '~' expanded

@@ -1,4 +1,5 @@
 #include "actors/tools/schema.hpp"
+#include "actors/common/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -49,12 +50,6 @@ std::string trimmed(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 json cast_integer(const json& v) {
   if (v.is_string()) {
     auto s = trimmed(v.get<std::string>());
@@ -92,7 +87,7 @@ json cast_number(const json& v) {
 json cast_boolean(const json& v) {
   if (!v.is_string())
     return v;
-  auto s = lower(trimmed(v.get<std::string>()));
+  auto s = ascii_lower(trimmed(v.get<std::string>()));
   if (s == "true" || s == "1" || s == "yes")
     return true;
   if (s == "false" || s == "0" || s == "no")

@@ -1,4 +1,5 @@
 #include "actors/tools/ssrf.hpp"
+#include "actors/common/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,12 +12,6 @@
 namespace nb {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size()
@@ -197,7 +192,7 @@ std::string parse_url(const std::string& text, parsed_url& out) {
   if (colon == std::string::npos)
     return "URL must start with http:// or https://";
   out = {};
-  out.scheme = lower(url.substr(0, colon));
+  out.scheme = ascii_lower(url.substr(0, colon));
   if (out.scheme != "http" && out.scheme != "https")
     return "only http and https URLs are allowed (got " + out.scheme + ":)";
   auto rest = url.substr(colon + 3);
@@ -213,7 +208,7 @@ std::string parse_url(const std::string& text, parsed_url& out) {
     auto close = authority.find(']');
     if (close == std::string::npos)
       return "unterminated IPv6 address in URL";
-    out.host = lower(authority.substr(1, close - 1));
+    out.host = ascii_lower(authority.substr(1, close - 1));
     out.ipv6_literal = true;
     if (out.host.find('%') != std::string::npos)
       return "IPv6 zone ids are not allowed in URLs";
@@ -228,7 +223,7 @@ std::string parse_url(const std::string& text, parsed_url& out) {
       return "malformed IPv6 address in URL";
   } else {
     auto pc = authority.rfind(':');
-    out.host = lower(authority.substr(0, pc));
+    out.host = ascii_lower(authority.substr(0, pc));
     if (pc != std::string::npos)
       port_text = authority.substr(pc + 1);
     while (!out.host.empty() && out.host.back() == '.')

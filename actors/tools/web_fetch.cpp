@@ -7,6 +7,7 @@
 #include "actors/tools/http_fetch.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/untrusted.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb {
 
@@ -17,12 +18,6 @@ using nlohmann::json;
 constexpr int64_t default_max_chars = 50000;
 constexpr size_t max_body_bytes = 5u * 1024 * 1024;
 
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 tool_output error_json(const std::string& url, const std::string& why) {
   return {json{{"error", why}, {"url", url}}.dump(), true};
 }
@@ -30,7 +25,7 @@ tool_output error_json(const std::string& url, const std::string& why) {
 bool looks_html(const std::string& ct, const std::string& body) {
   if (ct.find("html") != std::string::npos)
     return true;
-  auto head = lower(body.substr(0, 512));
+  auto head = ascii_lower(body.substr(0, 512));
   auto b = head.find_first_not_of(" \t\r\n");
   return b != std::string::npos
          && (head.compare(b, 9, "<!doctype") == 0
@@ -64,7 +59,7 @@ tool_output web_fetch(const json& args, const tool_context& ctx) {
   auto res = http_send(req, policy_for(ctx));
   if (!res.error.empty())
     return error_json(url, res.error);
-  auto ct = lower(res.content_type);
+  auto ct = ascii_lower(res.content_type);
   std::string text;
   std::string extractor = "raw";
   if (ct.rfind("image/", 0) == 0 || ct.rfind("audio/", 0) == 0

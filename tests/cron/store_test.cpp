@@ -22,7 +22,7 @@ using json = nlohmann::json;
 constexpr int64_t sec = 1000;
 constexpr int64_t minute = 60 * sec;
 // 2026-06-01T10:00:00Z
-constexpr int64_t t0 = 1780308000000;
+constexpr int64_t store_t0 = 1780308000000;
 
 add_request from_chat(std::string message) {
   add_request rq;
@@ -33,7 +33,7 @@ add_request from_chat(std::string message) {
   return rq;
 }
 
-std::string added(job_store& store, add_request rq, int64_t now = t0) {
+std::string added(job_store& store, add_request rq, int64_t now = store_t0) {
   auto r = add_job(store, rq, now);
   REQUIRE_MESSAGE(r.ok, r.text);
   return r.job_id;
@@ -51,21 +51,21 @@ std::vector<std::string> due_ids(job_store& store, int64_t now) {
 TEST_CASE("jobs are added listed and removed with nanobot's replies") {
   scratch_dir ws;
   job_store store{ws.at("cron")};
-  CHECK(list_jobs(store, t0).text == "No scheduled jobs.");
+  CHECK(list_jobs(store, store_t0).text == "No scheduled jobs.");
   auto rq = from_chat("drink water");
   rq.every_seconds = 7200;
-  auto r = add_job(store, rq, t0);
+  auto r = add_job(store, rq, store_t0);
   REQUIRE(r.ok);
   CHECK(r.text == "Created job 'drink water' (id: " + r.job_id + ")");
   CHECK(r.job_id.size() == 8);
-  auto listing = list_jobs(store, t0).text;
+  auto listing = list_jobs(store, store_t0).text;
   CHECK(listing.find("Scheduled jobs:\n- drink water (id: " + r.job_id
                      + ", every 2h)")
         != std::string::npos);
   CHECK(listing.find("Next run: ") != std::string::npos);
   CHECK(remove_job(store, "nope").text == "Job nope not found");
   CHECK(remove_job(store, r.job_id).text == "Removed job " + r.job_id);
-  CHECK(list_jobs(store, t0).text == "No scheduled jobs.");
+  CHECK(list_jobs(store, store_t0).text == "No scheduled jobs.");
 }
 
 TEST_CASE("bad add requests are refused with the reason") {
@@ -73,38 +73,42 @@ TEST_CASE("bad add requests are refused with the reason") {
   job_store store{ws.at("cron")};
   auto rq = from_chat("");
   rq.every_seconds = 60;
-  CHECK(add_job(store, rq, t0).text.find("message is required")
+  CHECK(add_job(store, rq, store_t0).text.find("message is required")
         != std::string::npos);
   rq = from_chat("x");
-  CHECK(add_job(store, rq, t0).text.find("exactly one of")
+  CHECK(add_job(store, rq, store_t0).text.find("exactly one of")
         != std::string::npos);
   rq.every_seconds = 60;
   rq.cron_expr = "* * * * *";
-  CHECK(add_job(store, rq, t0).text.find("exactly one of")
+  CHECK(add_job(store, rq, store_t0).text.find("exactly one of")
         != std::string::npos);
   rq = from_chat("x");
   rq.every_seconds = 60;
   rq.tz = "Europe/Berlin";
-  CHECK(add_job(store, rq, t0).text.find("tz can only be used with cron_expr")
-        != std::string::npos);
+  CHECK(
+    add_job(store, rq, store_t0).text.find("tz can only be used with cron_expr")
+    != std::string::npos);
   rq = from_chat("x");
   rq.cron_expr = "0 25 * * *";
-  CHECK(add_job(store, rq, t0).text.find("hour field") != std::string::npos);
+  CHECK(add_job(store, rq, store_t0).text.find("hour field")
+        != std::string::npos);
   rq = from_chat("x");
   rq.cron_expr = "0 9 * * *";
   rq.tz = "Moon/Base";
-  CHECK(add_job(store, rq, t0).text.find("unknown time zone")
+  CHECK(add_job(store, rq, store_t0).text.find("unknown time zone")
         != std::string::npos);
   rq = from_chat("x");
   rq.at = "2020-01-01T00:00:00Z";
-  CHECK(add_job(store, rq, t0).text.find("in the past") != std::string::npos);
+  CHECK(add_job(store, rq, store_t0).text.find("in the past")
+        != std::string::npos);
   rq = from_chat("x");
   rq.every_seconds = 60;
   rq.session_key.clear();
   rq.channel.clear();
-  CHECK(add_job(store, rq, t0).text.find("must be created from a chat session")
+  CHECK(add_job(store, rq, store_t0)
+          .text.find("must be created from a chat session")
         != std::string::npos);
-  CHECK(list_jobs(store, t0).text == "No scheduled jobs.");
+  CHECK(list_jobs(store, store_t0).text == "No scheduled jobs.");
 }
 
 TEST_CASE("every jobs fire on their grid of a simulated clock") {
@@ -113,27 +117,27 @@ TEST_CASE("every jobs fire on their grid of a simulated clock") {
   auto rq = from_chat("stretch");
   rq.every_seconds = 60;
   auto id = added(store, rq);
-  CHECK(due_ids(store, t0 + 59 * sec).empty());
-  CHECK(due_ids(store, t0 + 60 * sec) == std::vector<std::string>{id});
-  CHECK(due_ids(store, t0 + 61 * sec).empty());
+  CHECK(due_ids(store, store_t0 + 59 * sec).empty());
+  CHECK(due_ids(store, store_t0 + 60 * sec) == std::vector<std::string>{id});
+  CHECK(due_ids(store, store_t0 + 61 * sec).empty());
   // Run late (the tick came 5 s after the slot): the grid does not move.
-  CHECK(due_ids(store, t0 + 125 * sec) == std::vector<std::string>{id});
-  auto r = take_due(store, t0 + 126 * sec);
+  CHECK(due_ids(store, store_t0 + 125 * sec) == std::vector<std::string>{id});
+  auto r = take_due(store, store_t0 + 126 * sec);
   CHECK(r.due.empty());
   REQUIRE(r.next_wake_ms);
-  CHECK(*r.next_wake_ms == t0 + 180 * sec);
+  CHECK(*r.next_wake_ms == store_t0 + 180 * sec);
 }
 
 TEST_CASE("an at job fires once and is removed") {
   scratch_dir ws;
   job_store store{ws.at("cron")};
   auto rq = from_chat("call mom");
-  rq.at = nb::cron::format_iso(t0 + 10 * minute, "UTC");
+  rq.at = nb::cron::format_iso(store_t0 + 10 * minute, "UTC");
   auto id = added(store, rq);
-  CHECK(due_ids(store, t0 + 10 * minute - 1).empty());
-  CHECK(due_ids(store, t0 + 10 * minute) == std::vector<std::string>{id});
-  CHECK(due_ids(store, t0 + 11 * minute).empty());
-  CHECK(list_jobs(store, t0).text == "No scheduled jobs.");
+  CHECK(due_ids(store, store_t0 + 10 * minute - 1).empty());
+  CHECK(due_ids(store, store_t0 + 10 * minute) == std::vector<std::string>{id});
+  CHECK(due_ids(store, store_t0 + 11 * minute).empty());
+  CHECK(list_jobs(store, store_t0).text == "No scheduled jobs.");
 }
 
 TEST_CASE("a cron job fires at the wall-clock time of its zone") {
@@ -143,10 +147,10 @@ TEST_CASE("a cron job fires at the wall-clock time of its zone") {
   rq.cron_expr = "0 13 * * *";
   rq.tz = "Europe/Berlin"; // 13:00 CEST = 11:00 UTC
   auto id = added(store, rq);
-  CHECK(due_ids(store, t0 + 59 * minute).empty());
-  CHECK(due_ids(store, t0 + 60 * minute) == std::vector<std::string>{id});
-  CHECK(due_ids(store, t0 + 61 * minute).empty());
-  CHECK(due_ids(store, t0 + 60 * minute + 24 * 60 * minute)
+  CHECK(due_ids(store, store_t0 + 59 * minute).empty());
+  CHECK(due_ids(store, store_t0 + 60 * minute) == std::vector<std::string>{id});
+  CHECK(due_ids(store, store_t0 + 61 * minute).empty());
+  CHECK(due_ids(store, store_t0 + 60 * minute + 24 * 60 * minute)
         == std::vector<std::string>{id});
 }
 
@@ -158,12 +162,12 @@ TEST_CASE("a restart never fires a job twice") {
     auto rq = from_chat("stretch");
     rq.every_seconds = 60;
     id = added(store, rq);
-    CHECK(due_ids(store, t0 + 60 * sec) == std::vector<std::string>{id});
+    CHECK(due_ids(store, store_t0 + 60 * sec) == std::vector<std::string>{id});
   }
   // A new process on the same files, at the same moment.
   job_store again{ws.at("cron")};
-  CHECK(due_ids(again, t0 + 60 * sec).empty());
-  CHECK(due_ids(again, t0 + 120 * sec) == std::vector<std::string>{id});
+  CHECK(due_ids(again, store_t0 + 60 * sec).empty());
+  CHECK(due_ids(again, store_t0 + 120 * sec) == std::vector<std::string>{id});
 }
 
 TEST_CASE("a run missed while down runs once within the grace period") {
@@ -174,13 +178,14 @@ TEST_CASE("a run missed while down runs once within the grace period") {
     auto rq = from_chat("stretch");
     rq.every_seconds = 60;
     id = added(store, rq);
-    CHECK(due_ids(store, t0 + 60 * sec).size() == 1);
+    CHECK(due_ids(store, store_t0 + 60 * sec).size() == 1);
   }
   // Down from 1:01 to 5:00: four slots passed; one run, no burst.
   job_store again{ws.at("cron")};
-  CHECK(due_ids(again, t0 + 300 * sec + 500) == std::vector<std::string>{id});
-  CHECK(due_ids(again, t0 + 301 * sec).empty());
-  CHECK(due_ids(again, t0 + 360 * sec) == std::vector<std::string>{id});
+  CHECK(due_ids(again, store_t0 + 300 * sec + 500)
+        == std::vector<std::string>{id});
+  CHECK(due_ids(again, store_t0 + 301 * sec).empty());
+  CHECK(due_ids(again, store_t0 + 360 * sec) == std::vector<std::string>{id});
 }
 
 TEST_CASE("a run missed beyond the grace period is recorded as skipped") {
@@ -190,21 +195,21 @@ TEST_CASE("a run missed beyond the grace period is recorded as skipped") {
   rq.cron_expr = "0 13 * * *";
   rq.tz = "Europe/Berlin";
   added(store, rq);
-  auto r = take_due(store, t0 + 3 * 60 * minute); // two hours late
+  auto r = take_due(store, store_t0 + 3 * 60 * minute); // two hours late
   CHECK(r.due.empty());
   REQUIRE(r.notes.size() == 1);
   CHECK(r.notes[0].find("missed the run") != std::string::npos);
-  auto listing = list_jobs(store, t0).text;
+  auto listing = list_jobs(store, store_t0).text;
   CHECK(listing.find("(skipped: missed the run at 2026-06-01T13:00:00+02:00")
         != std::string::npos);
   // Still scheduled: the next day at 13:00.
-  CHECK(r.next_wake_ms == t0 + 25 * 60 * minute);
+  CHECK(r.next_wake_ms == store_t0 + 25 * 60 * minute);
   // A one-shot missed by hours stays visible, disabled, never silently gone.
   auto at = from_chat("call mom");
-  at.at = nb::cron::format_iso(t0 + 4 * 60 * minute, "UTC");
+  at.at = nb::cron::format_iso(store_t0 + 4 * 60 * minute, "UTC");
   added(store, at);
-  take_due(store, t0 + 10 * 60 * minute);
-  listing = list_jobs(store, t0).text;
+  take_due(store, store_t0 + 10 * 60 * minute);
+  listing = list_jobs(store, store_t0).text;
   CHECK(listing.find("call mom") != std::string::npos);
   CHECK(listing.find("[disabled]") != std::string::npos);
 }
@@ -213,7 +218,7 @@ TEST_CASE("a corrupted store is set aside and reported") {
   scratch_dir ws;
   job_store store{ws.at("cron")};
   write_all(store.file(), "{\"version\": 1, \"jobs\": [ {oops");
-  auto listing = list_jobs(store, t0);
+  auto listing = list_jobs(store, store_t0);
   CHECK(listing.text.find("No scheduled jobs.") != std::string::npos);
   REQUIRE(listing.problems.size() == 1);
   CHECK(listing.problems[0].find("could not be read") != std::string::npos);
@@ -231,7 +236,7 @@ TEST_CASE("a corrupted store is set aside and reported") {
   auto rq = from_chat("x");
   rq.every_seconds = 60;
   added(store, rq);
-  CHECK(list_jobs(store, t0).problems.empty());
+  CHECK(list_jobs(store, store_t0).problems.empty());
 }
 
 TEST_CASE("one bad job keeps the good ones and the original bytes") {
@@ -245,7 +250,7 @@ TEST_CASE("one bad job keeps the good ones and the original bytes") {
                             {"originChatId", "c1"}}}};
   json bad = {{"id", "bad00001"}, {"schedule", {{"kind", "hourly"}}}};
   write_all(store.file(), json{{"version", 1}, {"jobs", {good, bad}}}.dump());
-  auto listing = list_jobs(store, t0);
+  auto listing = list_jobs(store, store_t0);
   CHECK(listing.text.find("good0001") != std::string::npos);
   REQUIRE(listing.problems.size() == 1);
   CHECK(listing.problems[0].find("bad00001") != std::string::npos);
@@ -256,18 +261,20 @@ TEST_CASE("nanobot's store format is read and written") {
   scratch_dir ws;
   job_store store{ws.at("cron")};
   // snake_case keys, a numeric string, and a legacy deliver/channel/to job.
-  json legacy = {
-    {"id", "abc12345"},
-    {"name", "old"},
-    {"enabled", true},
-    {"schedule", {{"kind", "every"}, {"every_ms", "60000"}}},
-    {"payload",
-     {{"kind", "agent_turn"}, {"message", "ping"}, {"deliver", true},
-      {"channel", "telegram"}, {"to", "99"}}},
-    {"state", {{"next_run_at_ms", t0 + 60000}}},
-    {"created_at_ms", t0}};
+  json legacy = {{"id", "abc12345"},
+                 {"name", "old"},
+                 {"enabled", true},
+                 {"schedule", {{"kind", "every"}, {"every_ms", "60000"}}},
+                 {"payload",
+                  {{"kind", "agent_turn"},
+                   {"message", "ping"},
+                   {"deliver", true},
+                   {"channel", "telegram"},
+                   {"to", "99"}}},
+                 {"state", {{"next_run_at_ms", store_t0 + 60000}}},
+                 {"created_at_ms", store_t0}};
   write_all(store.file(), json{{"version", 1}, {"jobs", {legacy}}}.dump());
-  auto r = take_due(store, t0 + 60000);
+  auto r = take_due(store, store_t0 + 60000);
   REQUIRE(r.due.size() == 1);
   CHECK(r.due[0].session_key == "telegram:99");
   CHECK(r.due[0].origin_channel == "telegram");
@@ -281,8 +288,8 @@ TEST_CASE("nanobot's store format is read and written") {
   CHECK(j["payload"]["deliver"] == true); // unknown keys survive
   CHECK(j["state"]["lastStatus"] == "ok");
   CHECK(j["state"]["runHistory"].size() == 1);
-  CHECK(j["state"]["nextRunAtMs"] == t0 + 120000);
-  CHECK(j["createdAtMs"] == t0);
+  CHECK(j["state"]["nextRunAtMs"] == store_t0 + 120000);
+  CHECK(j["createdAtMs"] == store_t0);
 }
 
 TEST_CASE("run history keeps the last 20 runs") {
@@ -292,9 +299,9 @@ TEST_CASE("run history keeps the last 20 runs") {
   rq.every_seconds = 1;
   added(store, rq);
   for (int k = 1; k <= 25; ++k)
-    CHECK(due_ids(store, t0 + k * sec).size() == 1);
+    CHECK(due_ids(store, store_t0 + k * sec).size() == 1);
   auto doc = json::parse(read_all(store.file()));
   auto& h = doc["jobs"][0]["state"]["runHistory"];
   REQUIRE(h.size() == 20);
-  CHECK(h[19]["runAtMs"] == t0 + 25 * sec);
+  CHECK(h[19]["runAtMs"] == store_t0 + 25 * sec);
 }

@@ -20,13 +20,12 @@ using nlohmann::json;
 
 namespace {
 
-struct gateway : gateway_fixture {
-  explicit gateway(void (*tune)(settings&) = nullptr)
-    : gateway_fixture([tune](settings& s, fake_llm&) {
-        if (tune)
-          tune(s);
-      }) {
-  }
+struct turns_gateway : gateway_fixture {
+  explicit turns_gateway(void (*tune)(settings&) = nullptr)
+      : gateway_fixture([tune](settings& s, fake_llm&) {
+          if (tune)
+            tune(s);
+        }) {}
 
   chat_reply say(const std::string& text, const std::string& chat_id = "t1",
                  bool stream = false) {
@@ -53,7 +52,7 @@ std::string last_user_text(const json& body) {
 } // namespace
 
 TEST_CASE("a plain message gets the model's answer and is saved") {
-  gateway gw;
+  turns_gateway gw;
   auto r = gw.say("hello there");
   REQUIRE_FALSE(r.timed_out);
   CHECK_FALSE(r.is_error);
@@ -70,7 +69,7 @@ TEST_CASE("a plain message gets the model's answer and is saved") {
 }
 
 TEST_CASE("the model's tool calls run and their results go back to it") {
-  gateway gw;
+  turns_gateway gw;
   std::ofstream{gw.cfg.workspace_path() + "/notes.txt"} << "remember the milk\n";
   gw.llm.push(tool_calls({call("c1", "list_dir", json{{"path", "."}})}));
   gw.llm.push(text("There is one file: notes.txt"));
@@ -95,7 +94,7 @@ TEST_CASE("the model's tool calls run and their results go back to it") {
 }
 
 TEST_CASE("the iteration limit ends with one request without tools") {
-  gateway gw{[](settings& s) { s.agent.max_tool_iterations = 2; }};
+  turns_gateway gw{[](settings& s) { s.agent.max_tool_iterations = 2; }};
   gw.llm.set_responder([](const json& body) {
     if (body.contains("tools"))
       return tool_calls({call("c", "list_dir", json{{"path", "."}})});
@@ -110,7 +109,7 @@ TEST_CASE("the iteration limit ends with one request without tools") {
 }
 
 TEST_CASE("when the finalisation fails too the user gets a fixed explanation") {
-  gateway gw{[](settings& s) { s.agent.max_tool_iterations = 1; }};
+  turns_gateway gw{[](settings& s) { s.agent.max_tool_iterations = 1; }};
   gw.llm.set_responder([](const json& body) {
     if (body.contains("tools"))
       return tool_calls({call("c", "list_dir", json{{"path", "."}})});
@@ -121,7 +120,8 @@ TEST_CASE("when the finalisation fails too the user gets a fixed explanation") {
 }
 
 TEST_CASE("a provider error reaches the user as a clear message") {
-  gateway gw{[](settings& s) { s.providers["custom"].api_key = "sk-secret-canary"; }};
+  turns_gateway gw{
+    [](settings& s) { s.providers["custom"].api_key = "sk-secret-canary"; }};
   gw.llm.push(error(401, "invalid api key"));
   auto r = gw.say("hi");
   CHECK(r.is_error);
@@ -136,7 +136,7 @@ TEST_CASE("a provider error reaches the user as a clear message") {
 }
 
 TEST_CASE("an unconfigured provider answers with what to configure") {
-  gateway gw{[](settings& s) {
+  turns_gateway gw{[](settings& s) {
     s.providers.clear();
     s.agent.provider = "auto";
   }};
@@ -147,7 +147,7 @@ TEST_CASE("an unconfigured provider answers with what to configure") {
 }
 
 TEST_CASE("streamed answers arrive as deltas and are marked streamed") {
-  gateway gw;
+  turns_gateway gw;
   gw.llm.push(stream_text({"Hel", "lo ", "world"}));
   auto r = gw.say("stream please", "t1", true);
   CHECK(r.content == "Hello world");
@@ -160,7 +160,7 @@ TEST_CASE("streamed answers arrive as deltas and are marked streamed") {
 }
 
 TEST_CASE("malformed tool calls never run and never poison the session") {
-  gateway gw;
+  turns_gateway gw;
   gw.llm.push(tool_calls({call("c1", nullptr, json::object())}));
   gw.llm.push(tool_calls({call("c2", "list_dir", std::string{R"({"path": )"})}));
   gw.llm.push(text("recovered"));
@@ -181,7 +181,7 @@ TEST_CASE("malformed tool calls never run and never poison the session") {
 }
 
 TEST_CASE("help and new are answered without the model") {
-  gateway gw;
+  turns_gateway gw;
   gw.say("first");
   auto h = gw.say("/HELP");
   CHECK(h.content.find("/new") != std::string::npos);
@@ -209,7 +209,7 @@ TEST_CASE("help and new are answered without the model") {
 }
 
 TEST_CASE("an interrupted turn on disk is repaired at the next turn") {
-  gateway gw;
+  turns_gateway gw;
   gw.say("setup"); // creates the file
   auto dir = *resolve_sessions_dir(gw.cfg);
   {
@@ -238,7 +238,7 @@ TEST_CASE("an interrupted turn on disk is repaired at the next turn") {
 TEST_CASE("idle sessions quit and come back from disk") {
   // Without idle compaction: a chat with turns not yet archived keeps its
   // actor until that is done (idle_compact_test covers that case).
-  gateway gw{[](settings& s) {
+  turns_gateway gw{[](settings& s) {
     s.gateway.session_idle_s = 1;
     s.agent.idle_compact_after_minutes = 0;
   }};
@@ -253,7 +253,7 @@ TEST_CASE("idle sessions quit and come back from disk") {
 }
 
 TEST_CASE("a turn whose storage fails tells the user and the session recovers") {
-  gateway gw;
+  turns_gateway gw;
   gw.say("first");
   auto file = *resolve_sessions_dir(gw.cfg) + "/" + session_file_name("test:t2");
   std::filesystem::create_directories(file); // a directory where the file goes
@@ -268,7 +268,7 @@ TEST_CASE("a turn whose storage fails tells the user and the session recovers") 
 }
 
 TEST_CASE("streamed tool calls run and the streamed answer follows") {
-  gateway gw;
+  turns_gateway gw;
   std::ofstream{gw.cfg.workspace_path() + "/a.txt"} << "alpha\n";
   std::ofstream{gw.cfg.workspace_path() + "/b.txt"} << "beta\n";
   gw.llm.push(stream_tool_calls({call("r1", "read_file", json{{"path", "a.txt"}}),
@@ -288,7 +288,7 @@ TEST_CASE("streamed tool calls run and the streamed answer follows") {
 }
 
 TEST_CASE("a rate-limited model call is retried and the user hears about the wait") {
-  gateway gw;
+  turns_gateway gw;
   gw.llm.push(error(429, "slow down", 1));
   auto r = gw.say("patience", "t1", true);
   CHECK_FALSE(r.is_error);
@@ -301,7 +301,7 @@ TEST_CASE("a rate-limited model call is retried and the user hears about the wai
 }
 
 TEST_CASE("messages sent while a turn runs wait and keep their order") {
-  gateway gw;
+  turns_gateway gw;
   gw.llm.set_responder([](const json& body) {
     auto r = fake_llm::echo(body);
     r.delay = std::chrono::milliseconds(100);
@@ -330,7 +330,7 @@ TEST_CASE("messages sent while a turn runs wait and keep their order") {
 }
 
 TEST_CASE("a session file poisoned by a null-named tool call works again") {
-  gateway gw;
+  turns_gateway gw;
   gw.say("setup");
   auto dir = *resolve_sessions_dir(gw.cfg);
   {

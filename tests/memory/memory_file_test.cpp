@@ -15,12 +15,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct temp_ws {
-  temp_ws() {
+struct memory_ws {
+  memory_ws() {
     char tmpl[] = "/tmp/nb-memory-XXXXXX";
     dir = mkdtemp(tmpl);
   }
-  ~temp_ws() {
+  ~memory_ws() {
     std::error_code ec;
     fs::remove_all(dir, ec);
   }
@@ -36,7 +36,7 @@ struct temp_ws {
 } // namespace
 
 TEST_CASE("facts go under their heading once and other sections stay") {
-  temp_ws ws;
+  memory_ws ws;
   fs::create_directories(ws.dir + "/memory");
   std::ofstream{ws.dir + "/memory/MEMORY.md"} << "# Memory\n\n- Lives in Oslo";
   std::string err;
@@ -58,7 +58,7 @@ TEST_CASE("facts go under their heading once and other sections stay") {
 }
 
 TEST_CASE("a missing MEMORY.md is created with the facts") {
-  temp_ws ws;
+  memory_ws ws;
   std::string err;
   CHECK(nb::add_memory_facts(ws.dir, {"Prefers short answers"}, err) == 1);
   CHECK(ws.read("memory/MEMORY.md")
@@ -66,7 +66,7 @@ TEST_CASE("a missing MEMORY.md is created with the facts") {
 }
 
 TEST_CASE("an unwritable memory folder is reported") {
-  temp_ws ws;
+  memory_ws ws;
   std::ofstream{ws.dir + "/memory"} << "a file where the folder should be";
   std::string err;
   CHECK(nb::add_memory_facts(ws.dir, {"x"}, err) == -1);
@@ -76,7 +76,7 @@ TEST_CASE("an unwritable memory folder is reported") {
 }
 
 TEST_CASE("concurrent writers get distinct cursors and lose no facts") {
-  temp_ws ws;
+  memory_ws ws;
   constexpr int threads = 6, each = 15;
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t)

@@ -40,7 +40,8 @@ void write(const std::string& path, const std::string& text) {
   std::ofstream{path, std::ios::binary | std::ios::trunc} << text;
 }
 
-memory_query query(const std::string& ws, const std::string& text, int k = 5) {
+memory_query index_query(const std::string& ws, const std::string& text,
+                         int k = 5) {
   memory_query q;
   q.workspace = ws;
   q.query = text;
@@ -73,7 +74,7 @@ TEST_CASE("a saved memory is found by meaning from a fresh index") {
         != std::string::npos);
   // A new process (a new session): only the files and the index remain.
   index_core idx{options_for(ws.path, &emb)};
-  auto hits = idx.search(query(ws.path, "Which coffee should I order?"));
+  auto hits = idx.search(index_query(ws.path, "Which coffee should I order?"));
   CHECK(hits.mode == "hybrid");
   REQUIRE_FALSE(hits.hits.empty());
   CHECK(hits.hits[0].text == "My favourite drink is a double espresso");
@@ -87,14 +88,14 @@ TEST_CASE("full text finds Chinese and Japanese memories") {
   write(ws.at("memory/notes.md"), "- 我喜欢喝咖啡\n- 東京に住んでいます\n"
                                   "- The cat is called Pixel\n");
   index_core idx{options_for(ws.path)};
-  auto zh = idx.search(query(ws.path, "咖啡"));
+  auto zh = idx.search(index_query(ws.path, "咖啡"));
   REQUIRE(zh.hits.size() == 1);
   CHECK(zh.hits[0].text == "我喜欢喝咖啡");
   CHECK(zh.mode == "full-text");
-  auto ja = idx.search(query(ws.path, "東京に住む"));
+  auto ja = idx.search(index_query(ws.path, "東京に住む"));
   REQUIRE(ja.hits.size() == 1);
   CHECK(ja.hits[0].source == "memory/notes.md");
-  CHECK(idx.search(query(ws.path, "pixel")).hits.size() == 1);
+  CHECK(idx.search(index_query(ws.path, "pixel")).hits.size() == 1);
 }
 
 TEST_CASE("the same memory is never stored twice") {
@@ -113,7 +114,7 @@ TEST_CASE("the same memory is never stored twice") {
   CHECK(text.find("peanut allergy") == std::string::npos);
   // Search results merge duplicates that sit in different files.
   write(ws.at("memory/extra.md"), "- allergic to peanuts\n");
-  auto hits = idx.search(query(ws.path, "peanuts"));
+  auto hits = idx.search(index_query(ws.path, "peanuts"));
   CHECK(hits.hits.size() == 1);
 }
 
@@ -136,7 +137,7 @@ TEST_CASE("search falls back to full text when the embeddings server is down") {
   index_core idx{opts};
   idx.sync();
   CHECK_FALSE(idx.embed_batch()); // the call fails: reported, not thrown
-  auto hits = idx.search(query(ws.path, "when is standup"));
+  auto hits = idx.search(index_query(ws.path, "when is standup"));
   REQUIRE(hits.hits.size() == 1);
   CHECK(hits.mode == "full-text");
   CHECK(hits.note.find("unreachable") != std::string::npos);
@@ -157,7 +158,7 @@ TEST_CASE("wrong dimensions NaNs and HTTP errors are reported and full text goes
     CHECK_FALSE(idx.embed_batch());
     CHECK(idx.figures().note.find("8 dimensions, expected 64")
           != std::string::npos);
-    CHECK(idx.search(query(ws.path, "vpn token")).hits.size() == 1);
+    CHECK(idx.search(index_query(ws.path, "vpn token")).hits.size() == 1);
   }
   SUBCASE("NaN in the answer") {
     emb.fail_with(200, R"({"data":[{"index":0,"embedding":[NaN, 1]}]})");
@@ -165,7 +166,7 @@ TEST_CASE("wrong dimensions NaNs and HTTP errors are reported and full text goes
     idx.sync();
     CHECK_FALSE(idx.embed_batch());
     CHECK(idx.figures().note.find("NaN") != std::string::npos);
-    CHECK(idx.search(query(ws.path, "vpn")).hits.size() == 1);
+    CHECK(idx.search(index_query(ws.path, "vpn")).hits.size() == 1);
   }
   SUBCASE("server error") {
     emb.fail_with(500, R"({"error":{"message":"model not loaded"}})");
@@ -174,7 +175,7 @@ TEST_CASE("wrong dimensions NaNs and HTTP errors are reported and full text goes
     CHECK_FALSE(idx.embed_batch());
     CHECK(idx.figures().note.find("HTTP 500: model not loaded")
           != std::string::npos);
-    CHECK(idx.search(query(ws.path, "hardware token")).hits.size() == 1);
+    CHECK(idx.search(index_query(ws.path, "hardware token")).hits.size() == 1);
   }
 }
 
@@ -188,7 +189,7 @@ TEST_CASE("deleting the index file loses nothing") {
   for (auto* f : {"index.sqlite", "index.sqlite-wal", "index.sqlite-shm"})
     std::filesystem::remove(ws.at(std::string{"memory/"} + f));
   index_core idx{options_for(ws.path)};
-  auto hits = idx.search(query(ws.path, "router password"));
+  auto hits = idx.search(index_query(ws.path, "router password"));
   REQUIRE(hits.hits.size() == 1);
   CHECK(hits.hits[0].text == "The router password is on the fridge");
 }
@@ -198,7 +199,7 @@ TEST_CASE("a corrupt index file is moved aside and rebuilt from the files") {
   write(ws.at("memory/MEMORY.md"), "- Dentist on Friday\n");
   write(ws.at("memory/index.sqlite"), std::string(8192, 'x'));
   index_core idx{options_for(ws.path)};
-  CHECK(idx.search(query(ws.path, "dentist")).hits.size() == 1);
+  CHECK(idx.search(index_query(ws.path, "dentist")).hits.size() == 1);
   bool moved = false;
   for (auto& e : std::filesystem::directory_iterator(ws.at("memory")))
     moved = moved
@@ -210,14 +211,14 @@ TEST_CASE("edits reach the index: a deleted line leaves it") {
   test::scratch_dir ws;
   write(ws.at("memory/MEMORY.md"), "- Flight to Oslo on May 3\n- Gym on Mondays\n");
   index_core idx{options_for(ws.path)};
-  CHECK(idx.search(query(ws.path, "oslo")).hits.size() == 1);
+  CHECK(idx.search(index_query(ws.path, "oslo")).hits.size() == 1);
   write(ws.at("memory/MEMORY.md"), "- Gym on Mondays\n");
-  CHECK(idx.search(query(ws.path, "oslo")).hits.empty());
-  auto gym = idx.search(query(ws.path, "gym"));
+  CHECK(idx.search(index_query(ws.path, "oslo")).hits.empty());
+  auto gym = idx.search(index_query(ws.path, "gym"));
   REQUIRE(gym.hits.size() == 1);
   CHECK(gym.hits[0].line_start == 1);
   std::filesystem::remove(ws.at("memory/MEMORY.md"));
-  CHECK(idx.search(query(ws.path, "gym")).hits.empty());
+  CHECK(idx.search(index_query(ws.path, "gym")).hits.empty());
   CHECK(idx.figures().chunks == 0);
 }
 
@@ -233,7 +234,7 @@ TEST_CASE("a growing history.jsonl adds only its new entries") {
                + R"(,"timestamp":"2026-11-02 10:30","content":"- Entry number )"
                + std::to_string(i) + R"("})" + "\n";
     write(ws.at("memory/history.jsonl"), history);
-    CHECK(idx.search(query(ws.path, "entry")).hits.size() >= 1);
+    CHECK(idx.search(index_query(ws.path, "entry")).hits.size() >= 1);
     CHECK(idx.figures().chunks == i);
   }
 }
@@ -246,7 +247,7 @@ TEST_CASE("ranking puts fresh facts before faded ones and spares the profile") {
         R"({"cursor":2,"timestamp":")" + local_date(std::time(nullptr))
           + R"( 09:00","content":"- Project Falcon ships next week"})" "\n");
   index_core idx{options_for(ws.path)};
-  auto hits = idx.search(query(ws.path, "project falcon"));
+  auto hits = idx.search(index_query(ws.path, "project falcon"));
   REQUIRE(hits.hits.size() == 3);
   CHECK(hits.hits[0].text != "Project Falcon budget was cut");
   CHECK(hits.hits[2].text == "Project Falcon budget was cut");
@@ -263,7 +264,7 @@ TEST_CASE("recall keeps to the score floor and the character budget") {
   auto opts = options_for(ws.path);
   opts.settings.recall_budget_chars = 300;
   index_core idx{opts};
-  auto q = query(ws.path, "garden invoice", 10);
+  auto q = index_query(ws.path, "garden invoice", 10);
   q.recall = true;
   auto hits = idx.search(q);
   size_t total = 0;
@@ -280,14 +281,14 @@ TEST_CASE("forget removes the line from MEMORY.md and the index") {
   index_core idx{options_for(ws.path)};
   idx.save("Old phone number is 555-0100", "fact");
   idx.save("Likes hiking", "profile");
-  auto hits = idx.search(query(ws.path, "phone number"));
+  auto hits = idx.search(index_query(ws.path, "phone number"));
   REQUIRE(hits.hits.size() == 1);
   auto r = idx.forget(hits.hits[0].id);
   CHECK(r.find("Forgot #") == 0);
   auto text = test::read_all(ws.at("memory/MEMORY.md"));
   CHECK(text.find("555-0100") == std::string::npos);
   CHECK(text.find("Likes hiking") != std::string::npos);
-  CHECK(idx.search(query(ws.path, "phone number")).hits.empty());
+  CHECK(idx.search(index_query(ws.path, "phone number")).hits.empty());
   CHECK(idx.forget(999999).find("No memory #999999") == 0);
 }
 

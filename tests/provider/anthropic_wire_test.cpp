@@ -1,5 +1,5 @@
-// Anthropic Messages API wire format: request conversion, whole answers and
-// the SSE event decoder, as pure functions.
+// Anthropic Messages API wire format: anthropic_request conversion, whole
+// answers and the SSE event decoder, as pure functions.
 #include <doctest/doctest.h>
 
 #include "actors/provider/anthropic_wire.hpp"
@@ -10,7 +10,7 @@ using json = nlohmann::json;
 
 namespace {
 
-model_request request(json messages, json tools = nullptr) {
+model_request anthropic_request(json messages, json tools = nullptr) {
   model_request r;
   r.messages_json = messages.dump();
   if (!tools.is_null())
@@ -27,7 +27,7 @@ json body_of(const model_request& r) {
   return json::parse(text);
 }
 
-json call(std::string id, std::string name, json args) {
+json tool_call_json(std::string id, std::string name, json args) {
   return {{"id", id},
           {"type", "function"},
           {"function", {{"name", name}, {"arguments", args.dump()}}}};
@@ -54,9 +54,9 @@ model_reply decode(const test::fake_response& r,
 } // namespace
 
 TEST_CASE("system messages become the system field with a cache marker") {
-  auto b = body_of(request(json::array(
-    {{{"role", "system"}, {"content", "You are terse."}},
-     {{"role", "user"}, {"content", "hi"}}})));
+  auto b = body_of(anthropic_request(
+    json::array({{{"role", "system"}, {"content", "You are terse."}},
+                 {{"role", "user"}, {"content", "hi"}}})));
   CHECK(b["model"] == "claude-x");
   CHECK(b["max_tokens"] == 512);
   CHECK(b["temperature"] == 0.3);
@@ -70,13 +70,14 @@ TEST_CASE("system messages become the system field with a cache marker") {
 }
 
 TEST_CASE("tool calls and results become tool_use and tool_result blocks") {
-  auto b = body_of(request(json::array(
+  auto b = body_of(anthropic_request(json::array(
     {{{"role", "user"}, {"content", "read two files"}},
      {{"role", "assistant"},
       {"content", "Reading."},
       {"tool_calls",
-       json::array({call("toolu_1", "read_file", {{"path", "a.md"}}),
-                    call("toolu_2", "read_file", {{"path", "b.md"}})})}},
+       json::array(
+         {tool_call_json("toolu_1", "read_file", {{"path", "a.md"}}),
+          tool_call_json("toolu_2", "read_file", {{"path", "b.md"}})})}},
      {{"role", "tool"}, {"tool_call_id", "toolu_1"}, {"content", "A"}},
      {{"role", "tool"}, {"tool_call_id", "toolu_2"}, {"content", ""}},
      {{"role", "user"}, {"content", "thanks"}}})));
@@ -122,14 +123,15 @@ TEST_CASE("consecutive same-role turns merge and the history starts with a user"
 }
 
 TEST_CASE("images become image blocks") {
-  auto b = body_of(request(json::array(
+  auto b = body_of(anthropic_request(json::array(
     {{{"role", "user"},
       {"content",
-       json::array({{{"type", "text"}, {"text", "what is this?"}},
-                    {{"type", "image_url"},
-                     {"image_url", {{"url", "data:image/png;base64,iVBORw0K"}}}},
-                    {{"type", "image_url"},
-                     {"image_url", {{"url", "https://x.test/cat.jpg"}}}}})}}})));
+       json::array(
+         {{{"type", "text"}, {"text", "what is this?"}},
+          {{"type", "image_url"},
+           {"image_url", {{"url", "data:image/png;base64,iVBORw0K"}}}},
+          {{"type", "image_url"},
+           {"image_url", {{"url", "https://x.test/cat.jpg"}}}}})}}})));
   auto& c = b["messages"][0]["content"];
   REQUIRE(c.size() == 3);
   CHECK(c[1]["type"] == "image");
@@ -143,12 +145,13 @@ TEST_CASE("thinking blocks are replayed first with their signatures") {
   auto thinking = json::array(
     {test::anthropic::thinking_block("Let me think.", "sig-abc"),
      {{"type", "redacted_thinking"}, {"data", "opaque"}}});
-  auto b = body_of(request(json::array(
+  auto b = body_of(anthropic_request(json::array(
     {{{"role", "user"}, {"content", "q"}},
      {{"role", "assistant"},
       {"content", nullptr},
       {"thinking_blocks", thinking},
-      {"tool_calls", json::array({call("t1", "list_dir", {{"path", "."}})})}},
+      {"tool_calls",
+       json::array({tool_call_json("t1", "list_dir", {{"path", "."}})})}},
      {{"role", "tool"}, {"tool_call_id", "t1"}, {"content", "x"}}})));
   auto& a = b["messages"][1]["content"];
   REQUIRE(a.size() == 3);
@@ -164,10 +167,11 @@ TEST_CASE("cache markers sit on tools and the second-to-last message") {
                      {"function", {{"name", name},
                                    {"description", "d"},
                                    {"parameters", {{"type", "object"}}}}}});
-  auto r = request(json::array({{{"role", "user"}, {"content", "a"}},
-                                {{"role", "assistant"}, {"content", "b"}},
-                                {{"role", "user"}, {"content", "c"}}}),
-                   tools);
+  auto r =
+    anthropic_request(json::array({{{"role", "user"}, {"content", "a"}},
+                                   {{"role", "assistant"}, {"content", "b"}},
+                                   {{"role", "user"}, {"content", "c"}}}),
+                      tools);
   r.stream = true;
   auto b = body_of(r);
   CHECK(b["stream"] == true);

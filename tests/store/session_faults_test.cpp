@@ -28,7 +28,7 @@ using nb::test::spit;
 using nb::test::temp_dir;
 using json = nlohmann::json;
 
-std::string msg(const std::string& content, int seq = 0) {
+std::string fault_line(const std::string& content, int seq = 0) {
   return json{{"role", "user"}, {"content", content}, {"seq", seq}}.dump();
 }
 
@@ -80,7 +80,7 @@ TEST_CASE("the sessions dir is per workspace id with private modes") {
   CHECK(*again == *r);
 
   // Files made by append are private too.
-  REQUIRE_FALSE(append_session(*r, "k", {msg("x")}));
+  REQUIRE_FALSE(append_session(*r, "k", {fault_line("x")}));
   CHECK(mode_of(*r + "/" + session_file_name("k")) == 0600);
 }
 
@@ -122,20 +122,20 @@ TEST_CASE("I/O errors are reported and never read as an empty session") {
   auto text = store_error_text(r.error());
   CHECK(contains(text, path));
   CHECK(contains(text, "Is a directory"));
-  auto a = append_session(d.path, "k", {msg("x")});
+  auto a = append_session(d.path, "k", {fault_line("x")});
   CHECK(contains(store_error_text(a), "Is a directory"));
-  auto p = replace_session(d.path, "k", "{}", {msg("x")});
+  auto p = replace_session(d.path, "k", "{}", {fault_line("x")});
   CHECK(contains(store_error_text(p), "Is a directory"));
   CHECK(list_dir(d.path) == std::set<std::string>{session_file_name("k")});
 
   // The sessions directory itself is a file.
   spit(d.path + "/plain", "x");
-  auto n = append_session(d.path + "/plain", "k", {msg("x")});
+  auto n = append_session(d.path + "/plain", "k", {fault_line("x")});
   CHECK(contains(store_error_text(n), "Not a directory"));
 
   if (::geteuid() != 0) {
     auto f = d.path + "/" + session_file_name("locked");
-    spit(f, msg("secret") + "\n");
+    spit(f, fault_line("secret") + "\n");
     std::filesystem::permissions(f, std::filesystem::perms::none);
     auto locked = load_session(d.path, "locked");
     REQUIRE_FALSE(locked);
@@ -145,12 +145,13 @@ TEST_CASE("I/O errors are reported and never read as an empty session") {
 
 TEST_CASE("a failed replace keeps the old file and removes its temp file") {
   temp_dir d;
-  REQUIRE_FALSE(append_session(d.path, "k", {msg("old")}));
+  REQUIRE_FALSE(append_session(d.path, "k", {fault_line("old")}));
   auto path = d.path + "/" + session_file_name("k");
   auto before = slurp(path);
   int code = in_child([&] {
     limit_file_size(4096); // the temp file's write fails with EFBIG
-    auto err = replace_session(d.path, "k", "{}", {msg(std::string(9000, 'y'))});
+    auto err =
+      replace_session(d.path, "k", "{}", {fault_line(std::string(9000, 'y'))});
     if (!err)
       return 1;
     return contains(store_error_text(err), "File too large") ? 0 : 2;
@@ -162,10 +163,11 @@ TEST_CASE("a failed replace keeps the old file and removes its temp file") {
 
 TEST_CASE("a failed append leaves a file that loads and takes more appends") {
   temp_dir d;
-  REQUIRE_FALSE(append_session(d.path, "k", {msg("kept", 0)}));
+  REQUIRE_FALSE(append_session(d.path, "k", {fault_line("kept", 0)}));
   int code = in_child([&] {
     limit_file_size(4096); // the write stops part way: a cut line
-    auto err = append_session(d.path, "k", {msg(std::string(9000, 'y'), 1)});
+    auto err =
+      append_session(d.path, "k", {fault_line(std::string(9000, 'y'), 1)});
     return err ? 0 : 1;
   });
   CHECK(code == 0);
@@ -174,7 +176,7 @@ TEST_CASE("a failed append leaves a file that loads and takes more appends") {
   CHECK(s->skipped_lines == 1);
   REQUIRE(s->messages.size() == 1);
   CHECK(json::parse(s->messages[0])["content"] == "kept");
-  REQUIRE_FALSE(append_session(d.path, "k", {msg("after", 2)}));
+  REQUIRE_FALSE(append_session(d.path, "k", {fault_line("after", 2)}));
   auto t = load_session(d.path, "k");
   REQUIRE(t);
   REQUIRE(t->messages.size() == 2);
@@ -188,7 +190,7 @@ TEST_CASE("a writer killed with SIGKILL mid append leaves a loadable file") {
     // Lines of up to 1 MiB, so that the kill may land inside a write.
     for (int i = 0;; ++i) {
       auto size = static_cast<size_t>((i * 7919) % (1 << 20));
-      if (append_session(d.path, "k", {msg(std::string(size, 'x'), i)}))
+      if (append_session(d.path, "k", {fault_line(std::string(size, 'x'), i)}))
         ::_exit(2);
     }
   }
@@ -219,7 +221,8 @@ TEST_CASE("a writer killed with SIGKILL mid append leaves a loadable file") {
   for (size_t i = 0; i < s->messages.size(); ++i)
     CHECK(json::parse(s->messages[i])["seq"] == i);
   auto n = s->messages.size();
-  REQUIRE_FALSE(append_session(d.path, "k", {msg("after the crash", -1)}));
+  REQUIRE_FALSE(
+    append_session(d.path, "k", {fault_line("after the crash", -1)}));
   auto t = load_session(d.path, "k");
   REQUIRE(t);
   REQUIRE(t->messages.size() == n + 1);

@@ -23,8 +23,7 @@ using nb::test::temp_dir;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
-
-std::string msg(const std::string& key, int seq) {
+std::string store_line(const std::string& key, int seq) {
   return json{{"role", "user"}, {"content", key}, {"seq", seq}}.dump();
 }
 
@@ -41,8 +40,9 @@ TEST_CASE("concurrent appends on many keys all land in order per key") {
   for (int i = 0; i < per_key; ++i)
     for (int k = 0; k < keys; ++k) {
       auto key = "chan:" + std::to_string(k);
-      self->send(store, session_append{key, {msg(key, 2 * i),
-                                             msg(key, 2 * i + 1)}});
+      self->send(store,
+                 session_append{
+                   key, {store_line(key, 2 * i), store_line(key, 2 * i + 1)}});
     }
   int oks = 0;
   int errors = 0;
@@ -76,9 +76,11 @@ TEST_CASE("replace through the store and then load") {
   caf::scoped_actor self{f.sys};
   auto ok = [](caf::ok_atom) {};
   auto bad = [&](caf::error& e) { FAIL(f.sys.render(e)); };
-  self->request(store, 10s, session_append{"k", {msg("k", 0)}}).receive(ok, bad);
-  self->request(store, 10s, session_replace{"k", R"({"title":"t"})",
-                                            {msg("k", 7)}})
+  self->request(store, 10s, session_append{"k", {store_line("k", 0)}})
+    .receive(ok, bad);
+  self
+    ->request(store, 10s,
+              session_replace{"k", R"({"title":"t"})", {store_line("k", 7)}})
     .receive(ok, bad);
   self->request(store, 10s, session_load{"k"}).receive(
     [&](const session_snapshot& s) {
@@ -107,15 +109,16 @@ TEST_CASE("store failures come back as store_failed errors") {
   self->request(store, 10s, session_load{"k"}).receive(
     [&](const session_snapshot&) { FAIL("load of a directory succeeded"); },
     expect_failure);
-  self->request(store, 10s, session_append{"k", {msg("k", 0)}}).receive(
-    [&](caf::ok_atom) { FAIL("append to a directory succeeded"); },
-    expect_failure);
+  self->request(store, 10s, session_append{"k", {store_line("k", 0)}})
+    .receive([&](caf::ok_atom) { FAIL("append to a directory succeeded"); },
+             expect_failure);
   self->request(store, 10s, session_append{"k", {"not json"}}).receive(
     [&](caf::ok_atom) { FAIL("a non-JSON message was stored"); },
     expect_failure);
   // The worker that failed still serves other keys.
-  self->request(store, 10s, session_append{"k2", {msg("k2", 0)}}).receive(
-    [](caf::ok_atom) {}, [&](caf::error& e) { FAIL(f.sys.render(e)); });
+  self->request(store, 10s, session_append{"k2", {store_line("k2", 0)}})
+    .receive([](caf::ok_atom) {},
+             [&](caf::error& e) { FAIL(f.sys.render(e)); });
   caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
 }
 
@@ -147,8 +150,9 @@ TEST_CASE("dropping the last handle also stops the workers") {
   {
     auto store = spawn_store(f.sys, d.path, 2, stats_actor{});
     caf::scoped_actor self{f.sys};
-    self->request(store, 10s, session_append{"k", {msg("k", 0)}}).receive(
-      [](caf::ok_atom) {}, [&](caf::error& e) { FAIL(f.sys.render(e)); });
+    self->request(store, 10s, session_append{"k", {store_line("k", 0)}})
+      .receive([](caf::ok_atom) {},
+               [&](caf::error& e) { FAIL(f.sys.render(e)); });
   }
   auto deadline = std::chrono::steady_clock::now() + 30s;
   while (f.sys.registry().running() > baseline

@@ -7,16 +7,11 @@
 #include <vector>
 
 #include "actors/common/base64.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb::email {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string trim(const std::string& s) {
   auto b = s.find_first_not_of(" \t\r\n");
@@ -43,7 +38,7 @@ part split(const std::string& raw) {
   auto flush = [&] {
     auto colon = current.find(':');
     if (colon != std::string::npos)
-      p.headers.emplace_back(lower(trim(current.substr(0, colon))),
+      p.headers.emplace_back(ascii_lower(trim(current.substr(0, colon))),
                              trim(current.substr(colon + 1)));
     current.clear();
   };
@@ -117,7 +112,7 @@ std::string param(const std::string& header, const std::string& name) {
 }
 
 std::string decode_body(const part& p) {
-  auto enc = lower(p.header("content-transfer-encoding"));
+  auto enc = ascii_lower(p.header("content-transfer-encoding"));
   if (enc == "base64")
     return base64_decode(p.body).value_or(p.body);
   if (enc == "quoted-printable")
@@ -133,7 +128,7 @@ std::string strip_tags(const std::string& html) {
 
 /// The best text of a part: text/plain first, else HTML without tags.
 std::string text_of(const part& p, int depth = 0) {
-  auto type = lower(p.header("content-type"));
+  auto type = ascii_lower(p.header("content-type"));
   if (type.rfind("multipart/", 0) == 0 && depth < 5) {
     auto boundary = param(p.header("content-type"), "boundary");
     if (boundary.empty())
@@ -154,7 +149,7 @@ std::string text_of(const part& p, int depth = 0) {
     }
     std::string html;
     for (auto& sub : parts) {
-      auto t = lower(sub.header("content-type"));
+      auto t = ascii_lower(sub.header("content-type"));
       if (t.empty() || t.rfind("text/plain", 0) == 0
           || t.rfind("multipart/", 0) == 0) {
         auto s = text_of(sub, depth + 1);
@@ -178,7 +173,7 @@ std::string address_of(const std::string& from) {
   auto gt = from.rfind('>');
   auto addr = lt != std::string::npos && gt != std::string::npos && gt > lt
                 ? from.substr(lt + 1, gt - lt - 1) : from;
-  addr = lower(trim(addr));
+  addr = ascii_lower(trim(addr));
   return addr.find('@') == std::string::npos ? "" : addr;
 }
 
@@ -230,8 +225,8 @@ mail parse_mail(const std::string& raw) {
   m.references = p.header("references");
   if (m.references.empty())
     m.references = p.header("in-reply-to");
-  auto auto_sub = lower(p.header("auto-submitted"));
-  auto prec = lower(p.header("precedence"));
+  auto auto_sub = ascii_lower(p.header("auto-submitted"));
+  auto prec = ascii_lower(p.header("precedence"));
   m.auto_submitted = (!auto_sub.empty() && auto_sub != "no")
                      || prec == "bulk" || prec == "junk" || prec == "list";
   m.body = trim(text_of(p));
@@ -241,7 +236,7 @@ mail parse_mail(const std::string& raw) {
 std::string reply_subject(const std::string& subject,
                           const std::string& prefix) {
   if (!prefix.empty()
-      && lower(subject).rfind(lower(trim(prefix)), 0) == 0)
+      && ascii_lower(subject).rfind(ascii_lower(trim(prefix)), 0) == 0)
     return subject;
   return prefix + (subject.empty() ? "(no subject)" : subject);
 }

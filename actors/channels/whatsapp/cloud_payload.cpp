@@ -10,7 +10,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string str_of(const json& j, const char* key) {
+std::string str_or_number(const json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end())
     return "";
@@ -38,33 +38,35 @@ bool read_body(const json& m, const std::string& type, cloud_message& out,
                std::string& why) {
   auto& c = out.msg.content;
   if (type == "text") {
-    c = str_of(obj_of(m, "text"), "body");
+    c = str_or_number(obj_of(m, "text"), "body");
   } else if (type == "image" || type == "video" || type == "audio"
              || type == "document" || type == "sticker") {
     const auto& media = obj_of(m, type.c_str());
-    out.media_id = str_of(media, "id");
-    out.media_mime = str_of(media, "mime_type");
-    out.media_name = str_of(media, "filename");
-    c = str_of(media, "caption");
+    out.media_id = str_or_number(media, "id");
+    out.media_mime = str_or_number(media, "mime_type");
+    out.media_name = str_or_number(media, "filename");
+    c = str_or_number(media, "caption");
     if (out.media_id.empty()) {
       why = type + " without a media id";
       return false;
     }
   } else if (type == "button") {
-    c = str_of(obj_of(m, "button"), "text");
+    c = str_or_number(obj_of(m, "button"), "text");
   } else if (type == "interactive") {
     const auto& i = obj_of(m, "interactive");
-    c = str_of(obj_of(i, "button_reply"), "title");
+    c = str_or_number(obj_of(i, "button_reply"), "title");
     if (c.empty())
-      c = str_of(obj_of(i, "list_reply"), "title");
+      c = str_or_number(obj_of(i, "list_reply"), "title");
   } else if (type == "location") {
     const auto& l = obj_of(m, "location");
     auto num = [&](const char* k) {
       auto it = l.find(k);
       return it != l.end() && it->is_number() ? it->dump() : std::string{"?"};
     };
-    c = "[location " + num("latitude") + "," + num("longitude")
-        + (str_of(l, "name").empty() ? "" : " " + str_of(l, "name")) + "]";
+    c =
+      "[location " + num("latitude") + "," + num("longitude")
+      + (str_or_number(l, "name").empty() ? "" : " " + str_or_number(l, "name"))
+      + "]";
   } else {
     why = "message type \"" + type + "\" not handled";
     return false;
@@ -80,9 +82,9 @@ void read_value(const json& value, const std::string& channel,
                 webhook_batch& out) {
   for (const auto& m : list_of(value, "messages")) {
     cloud_message cm;
-    auto from = str_of(m, "from");
-    cm.message_id = str_of(m, "id");
-    auto type = str_of(m, "type");
+    auto from = str_or_number(m, "from");
+    cm.message_id = str_or_number(m, "id");
+    auto type = str_or_number(m, "type");
     std::string why;
     if (from.empty() || cm.message_id.empty()) {
       out.skipped.push_back("message without from or id");
@@ -98,17 +100,17 @@ void read_value(const json& value, const std::string& channel,
     json meta{{"_is_group", false},
               {"_mentioned", true},
               {"_message_id", cm.message_id},
-              {"timestamp", str_of(m, "timestamp")}};
+              {"timestamp", str_or_number(m, "timestamp")}};
     if (auto ctx = obj_of(m, "context"); ctx.contains("id"))
-      meta["reply_to"] = str_of(ctx, "id");
+      meta["reply_to"] = str_or_number(ctx, "id");
     cm.msg.metadata_json = meta.dump();
     out.messages.push_back(std::move(cm));
   }
   for (const auto& s : list_of(value, "statuses")) {
     cloud_status st;
-    st.message_id = str_of(s, "id");
-    st.status = str_of(s, "status");
-    st.recipient = str_of(s, "recipient_id");
+    st.message_id = str_or_number(s, "id");
+    st.status = str_or_number(s, "status");
+    st.recipient = str_or_number(s, "recipient_id");
     const auto& errors = list_of(s, "errors");
     if (!errors.empty() && errors[0].is_object()) {
       auto code = errors[0].find("code");
@@ -137,8 +139,9 @@ webhook_batch read_webhook(const json& body, const std::string& channel) {
     for (const auto& change : list_of(entry, "changes")) {
       if (!change.is_object())
         continue;
-      if (str_of(change, "field") != "messages") {
-        out.skipped.push_back("field \"" + str_of(change, "field") + "\"");
+      if (str_or_number(change, "field") != "messages") {
+        out.skipped.push_back("field \"" + str_or_number(change, "field")
+                              + "\"");
         continue;
       }
       read_value(obj_of(change, "value"), channel, out);
@@ -165,10 +168,10 @@ std::string graph_error_text(const json& error) {
   int64_t code = 0;
   if (auto c = error.find("code"); c != error.end() && c->is_number_integer())
     code = c->get<int64_t>();
-  auto message = str_of(error, "message");
+  auto message = str_or_number(error, "message");
   if (message.empty())
-    message = str_of(error, "title");
-  auto details = str_of(obj_of(error, "error_data"), "details");
+    message = str_or_number(error, "title");
+  auto details = str_or_number(obj_of(error, "error_data"), "details");
   if (code == 131047)
     return "outside the 24-hour customer service window (131047): WhatsApp "
            "accepts free-form messages only within 24 hours of the user's "

@@ -7,19 +7,13 @@
 
 #include "actors/tools/exec_process.hpp"
 #include "actors/tools/sandbox/bwrap_args.hpp"
+#include "actors/tools/sandbox/executables.hpp"
 #include "actors/tools/sandbox/pids_cgroup.hpp"
 #include "actors/tools/sandbox/slirp_net.hpp"
 
 namespace nb {
 
 namespace {
-
-std::string first_executable(std::initializer_list<const char*> paths) {
-  for (auto p : paths)
-    if (::access(p, X_OK) == 0)
-      return p;
-  return {};
-}
 
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' '))

@@ -1,4 +1,5 @@
 #include "actors/tools/sandbox/slirp_net.hpp"
+#include "actors/tools/sandbox/executables.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -193,13 +194,6 @@ std::string block_ranges(pid_t pid) {
     return "step " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1)
            + " failed (10 user namespace, 11 network namespace, 12-15 "
              "rtnetlink, 16 no loopback)";
-  return {};
-}
-
-std::string first_executable(std::initializer_list<const char*> paths) {
-  for (auto p : paths)
-    if (::access(p, X_OK) == 0)
-      return p;
   return {};
 }
 
