@@ -25,8 +25,8 @@ std::string now_ms() {
       .count());
 }
 
-json frame(const std::string& type, const std::string& topic,
-           const std::string& id, const std::string& data) {
+json stream_frame_json(const std::string& type, const std::string& topic,
+                       const std::string& id, const std::string& data) {
   return json{{"specVersion", "1.0"},
               {"type", type},
               {"headers", {{"appId", "app-1"},
@@ -88,8 +88,9 @@ struct fake_dingtalk::impl {
       for (auto& cb : callbacks)
         if (!cb.acked && cb.due) {
           cb.due = false;
-          out.push_back(frame("CALLBACK", "/v1.0/im/bot/messages/get", cb.id,
-                              cb.data)
+          out.push_back(stream_frame_json("CALLBACK",
+                                          "/v1.0/im/bot/messages/get", cb.id,
+                                          cb.data)
                           .dump());
         }
       g.unlock();
@@ -284,15 +285,16 @@ void fake_dingtalk::ping(const std::string& data) {
   std::lock_guard<std::mutex> g{impl_->mx};
   auto id = "ping_" + std::to_string(++impl_->counter);
   impl_->ping_ids.insert(id);
-  impl_->raw.push_back(frame("SYSTEM", "ping", id, data).dump());
+  impl_->raw.push_back(stream_frame_json("SYSTEM", "ping", id, data).dump());
 }
 
 void fake_dingtalk::ask_disconnect() {
   std::lock_guard<std::mutex> g{impl_->mx};
   auto id = "sys_" + std::to_string(++impl_->counter);
   impl_->raw.push_back(
-    frame("SYSTEM", "disconnect", id,
-          json{{"reason", "persistent connection is timeout"}}.dump())
+    stream_frame_json(
+      "SYSTEM", "disconnect", id,
+      json{{"reason", "persistent connection is timeout"}}.dump())
       .dump());
 }
 
