@@ -4,7 +4,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/deploy/install-deps.sh"
-cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# A clean build: each target compiled in batches (NB_UNITY, see CMakeLists).
+cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DNB_UNITY=ON >/dev/null
 if [ $# -gt 0 ]; then
   cmake --build "$root/build" -j2 --target "$@"
 else

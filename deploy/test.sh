@@ -16,7 +16,7 @@ fi
 if [ "${1:-}" = "--sanitize" ]; then
   build="$root/build-sanitize"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DNB_SANITIZE=ON >/dev/null
+    -DNB_SANITIZE=ON -DNB_UNITY=ON >/dev/null
   cmake --build "$build" -j2
   cd "$build"
   # Child processes (the nanobot binary in process tests) inherit these.
