@@ -37,7 +37,7 @@ settings settings_for(const fake_llm& llm, int workers) {
   return s;
 }
 
-client_options fast() {
+client_options actor_test_options() {
   client_options o;
   o.retry_delays = {milliseconds{10}, milliseconds{20}, milliseconds{40}};
   o.retry_after_buffer = milliseconds{0};
@@ -45,7 +45,7 @@ client_options fast() {
   return o;
 }
 
-model_request ask(std::string text, bool stream = false) {
+model_request actor_test_request(std::string text, bool stream = false) {
   model_request r;
   r.request_id = "k:1:0";
   r.messages_json = json::array({{{"role", "user"}, {"content", text}}}).dump();
@@ -103,12 +103,13 @@ TEST_CASE("requests beyond the worker bound queue and all get answers") {
   });
   env e;
   auto stats = e.sys.spawn(counting_stats);
-  auto provider = spawn_provider(e.sys, settings_for(llm, 2), stats, fast());
+  auto provider =
+    spawn_provider(e.sys, settings_for(llm, 2), stats, actor_test_options());
   caf::scoped_actor self{e.sys};
   std::set<std::string> expected;
   for (int i = 0; i < 10; ++i) {
     expected.insert("echo: m" + std::to_string(i));
-    self->send(provider, ask("m" + std::to_string(i)));
+    self->send(provider, actor_test_request("m" + std::to_string(i)));
   }
   std::set<std::string> got;
   size_t i = 0;
@@ -135,9 +136,10 @@ TEST_CASE("stream deltas and retry notices reach stream_to") {
   llm.push(error(503, "busy"));
   llm.push(stream_text({"one ", "two ", "three"}));
   env e;
-  auto provider = spawn_provider(e.sys, settings_for(llm, 2), stats_actor{}, fast());
+  auto provider = spawn_provider(e.sys, settings_for(llm, 2), stats_actor{},
+                                 actor_test_options());
   caf::scoped_actor self{e.sys};
-  auto req = ask("x", true);
+  auto req = actor_test_request("x", true);
   req.stream_to = caf::actor_cast<model_delta_sink>(self);
   model_reply reply;
   self->request(provider, std::chrono::seconds(10), req)
@@ -168,7 +170,7 @@ TEST_CASE("an unconfigured provider answers at once with the problem") {
   auto provider = spawn_provider(e.sys, s, stats_actor{});
   caf::scoped_actor self{e.sys};
   model_reply reply;
-  self->request(provider, std::chrono::seconds(5), ask("hello"))
+  self->request(provider, std::chrono::seconds(5), actor_test_request("hello"))
     .receive([&](model_reply& r) { reply = std::move(r); },
              [&](caf::error& err) { FAIL(e.sys.render(err)); });
   CHECK(reply.finish_reason == "error");
@@ -186,11 +188,11 @@ TEST_CASE("stopping the provider stops its workers mid call") {
   auto start = std::chrono::steady_clock::now();
   {
     env e;
-    auto o = fast();
+    auto o = actor_test_options();
     o.stream_idle_timeout = milliseconds{60'000};
     auto provider = spawn_provider(e.sys, settings_for(llm, 2), stats_actor{}, o);
     caf::scoped_actor self{e.sys};
-    self->send(provider, ask("x", true));
+    self->send(provider, actor_test_request("x", true));
     while (llm.request_count() == 0)
       std::this_thread::sleep_for(milliseconds{5});
     caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
