@@ -27,7 +27,7 @@ using namespace nb;
 using namespace std::chrono_literals;
 using json = nlohmann::json;
 
-constexpr int64_t t0 = 1780308000000; // 2026-06-01T10:00:00Z
+constexpr int64_t admin_t0 = 1780308000000; // 2026-06-01T10:00:00Z
 
 struct sink_state {
   sink_state() = default;
@@ -56,8 +56,8 @@ sink_actor::behavior_type sink(sink_actor::stateful_pointer<sink_state> self) {
 struct admin_env {
   test::system_fixture fx;
   test::scratch_dir ws;
-  std::shared_ptr<std::atomic<int64_t>> clock
-    = std::make_shared<std::atomic<int64_t>>(t0);
+  std::shared_ptr<std::atomic<int64_t>> clock =
+    std::make_shared<std::atomic<int64_t>>(admin_t0);
   sink_actor rec;
   cron_admin_actor cron;
   cron::job_store store{ws.at("cron")};
@@ -142,21 +142,21 @@ TEST_CASE("a job added by the page is in jobs.json and fires at its slot") {
   CHECK(j.session_key == "websocket:web-1");
   CHECK(j.origin_channel == "websocket");
   CHECK(j.schedule.every_ms == 60'000);
-  CHECK(j.next_run_at_ms == t0 + 60'000);
+  CHECK(j.next_run_at_ms == admin_t0 + 60'000);
   auto view = env.jobs()["jobs"][0];
   CHECK(view["id"] == id);
   CHECK(view["timing"] == "every 1m");
-  CHECK(view["next_run_ms"] == t0 + 60'000);
+  CHECK(view["next_run_ms"] == admin_t0 + 60'000);
   CHECK(view["last_run"] == "");
   CHECK(view["chat_id"] == "web-1");
   CHECK_FALSE(view["tz"].get<std::string>().empty());
 
-  env.clock->store(t0 + 60'000);
+  env.clock->store(admin_t0 + 60'000);
   REQUIRE(env.wait_for(1) == 1);
   for (int k = 0; k < 250 && env.stored(id).last_run_at_ms == 0; ++k)
     std::this_thread::sleep_for(20ms);
   view = env.jobs()["jobs"][0];
-  CHECK(view["last_run_ms"] == t0 + 60'000);
+  CHECK(view["last_run_ms"] == admin_t0 + 60'000);
   CHECK(view["last_status"] == "ok");
   CHECK(view["runs"].size() == 1);
 }
@@ -170,7 +170,7 @@ TEST_CASE("pause keeps a job from firing; resume brings it back") {
   CHECK(paused["job"]["enabled"] == false);
   CHECK(env.stored(id).enabled == false);
   CHECK(env.stored(id).next_run_at_ms == 0);
-  env.clock->store(t0 + 180'000); // three slots pass
+  env.clock->store(admin_t0 + 180'000); // three slots pass
   std::this_thread::sleep_for(200ms);
   CHECK(env.received() == 0);
   CHECK(env.stored(id).last_run_at_ms == 0);
@@ -178,8 +178,8 @@ TEST_CASE("pause keeps a job from firing; resume brings it back") {
   auto resumed = env.edit("resume", id);
   REQUIRE(resumed["ok"] == true);
   CHECK(env.stored(id).enabled);
-  CHECK(env.stored(id).next_run_at_ms == t0 + 240'000); // on its grid
-  env.clock->store(t0 + 240'000);
+  CHECK(env.stored(id).next_run_at_ms == admin_t0 + 240'000); // on its grid
+  env.clock->store(admin_t0 + 240'000);
   CHECK(env.wait_for(1) == 1);
 }
 
@@ -202,7 +202,7 @@ TEST_CASE("an update changes the schedule, the message and the chat") {
   CHECK(j.schedule.tz == "Europe/Berlin");
   CHECK(j.session_key == "telegram:42");
   // 12:30 in Berlin (CEST, +02:00) on 2026-06-01 is 10:30Z.
-  CHECK(j.next_run_at_ms == t0 + 30 * 60'000);
+  CHECK(j.next_run_at_ms == admin_t0 + 30 * 60'000);
   CHECK(up["job"]["next_run"] == "2026-06-01T12:30:00+02:00");
 
   auto bad = env.edit("update", id, {{"kind", "cron"}, {"cron_expr", "61 * * * *"}});
@@ -215,15 +215,16 @@ TEST_CASE("run now sends the turn at once and records the run") {
   admin_env env;
   auto id = env.edit("add", "", every_minute_form())["job"]["id"]
               .get<std::string>();
-  env.clock->store(t0 + 5'000);
+  env.clock->store(admin_t0 + 5'000);
   auto run = env.edit("run", id);
   REQUIRE(run["ok"] == true);
   CHECK(env.wait_for(1) == 1);
-  CHECK(run["job"]["last_run_ms"] == t0 + 5'000);
+  CHECK(run["job"]["last_run_ms"] == admin_t0 + 5'000);
   CHECK(run["job"]["last_status"] == "ok");
   auto j = env.stored(id);
-  CHECK(j.last_run_at_ms == t0 + 5'000);
-  CHECK(j.next_run_at_ms == t0 + 60'000); // the schedule goes on as it was
+  CHECK(j.last_run_at_ms == admin_t0 + 5'000);
+  CHECK(j.next_run_at_ms
+        == admin_t0 + 60'000); // the schedule goes on as it was
   REQUIRE(j.run_history.size() == 1);
   CHECK(env.edit("run", "nosuchjob")["ok"] == false);
 }
@@ -253,7 +254,8 @@ TEST_CASE("bad forms and protected jobs are refused, naming the problem") {
   dream.id = "dream";
   dream.name = "dream";
   dream.schedule = {"every", 0, 7'200'000, "", ""};
-  REQUIRE(cron::reconcile_system_jobs(env.store, {dream}, {}, t0).empty());
+  REQUIRE(
+    cron::reconcile_system_jobs(env.store, {dream}, {}, admin_t0).empty());
   for (auto op : {"pause", "update", "remove"}) {
     auto out = env.edit(op, "dream", {{"message", "x"}});
     CHECK(out["ok"] == false);

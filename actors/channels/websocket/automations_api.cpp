@@ -12,20 +12,14 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-constexpr const char* agent = "main";
-
 api_reply answer(int status, const json& body) {
   return {status, body.dump(-1, ' ', false, json::error_handler_t::replace)};
-}
-
-json file_json(const workspace_text& t) {
-  return {{"text", t.text}, {"version", t.version}, {"origin", t.origin}};
 }
 
 /// HEARTBEAT.md, its state and the evaluator prompt, from the workspace.
 json heartbeat_json(caf::actor_system& sys, const heartbeat_settings& hb) {
   json out{{"enabled", hb.enabled}, {"interval_s", hb.interval_s}};
-  auto ws = find_workspace(sys, agent);
+  auto ws = find_workspace(sys, page_agent);
   if (auto* e = std::get_if<ask_error>(&ws)) {
     out["error"] = e->text;
     return out;
@@ -48,7 +42,7 @@ json heartbeat_json(caf::actor_system& sys, const heartbeat_settings& hb) {
 
 api_reply overview(caf::actor_system& sys, const heartbeat_settings& hb) {
   json out{{"jobs", json::array()}, {"problems", json::array()}};
-  auto cron = find_cron(sys, agent);
+  auto cron = find_cron(sys, page_agent);
   if (auto* e = std::get_if<ask_error>(&cron)) {
     out["cron_error"] = e->text;
   } else {
@@ -67,7 +61,7 @@ api_reply overview(caf::actor_system& sys, const heartbeat_settings& hb) {
 }
 
 api_reply edit(caf::actor_system& sys, cron_edit rq) {
-  auto cron = find_cron(sys, agent);
+  auto cron = find_cron(sys, page_agent);
   if (auto* e = std::get_if<ask_error>(&cron))
     return api_problem(409, e->text);
   // "run" waits for the inbox's receipt (up to its journal timeout).
@@ -83,7 +77,7 @@ api_reply edit(caf::actor_system& sys, cron_edit rq) {
 api_reply save_heartbeat(caf::actor_system& sys, const json& form) {
   if (!form.contains("text") || !form["text"].is_string())
     return api_problem(400, "text: the new HEARTBEAT.md is needed");
-  auto ws = find_workspace(sys, agent);
+  auto ws = find_workspace(sys, page_agent);
   if (auto* e = std::get_if<ask_error>(&ws))
     return api_problem(409, e->text);
   workspace_write rq{"HEARTBEAT.md", form["text"].get<std::string>(),

@@ -8,6 +8,8 @@
 #include <string>
 #include <variant>
 
+#include <nlohmann/json.hpp>
+
 #include <caf/actor_cast.hpp>
 #include <caf/actor_registry.hpp>
 #include <caf/actor_system.hpp>
@@ -17,6 +19,18 @@
 #include "messages/control.hpp"
 
 namespace nb::ws {
+
+/// The agent the control pages serve (the API cannot choose another yet).
+inline constexpr const char* page_agent = "main";
+
+/// A workspace file as the pages get it: its text and the version a save
+/// must name.
+inline nlohmann::json file_json(const workspace_text& t) {
+  return {{"file", t.file},
+          {"text", t.text},
+          {"version", t.version},
+          {"origin", t.origin}};
+}
 
 /// Why a request got no answer.
 struct ask_error {

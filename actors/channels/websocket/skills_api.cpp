@@ -13,25 +13,17 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-constexpr const char* agent = "main";
 constexpr const char* memory_file = "memory/MEMORY.md";
 
 api_reply answer(const json& body) {
   return {200, body.dump(-1, ' ', false, json::error_handler_t::replace)};
 }
 
-json file_json(const workspace_text& t) {
-  return {{"file", t.file},
-          {"text", t.text},
-          {"version", t.version},
-          {"origin", t.origin}};
-}
-
 /// Asks the workspace actor; the answer as JSON or as a problem.
 template <class Reply, class Render, class... Ts>
 api_reply ask_files(caf::actor_system& sys, int fail_status, Render render,
                     Ts&&... xs) {
-  auto ws = find_workspace(sys, agent);
+  auto ws = find_workspace(sys, page_agent);
   if (auto* e = std::get_if<ask_error>(&ws))
     return api_problem(409, e->text);
   auto got = ask<Reply>(sys, std::get<workspace_admin_actor>(ws), 10s,
