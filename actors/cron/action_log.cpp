@@ -64,14 +64,6 @@ std::string apply_action(std::vector<job>& jobs, const json& action) {
   return "";
 }
 
-json ms_or_null(int64_t v) {
-  return v > 0 ? json(v) : json(nullptr);
-}
-
-json text_or_null(const std::string& s) {
-  return s.empty() ? json(nullptr) : json(s);
-}
-
 /// A payload key we keep but do not use, under either spelling.
 json extra(const job& j, const char* camel, const char* snake, json fallback) {
   for (auto* k : {camel, snake})

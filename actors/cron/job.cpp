@@ -2,8 +2,6 @@
 
 namespace nb::cron {
 
-namespace {
-
 using json = nlohmann::json;
 
 json ms_or_null(int64_t v) {
@@ -13,6 +11,8 @@ json ms_or_null(int64_t v) {
 json text_or_null(const std::string& s) {
   return s.empty() ? json(nullptr) : json(s);
 }
+
+namespace {
 
 /// The value under `camel` or `snake` (null when neither is there).
 const json* camel_or_snake(const json& obj, const char* camel,

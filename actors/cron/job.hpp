@@ -50,6 +50,11 @@ struct job {
 
 nlohmann::json to_json(const job& j);
 
+/// The original's file shapes: a time in ms, or null when unset (0 or less).
+nlohmann::json ms_or_null(int64_t v);
+/// A text, or null when empty.
+nlohmann::json text_or_null(const std::string& s);
+
 /// Reads one job; nullopt with `error` naming the bad key.
 std::optional<job> job_from_json(const nlohmann::json& v, std::string* error);
 

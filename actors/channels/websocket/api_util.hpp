@@ -1,4 +1,5 @@
-// Pieces the WebUI's JSON API handlers share (setup_api, settings_api):
+// Pieces the WebUI's JSON API handlers share (setup, settings, sessions,
+// automations, skills):
 // answers, the config file's text, the gateway's supervisor. Blocking: for
 // the WebSocket server's API worker thread only.
 #pragma once
@@ -14,8 +15,11 @@
 
 namespace nb::ws {
 
+/// `body` with `status`; text that is not UTF-8 (a file, a transcript) is
+/// sent with U+FFFD instead of failing the answer.
 inline api_reply answer(int status, const nlohmann::json& body) {
-  return {status, body.dump()};
+  return {status,
+          body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
 /// {"error": text} with `status`.

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/channels/websocket/api_util.hpp"
 #include "actors/channels/websocket/control_ask.hpp"
 #include "actors/heartbeat/heartbeat_tasks.hpp"
 
@@ -11,10 +12,6 @@ namespace {
 
 using nlohmann::json;
 using namespace std::chrono_literals;
-
-api_reply answer(int status, const json& body) {
-  return {status, body.dump(-1, ' ', false, json::error_handler_t::replace)};
-}
 
 /// HEARTBEAT.md, its state and the evaluator prompt, from the workspace.
 json heartbeat_json(caf::actor_system& sys, const heartbeat_settings& hb) {
@@ -63,12 +60,12 @@ api_reply overview(caf::actor_system& sys, const heartbeat_settings& hb) {
 api_reply edit(caf::actor_system& sys, cron_edit rq) {
   auto cron = find_cron(sys, page_agent);
   if (auto* e = std::get_if<ask_error>(&cron))
-    return api_problem(409, e->text);
+    return problem(409, e->text);
   // "run" waits for the inbox's receipt (up to its journal timeout).
   auto got = ask<std::string>(sys, std::get<cron_admin_actor>(cron), 45s,
                               std::move(rq));
   if (auto* e = std::get_if<ask_error>(&got))
-    return api_problem(500, e->text);
+    return problem(500, e->text);
   auto doc = json::parse(std::get<std::string>(got), nullptr, false);
   bool ok = doc.is_object() && doc.value("ok", false);
   return answer(ok ? 200 : 400, doc);
@@ -76,16 +73,16 @@ api_reply edit(caf::actor_system& sys, cron_edit rq) {
 
 api_reply save_heartbeat(caf::actor_system& sys, const json& form) {
   if (!form.contains("text") || !form["text"].is_string())
-    return api_problem(400, "text: the new HEARTBEAT.md is needed");
+    return problem(400, "text: the new HEARTBEAT.md is needed");
   auto ws = find_workspace(sys, page_agent);
   if (auto* e = std::get_if<ask_error>(&ws))
-    return api_problem(409, e->text);
+    return problem(409, e->text);
   workspace_write rq{"HEARTBEAT.md", form["text"].get<std::string>(),
                      form.value("version", std::string{})};
   auto got = ask<workspace_text>(sys, std::get<workspace_admin_actor>(ws), 10s,
                                  std::move(rq));
   if (auto* e = std::get_if<ask_error>(&got))
-    return api_problem(400, e->text);
+    return problem(400, e->text);
   auto& t = std::get<workspace_text>(got);
   return answer(200, json{{"ok", true},
                           {"file", file_json(t)},
@@ -93,10 +90,6 @@ api_reply save_heartbeat(caf::actor_system& sys, const json& form) {
 }
 
 } // namespace
-
-api_reply api_problem(int status, const std::string& text) {
-  return answer(status, json{{"error", text}});
-}
 
 std::optional<api_reply> automations_api(caf::actor_system& sys,
                                          const heartbeat_settings& heartbeat,
@@ -108,36 +101,36 @@ std::optional<api_reply> automations_api(caf::actor_system& sys,
     return std::nullopt;
   if (name == "automations")
     return call.method == "GET" ? overview(sys, heartbeat)
-                                : api_problem(405, "GET only");
+                                : problem(405, "GET only");
   auto form = call.body.empty() ? json::object()
                                 : json::parse(call.body, nullptr, false);
   if (call.method != "GET" && call.method != "DELETE" && !form.is_object())
-    return api_problem(400, "expected a JSON object");
+    return problem(400, "expected a JSON object");
   if (name == "heartbeat")
     return call.method == "PUT" ? save_heartbeat(sys, form)
-                                : api_problem(405, "PUT only (GET "
-                                                   "/api/automations reads)");
+                                : problem(405, "PUT only (GET "
+                                               "/api/automations reads)");
   if (name == jobs)
     return call.method == "POST" ? edit(sys, {"add", "", form.dump()})
-                                 : api_problem(405, "POST only");
+                                 : problem(405, "POST only");
   // cron/jobs/<id>[/<op>]
   auto rest = name.substr(jobs.size() + 1);
   auto slash = rest.find('/');
   auto id = rest.substr(0, slash);
   auto op = slash == std::string::npos ? std::string{} : rest.substr(slash + 1);
   if (id.empty())
-    return api_problem(404, "no job named");
+    return problem(404, "no job named");
   if (op.empty()) {
     if (call.method == "PUT")
       return edit(sys, {"update", id, form.dump()});
     if (call.method == "DELETE")
       return edit(sys, {"remove", id, ""});
-    return api_problem(405, "PUT or DELETE only");
+    return problem(405, "PUT or DELETE only");
   }
   if (op != "pause" && op != "resume" && op != "run")
-    return api_problem(404, "cron/jobs/<id>/pause, resume or run");
+    return problem(404, "cron/jobs/<id>/pause, resume or run");
   if (call.method != "POST")
-    return api_problem(405, "POST only");
+    return problem(405, "POST only");
   return edit(sys, {op, id, ""});
 }
 

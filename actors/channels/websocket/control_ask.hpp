@@ -84,7 +84,4 @@ inline asked<cron_admin_actor> find_cron(caf::actor_system& sys,
                                cron_owner_atom::value, agent);
 }
 
-/// A JSON answer: {"error": text} with `status`.
-api_reply api_problem(int status, const std::string& text);
-
 } // namespace nb::ws

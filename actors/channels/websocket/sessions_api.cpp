@@ -8,6 +8,7 @@
 #include <caf/scoped_actor.hpp>
 #include <nlohmann/json.hpp>
 
+#include "actors/channels/websocket/api_util.hpp"
 #include "messages/errc.hpp"
 #include "messages/session_admin.hpp"
 
@@ -18,14 +19,6 @@ namespace {
 using nlohmann::json;
 
 constexpr auto ask_timeout = std::chrono::seconds(30);
-
-api_reply answer(int status, const json& body) {
-  return {status, body.dump(-1, ' ', false, json::error_handler_t::replace)};
-}
-
-api_reply problem(int status, const std::string& text) {
-  return answer(status, json{{"detail", text}});
-}
 
 /// An error's own words (the store names the file), else CAF's rendering.
 api_reply failure(caf::actor_system& sys, const caf::error& err) {

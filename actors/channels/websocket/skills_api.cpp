@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/channels/websocket/api_util.hpp"
 #include "actors/channels/websocket/control_ask.hpp"
 
 namespace nb::ws {
@@ -15,21 +16,17 @@ using namespace std::chrono_literals;
 
 constexpr const char* memory_file = "memory/MEMORY.md";
 
-api_reply answer(const json& body) {
-  return {200, body.dump(-1, ' ', false, json::error_handler_t::replace)};
-}
-
 /// Asks the workspace actor; the answer as JSON or as a problem.
 template <class Reply, class Render, class... Ts>
 api_reply ask_files(caf::actor_system& sys, int fail_status, Render render,
                     Ts&&... xs) {
   auto ws = find_workspace(sys, page_agent);
   if (auto* e = std::get_if<ask_error>(&ws))
-    return api_problem(409, e->text);
+    return problem(409, e->text);
   auto got = ask<Reply>(sys, std::get<workspace_admin_actor>(ws), 10s,
                         std::forward<Ts>(xs)...);
   if (auto* e = std::get_if<ask_error>(&got))
-    return api_problem(fail_status, e->text);
+    return problem(fail_status, e->text);
   return render(std::get<Reply>(got));
 }
 
@@ -43,7 +40,7 @@ api_reply history(caf::actor_system& sys, const std::string& rest) {
     auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(),
                                      q.before);
     if (ec != std::errc{} || end != rest.data() + rest.size() || q.before < 0)
-      return api_problem(400, "memory/history/<before>: a cursor number");
+      return problem(400, "memory/history/<before>: a cursor number");
   }
   return ask_files<std::string>(sys, 500, json_text, q);
 }
@@ -61,7 +58,7 @@ std::optional<api_reply> skills_api(caf::actor_system& sys,
     auto form = json::parse(call.body, nullptr, false);
     if (!form.is_object() || !form.contains("text")
         || !form["text"].is_string())
-      return api_problem(400, "text: the new MEMORY.md is needed");
+      return problem(400, "text: the new MEMORY.md is needed");
     workspace_write rq{memory_file, form["text"].get<std::string>(),
                        form.value("version", std::string{})};
     return ask_files<workspace_text>(
@@ -69,29 +66,30 @@ std::optional<api_reply> skills_api(caf::actor_system& sys,
       [](const workspace_text& t) {
         auto out = file_json(t);
         out["ok"] = true;
-        return answer(out);
+        return answer(200, out);
       },
       std::move(rq));
   }
   if (call.method != "GET")
-    return api_problem(405, name == "memory" ? "GET or PUT only"
-                                             : "GET only");
+    return problem(405, name == "memory" ? "GET or PUT only" : "GET only");
   if (name == "skills")
     return ask_files<std::string>(sys, 500, json_text,
                                   skills_report_atom::value);
   if (skills)
     return ask_files<workspace_text>(
-      sys, 404, [](const workspace_text& t) { return answer(file_json(t)); },
+      sys, 404,
+      [](const workspace_text& t) { return answer(200, file_json(t)); },
       skill_read{name.substr(7)});
   if (name == "memory")
     return ask_files<workspace_text>(
-      sys, 500, [](const workspace_text& t) { return answer(file_json(t)); },
+      sys, 500,
+      [](const workspace_text& t) { return answer(200, file_json(t)); },
       workspace_read{memory_file});
   if (name == "memory/history")
     return history(sys, "");
   if (name.rfind("memory/history/", 0) == 0)
     return history(sys, name.substr(15));
-  return api_problem(404, "memory, memory/history[/<before>]");
+  return problem(404, "memory, memory/history[/<before>]");
 }
 
 } // namespace nb::ws
