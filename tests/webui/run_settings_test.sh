@@ -8,20 +8,9 @@
 # Args: <build dir> <source dir>. Exit 77 (skipped) without chromium/node/npm.
 set -euo pipefail
 build="$1"; src="$2"
-chromium="${CHROMIUM:-/usr/bin/chromium}"
-if [ ! -x "$chromium" ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "SKIP: needs $chromium, node and npm (deploy/install-deps.sh installs them)"
-  exit 77
-fi
-mods="$build/webui-node"
-mkdir -p "$mods"
-(
-  flock 9
-  if [ ! -d "$mods/node_modules/playwright-core" ]; then
-    [ -f "$mods/package.json" ] || echo '{"name":"nb-webui-test","private":true}' > "$mods/package.json"
-    (cd "$mods" && npm install --no-audit --no-fund --loglevel=error playwright-core@1)
-  fi
-) 9>"$mods/.install.lock"
+source "$src/tests/webui/browser_env.sh"
+need_browser
+install_playwright
 # The reference MCP server, installed like tests/mcp's fixture does.
 npm_dir="$build/mcp-npm"
 everything="$npm_dir/node_modules/@modelcontextprotocol/server-everything/dist/index.js"

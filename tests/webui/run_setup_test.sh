@@ -15,11 +15,8 @@
 # chromium/node, or (auth) without a non-loopback address.
 set -euo pipefail
 build="$1"; src="$2"; mode="$3"
-chromium="${CHROMIUM:-/usr/bin/chromium}"
-if [ ! -x "$chromium" ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "SKIP: needs $chromium, node and npm (deploy/install-deps.sh installs them)"
-  exit 77
-fi
+source "$src/tests/webui/browser_env.sh"
+need_browser
 bind_host=127.0.0.1
 if [ "$mode" = auth ]; then
   # The first address `hostname -I` lists that is IPv4 and not loopback.
@@ -29,15 +26,7 @@ if [ "$mode" = auth ]; then
     exit 77
   fi
 fi
-mods="$build/webui-node"
-mkdir -p "$mods"
-(
-  flock 9
-  if [ ! -d "$mods/node_modules/playwright-core" ]; then
-    [ -f "$mods/package.json" ] || echo '{"name":"nb-webui-test","private":true}' > "$mods/package.json"
-    (cd "$mods" && npm install --no-audit --no-fund --loglevel=error playwright-core@1)
-  fi
-) 9>"$mods/.install.lock"
+install_playwright
 home="$(mktemp -d /tmp/nb-webui-setup-XXXXXX)"
 pids=()
 cleanup() {

@@ -6,22 +6,9 @@
 # is missing; deploy/install-deps.sh installs both.
 set -euo pipefail
 build="$1"; src="$2"; mode="${3:-single}"
-chromium="${CHROMIUM:-/usr/bin/chromium}"
-if [ ! -x "$chromium" ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "SKIP: needs $chromium, node and npm (deploy/install-deps.sh installs them)"
-  exit 77
-fi
-mods="$build/webui-node"
-# Both WebUI tests start together in a fresh build dir: the second waits on
-# the lock instead of running npm into the same folder at the same time.
-mkdir -p "$mods"
-(
-  flock 9
-  if [ ! -d "$mods/node_modules/playwright-core" ]; then
-    [ -f "$mods/package.json" ] || echo '{"name":"nb-webui-test","private":true}' > "$mods/package.json"
-    (cd "$mods" && npm install --no-audit --no-fund --loglevel=error playwright-core@1)
-  fi
-) 9>"$mods/.install.lock"
+source "$src/tests/webui/browser_env.sh"
+need_browser
+install_playwright
 home="$(mktemp -d /tmp/nb-webui-XXXXXX)"
 pids=()
 cleanup() {
