@@ -6,6 +6,15 @@
 
 namespace nb::config_json {
 
+bool valid_name(std::string_view name) {
+  if (name.empty() || name.size() > 64)
+    return false;
+  for (unsigned char c : name)
+    if (!std::isalnum(c) && c != '_' && c != '-')
+      return false;
+  return true;
+}
+
 std::string loose(std::string_view s) {
   std::string out;
   for (unsigned char c : s)

@@ -16,6 +16,10 @@ namespace nb::config_json {
 
 using ojson = nlohmann::ordered_json;
 
+/// A name the user may give a provider, channel, MCP server or agent:
+/// 1-64 of A-Z, a-z, 0-9, '_' and '-'.
+bool valid_name(std::string_view name);
+
 /// "lmStudio", "lm-studio" and "lm_studio" are one name.
 std::string loose(std::string_view s);
 

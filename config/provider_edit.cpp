@@ -16,20 +16,11 @@ using config_json::loose;
 using config_json::member;
 using config_json::section;
 
-bool valid_name(std::string_view name) {
-  if (name.empty() || name.size() > 64)
-    return false;
-  for (unsigned char c : name)
-    if (!std::isalnum(c) && c != '_' && c != '-')
-      return false;
-  return true;
-}
-
 } // namespace
 
 std::variant<std::string, config_error>
 apply_provider_setup(std::string_view current, const provider_setup& s) {
-  if (!valid_name(s.provider))
+  if (!config_json::valid_name(s.provider))
     return config_error{"agents.defaults.provider",
                         "expected a provider name of letters, digits, '_' "
                         "or '-'"};

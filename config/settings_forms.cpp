@@ -16,15 +16,6 @@ namespace cj = config_json;
 
 using edit_error = std::optional<config_error>;
 
-bool valid_name(std::string_view name) {
-  if (name.empty() || name.size() > 64)
-    return false;
-  for (unsigned char c : name)
-    if (!std::isalnum(c) && c != '_' && c != '-')
-      return false;
-  return true;
-}
-
 bool has(const json& form, const char* key) {
   return form.contains(key) && !form[key].is_discarded();
 }
@@ -130,7 +121,7 @@ edit_error edit_tools(ojson& root, const json& form) {
 edit_error edit_channel(ojson& root, const std::string& name,
                         const json& form) {
   auto at = "channels." + name;
-  if (!valid_name(name))
+  if (!config_json::valid_name(name))
     return config_error{"channels", "a channel name is 1-64 letters, digits, "
                                     "'_' or '-'"};
   auto c = walk(root, {"channels"});
@@ -165,7 +156,7 @@ edit_error edit_channel(ojson& root, const std::string& name,
     if (!form["secrets"].is_object())
       return config_error{at, "secrets: expected an object of strings"};
     for (const auto& [key, value] : form["secrets"].items()) {
-      if (!secret_key(key) || !valid_name(key))
+      if (!secret_key(key) || !config_json::valid_name(key))
         return config_error{at + "." + key, "not a secret's key (a token, "
                                             "secret, password or key)"};
       if (!value.is_string())
@@ -202,7 +193,7 @@ edit_error merge_secret_map(ojson& entry, const char* camel, const json& given,
 edit_error edit_mcp(ojson& root, const std::string& name, const json& form,
                     bool remove) {
   auto at = "tools.mcpServers." + name;
-  if (!valid_name(name))
+  if (!config_json::valid_name(name))
     return config_error{"tools.mcpServers", "a server name is 1-64 letters, "
                                             "digits, '_' or '-'"};
   auto s = walk(root, {"tools", "mcpServers"});
