@@ -14,7 +14,7 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-const char* user_file = R"({
+const char* settings_user_file = R"({
   "myNotes": {"keep": [1, 2]},
   "agents": {"defaults": {"workspace": "/tmp/ws", "model": "m1",
                           "max_tokens": 1234}},
@@ -31,7 +31,7 @@ env_lookup no_env() {
   return [](const std::string&) -> std::optional<std::string> { return {}; };
 }
 
-settings_change ok(const settings_form& f, std::string_view text = user_file) {
+settings_change ok(const settings_form& f, std::string_view text = settings_user_file) {
   auto r = apply_settings_form(text, f, "/tmp/c.json", no_env());
   if (auto* e = std::get_if<config_error>(&r))
     FAIL("unexpected error: " << e->message());
@@ -39,7 +39,7 @@ settings_change ok(const settings_form& f, std::string_view text = user_file) {
 }
 
 config_error refused(const settings_form& f) {
-  auto r = apply_settings_form(user_file, f, "/tmp/c.json", no_env());
+  auto r = apply_settings_form(settings_user_file, f, "/tmp/c.json", no_env());
   REQUIRE(std::holds_alternative<config_error>(r));
   return std::get<config_error>(r);
 }
