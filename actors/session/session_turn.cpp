@@ -25,51 +25,6 @@ namespace nb {
 
 using json = nlohmann::json;
 
-outbound_msg reply_msg(session_pointer self, std::string text, bool is_error) {
-  auto& in = self->state.current;
-  outbound_msg out;
-  out.channel = in.channel;
-  out.chat_id = in.chat_id;
-  out.session_key = self->state.key;
-  out.kind = outbound_kind::final_reply;
-  out.content = std::move(text);
-  out.is_error = is_error;
-  out.stream_id = self->state.key + ":" + std::to_string(self->state.turn_number);
-  json meta{{"streamed", self->state.streamed}};
-  if (!self->state.stop_reason.empty())
-    meta["stop_reason"] = self->state.stop_reason;
-  // The turn's usage as the original's turn_end carries it (requests
-  // summed; context_tokens = the last request's prompt) and the window it
-  // is measured against: the WebUI shows the chat's context use.
-  const auto& last = self->state.last_usage;
-  const auto& sum = self->state.last_turn_sum.prompt_tokens > 0
-                      ? self->state.last_turn_sum : last;
-  if (last.prompt_tokens > 0) {
-    // The API channel answers with it as the completion's usage too.
-    meta["usage"] = {{"prompt_tokens", sum.prompt_tokens},
-                     {"completion_tokens", sum.completion_tokens},
-                     {"total_tokens",
-                      std::max(sum.total_tokens,
-                               sum.prompt_tokens + sum.completion_tokens)},
-                     {"cached_tokens", sum.cached_tokens},
-                     {"context_tokens", last.prompt_tokens}};
-    meta["context_window_tokens"] = self->state.runtime.context_window_tokens;
-  }
-  out.metadata_json = meta.dump();
-  return out;
-}
-
-json user_message(const inbound_msg& in) {
-  json m{{"role", "user"}, {"content", in.content}, {"timestamp", iso_now()}};
-  if (!in.media.empty())
-    m["media"] = in.media;
-  // The inbox entry it came from: a re-delivery after a crash finds it here
-  // and is not stored twice.
-  if (!in.inbox_id.empty())
-    m["_inbox"] = in.inbox_id;
-  return m;
-}
-
 namespace {
 
 // -- RESTORE ------------------------------------------------------------------
