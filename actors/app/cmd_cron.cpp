@@ -86,13 +86,19 @@ int cmd_cron(const std::vector<std::string>& args) {
         return usage_error("cron", cron_usage, a + " needs a value");
       session = *v;
     } else if (!a.empty() && a[0] == '-') {
-      return usage_error("cron", cron_usage, "unknown option '" + a + "'");
+      return usage_error(
+        "cron", cron_usage,
+        unknown_word("option", a,
+                     {"--config", "--message", "--name", "--every", "--cron",
+                      "--tz", "--at", "--session"}));
     } else {
       positional.push_back(a);
     }
   }
   if (action != "list" && action != "add" && action != "remove")
-    return usage_error("cron", cron_usage, "unknown action '" + action + "'");
+    return usage_error(
+      "cron", cron_usage,
+      unknown_word("action", action, {"list", "add", "remove"}));
   if (action == "remove" ? positional.size() != 1 : !positional.empty())
     return usage_error("cron", cron_usage,
                        action == "remove"

@@ -1,8 +1,11 @@
-// `nanobot gateway`: every actor in one process, until SIGINT/SIGTERM.
+// `nanobot gateway`: every actor in one process, until SIGINT/SIGTERM;
+// its sub-actions and --background in gateway_control.hpp.
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 
 #include "actors/app/commands.hpp"
+#include "actors/app/gateway_control.hpp"
 #include "actors/app/load_config.hpp"
 #include "actors/app/shutdown_signals.hpp"
 #include "actors/channels/api/api_server.hpp"
@@ -14,7 +17,55 @@
 
 namespace nb {
 
+namespace {
+
+const std::vector<std::string>& gateway_actions() {
+  static const std::vector<std::string> all{
+    "status",           "logs", "stop", "restart", "install-service",
+    "uninstall-service"};
+  return all;
+}
+
+} // namespace
+
 int cmd_gateway(const options& opts) {
+  const auto& action = opts.subcommand;
+  if (!action.empty()
+      && std::find(gateway_actions().begin(), gateway_actions().end(), action)
+           == gateway_actions().end()) {
+    std::cerr << "nanobot gateway: "
+              << unknown_word("action", action, gateway_actions())
+              << " (actions: status, logs, stop, restart, install-service, "
+                 "uninstall-service)\n";
+    return 2;
+  }
+  if (opts.foreground && opts.background) {
+    std::cerr << "nanobot gateway: --foreground and --background cannot be "
+                 "used together\n";
+    return 2;
+  }
+  if (action == "logs")
+    return gateway_logs_command(opts);
+  if (!action.empty() || opts.background) {
+    auto cfg = load_config_or_report(opts);
+    if (!cfg)
+      return 2;
+    if (opts.port)
+      cfg->gateway.port = *opts.port;
+    if (action == "status")
+      return gateway_status_command(opts, *cfg);
+    if (action == "stop")
+      return gateway_stop_command(opts, *cfg);
+    if (action == "restart")
+      return gateway_restart_command(opts, *cfg);
+    if (action == "install-service")
+      return gateway_install_service(opts, *cfg);
+    if (action == "uninstall-service")
+      return gateway_uninstall_service(opts, *cfg);
+    return gateway_start_background(opts, *cfg);
+  }
+  // In the foreground: this process is the gateway (--foreground, the
+  // original's flag for service files, says so explicitly).
   log::set_level(opts.verbose ? "debug" : "info");
   auto cfg = load_config_or_report(opts);
   if (!cfg)

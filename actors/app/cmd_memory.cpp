@@ -76,14 +76,16 @@ int cmd_memory(const std::vector<std::string>& args) {
         return usage_error("memory", memory_usage,
                            "--category must be fact, profile or experience");
     } else if (!a.empty() && a[0] == '-') {
-      return usage_error("memory", memory_usage, "unknown option '" + a + "'");
+      return usage_error("memory", memory_usage,
+                         unknown_word("option", a, {"--config", "--category"}));
     } else {
       positional.push_back(a);
     }
   }
   if (action != "search" && action != "stats" && action != "reindex")
-    return usage_error("memory", memory_usage,
-                       "unknown action '" + action + "'");
+    return usage_error(
+      "memory", memory_usage,
+      unknown_word("action", action, {"search", "stats", "reindex"}));
   if (action == "search" ? positional.size() != 1 : !positional.empty())
     return usage_error("memory", memory_usage,
                        action == "search"

@@ -22,5 +22,12 @@ int cmd_channels(const options& opts);
 int cmd_node(const options& opts);
 /// `nanobot agents list`: agents, workspaces, models and bindings.
 int cmd_agents(const options& opts);
+/// `nanobot trigger JOB`: run a cron job now (through the gateway's
+/// scheduler).
+int cmd_trigger(const options& opts);
+/// `nanobot sessions list|show|restore-workspace`.
+int cmd_sessions(const options& opts);
+/// `nanobot provider login|logout NAME`: an API-key provider's key.
+int cmd_provider(const options& opts);
 
 } // namespace nb

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
     return nb::cmd_agents(opts);
   if (opts.command == "node")
     return nb::cmd_node(opts);
-  std::cerr << "nanobot: unknown command '" << opts.command
-            << "' (commands: onboard, status, agent, gateway, serve, cron, memory, channels, agents, node)\n";
+  std::cerr << "nanobot: "
+            << nb::unknown_word("command", opts.command, nb::command_names())
+            << " (see nanobot --help)\n";
   return 2;
 }
