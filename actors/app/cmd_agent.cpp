@@ -22,6 +22,7 @@ int cmd_agent(const options& opts) {
     co.session = opts.session;
     co.message = opts.message;
     co.stream = opts.stream;
+    co.markdown = opts.markdown;
     int rc = run_cli_chat(rt.system(), rt.router(), co);
     // Work the turn started in the background (the /new archive, a
     // consolidation) finishes before the process ends, within a bound.

@@ -40,6 +40,19 @@ int main(int argc, char** argv) {
     return nb::cmd_channels(opts);
   if (opts.command == "agents")
     return nb::cmd_agents(opts);
+  if (opts.command == "trigger")
+    return nb::cmd_trigger(opts);
+  if (opts.command == "sessions")
+    return nb::cmd_sessions(opts);
+  if (opts.command == "provider")
+    return nb::cmd_provider(opts);
+  if (opts.command == "plugins") {
+    // Named, so the refusal says what is missing rather than "unknown".
+    std::cerr << "nanobot plugins: the original's optional features and "
+                 "Agent Plugins (<workspace>/plugins) are not supported by "
+                 "this build yet\n";
+    return 2;
+  }
   if (opts.command == "node")
     return nb::cmd_node(opts);
   std::cerr << "nanobot: "

@@ -94,7 +94,9 @@ bool is_exit(const std::string& line) {
 
 int run_cli_chat(caf::actor_system& sys, router_actor router,
                  const cli_options& opts) {
-  bool tty = isatty(STDOUT_FILENO) != 0;
+  // Styling (bold prompts, dim tool lines) only on a terminal, and never
+  // with --no-markdown.
+  bool tty = isatty(STDOUT_FILENO) != 0 && opts.markdown;
   if (opts.message)
     return one_turn(sys, router, opts, *opts.message, tty) ? 0 : 1;
   std::cerr << "nanobot — type a message, \"exit\" or Ctrl+D to leave.\n";

@@ -18,6 +18,10 @@ struct cli_options {
   std::optional<std::string> message;
   bool stream = true;
   bool show_tools = true;
+  /// false (--no-markdown): the reply exactly as the model wrote it and no
+  /// terminal styling anywhere, as the original prints it then (plain
+  /// Text). true: the reply as Markdown (rendering it is issue 21's).
+  bool markdown = true;
   int reply_timeout_s = 3600;
 };
 
