@@ -4,6 +4,8 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -126,4 +128,27 @@ TEST_CASE("gateway --foreground is accepted") {
   CHECK(has(r.out, "Reason: answering_without_state"));
   gw.signal(SIGTERM);
   CHECK(gw.wait(std::chrono::seconds(30)) == 0);
+}
+
+TEST_CASE("gateway logs -f prints what is appended to the log") {
+  cli_home h;
+  auto state = h.gateway_state_file();
+  auto id = fs::path{state}.stem().string(); // gateway.<id>
+  auto log = h.home.at("logs/" + id + ".log");
+  write_all(log, "first line\nsecond line\n");
+  auto r = h.nanobot({"gateway", "logs", "--no-follow", "-n", "1"});
+  CHECK(r.out == "second line\n");
+  child_process follow{
+    {nanobot_binary(), "gateway", "logs", "-f", "-n", "0", "-c", h.config},
+    h.home.path};
+  // The follower starts at the end it finds: append until it has started
+  // and shows an appended line.
+  for (int i = 0; i < 100 && !has(follow.out(), "appended"); ++i) {
+    std::ofstream{log, std::ios::app} << "appended line\n";
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(follow.out().rfind("appended line\n", 0) == 0);
+  CHECK_FALSE(has(follow.out(), "second line")); // -n 0: no old lines
+  follow.signal(SIGTERM);
+  follow.wait(std::chrono::seconds(10));
 }
