@@ -270,6 +270,9 @@ std::string ws_connection::accept(int fd, std::chrono::seconds timeout,
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       seen[name] = std::string{f.value()};
     }
+    // The request target, under a name no header can have (Socket.IO's
+    // servers read the protocol version from its query).
+    seen[":target"] = std::string{req->target()};
     if (int refuse = check(seen); refuse != 0) {
       auto res = std::make_shared<http::response<http::string_body>>(
         static_cast<http::status>(refuse), req->version());

@@ -29,7 +29,8 @@ public:
   int handshake_status() const;
 
   /// Decides on a client's handshake from its request headers (names in
-  /// lower case): 0 upgrades, an HTTP status (401, 403...) refuses it.
+  /// lower case; ":target" holds the request's path and query): 0
+  /// upgrades, an HTTP status (401, 403...) refuses it.
   using handshake_check
     = std::function<int(const std::map<std::string, std::string>& headers)>;
 
