@@ -16,7 +16,8 @@ inline std::string format_hint(const std::string& channel) {
   if (channel == "email")
     return "Replies are sent as email: write complete sentences in a few "
            "simple sections.";
-  if (channel == "cli")
+  // Mochat gets the terminal's hint, as in the original.
+  if (channel == "cli" || channel == "mochat")
     return "Replies appear in a terminal: no headings and no tables; short "
            "lines read best.";
   return "";

@@ -13,6 +13,7 @@
 #include "tests/platforms/fake_discord.hpp"
 #include "tests/platforms/fake_feishu.hpp"
 #include "tests/platforms/fake_matrix.hpp"
+#include "tests/platforms/fake_mochat.hpp"
 #include "tests/platforms/fake_napcat.hpp"
 #include "tests/platforms/fake_qq.hpp"
 #include "tests/platforms/fake_slack.hpp"
@@ -248,6 +249,38 @@ TEST_CASE("napcat message reaches the agent and the answer comes back") {
     CHECK(s.value("user_id", 0) != 43);
     CHECK_FALSE(s.contains("group_id"));
   }
+}
+
+TEST_CASE("mochat message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_mochat mo;
+  gw.enable("mochat", {{"baseUrl", mo.base_url()},
+                       {"socketUrl", mo.socket_url()},
+                       {"clawToken", fake_mochat::token},
+                       {"agentUserId", fake_mochat::agent},
+                       {"sessions", {"session_a"}},
+                       {"panels", {"panel-1"}},
+                       {"replyDelayMode", "off"},
+                       {"allowFrom", {"u1"}}});
+  gw.start();
+  REQUIRE(mo.wait_connections(1, 15s));
+  REQUIRE(eventually([&] { return !mo.subscriptions().empty(); }));
+  mo.push_session("session_a", "u1", "ping mochat", "rt1");
+  REQUIRE(eventually([&] {
+    return joined_text(mo.sends(), "content").find("echo: ping mochat")
+           != std::string::npos;
+  }));
+  CHECK(mo.sends().front()["sessionId"] == "session_a");
+  CHECK(mo.sends().front()["path"] == "/api/claw/sessions/send");
+  auto calls = gw.llm.request_count();
+  auto sent = mo.sends().size();
+  mo.push_session("session_a", "u2", "stranger", "rt2");
+  mo.push_panel("panel-1", "g1", "u2", "stranger in a panel", "rt3", true);
+  // Both taken in (acknowledged) and refused by access control.
+  REQUIRE(mo.wait_acked(3, 15s));
+  std::this_thread::sleep_for(1s);
+  CHECK(gw.llm.request_count() == calls);
+  CHECK(mo.sends().size() == sent);
 }
 
 TEST_CASE("qq message reaches the agent and the answer comes back") {

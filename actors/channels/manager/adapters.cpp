@@ -7,6 +7,7 @@
 #include "actors/channels/email/email_channel.hpp"
 #include "actors/channels/feishu/feishu_channel.hpp"
 #include "actors/channels/matrix/matrix_channel.hpp"
+#include "actors/channels/mochat/mochat_channel.hpp"
 #include "actors/channels/napcat/napcat_channel.hpp"
 #include "actors/channels/qq/qq_channel.hpp"
 #include "actors/channels/slack/slack_channel.hpp"
@@ -28,6 +29,7 @@ const std::vector<adapter_entry>& adapter_table() {
     {"feishu", feishu::make_channel},
     {"napcat", napcat::make_channel},
     {"qq", qq::make_channel},
+    {"mochat", mochat::make_channel},
     {"websocket", &make_websocket_channel},
   };
   return table;

@@ -35,6 +35,9 @@ constexpr platform_default defaults[] = {
   // QQ documents no maximum; these are what its clients take in one piece.
   {"napcat", 4500, group_policy::open, false}, // the adapter filters groups
   {"qq", 2000, group_policy::mention, false},
+  // Mochat documents no maximum; 4 000 characters stay one readable
+  // message. Its adapter applies mention.requireInGroups and groups.*.
+  {"mochat", 4000, group_policy::open, false},
   {"websocket", 0, group_policy::open, true},
 };
 

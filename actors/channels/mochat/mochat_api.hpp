@@ -1,0 +1,42 @@
+// Mochat's REST API as the adapter uses it: POST JSON with the agent's
+// X-Claw-Token, answers in the {code, data} envelope, 429s waited out.
+// Blocking: one instance per thread (the socket loop, the sender).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/channels/kit/http_call.hpp"
+#include "actors/channels/mochat/mochat_config.hpp"
+
+namespace nb::mochat {
+
+struct api_answer {
+  nlohmann::json data = nlohmann::json::object(); ///< the envelope's data
+  std::string error;      ///< "" when Mochat accepted the call
+  bool bad_token = false; ///< refused for the token (HTTP 401/403)
+};
+
+class rest_api {
+public:
+  explicit rest_api(const mochat_config& cfg);
+
+  /// POSTs `body` to `path` ("/api/claw/sessions/send"...). A 429 is waited
+  /// out (its Retry-After, at most 20 s) up to twice.
+  api_answer post(const std::string& path, const nlohmann::json& body);
+
+private:
+  mochat_config cfg_;
+  chan::http_endpoint http_;
+};
+
+/// The send call for `text` to `chat_id`: /api/claw/sessions/send
+/// {sessionId, content} for sessions, /api/claw/groups/panels/send
+/// {panelId, content, groupId} for panels; `reply_to` adds replyTo.
+/// The path is "" when the chat id is empty.
+std::pair<std::string, nlohmann::json>
+send_request(const std::string& chat_id, const std::string& text,
+             const std::string& group_id, const std::string& reply_to);
+
+} // namespace nb::mochat

@@ -1,0 +1,75 @@
+#include "tests/platforms/fake_mochat_impl.hpp"
+
+namespace nb::test {
+
+bool fake_mochat::impl::authorized(const httplib::Request& req,
+                                   httplib::Response& res) {
+  if (req.get_header_value("X-Claw-Token") == token)
+    return true;
+  res.status = 401;
+  res.set_content(R"({"code":401,"message":"invalid token"})",
+                  "application/json");
+  return false;
+}
+
+void fake_mochat::impl::answer(httplib::Response& res, const json& data) {
+  res.set_content(json{{"code", 200}, {"data", data}}.dump(),
+                  "application/json");
+}
+
+void fake_mochat::impl::on_send(const std::string& path,
+                                const httplib::Request& req,
+                                httplib::Response& res) {
+  std::lock_guard<std::mutex> g{mx};
+  if (!authorized(req, res))
+    return;
+  ++send_calls;
+  if (limited > 0) {
+    --limited;
+    res.status = 429;
+    res.set_header("Retry-After", "1");
+    res.set_content(R"({"code":429,"message":"too many requests"})",
+                    "application/json");
+    return;
+  }
+  auto body = json::parse(req.body, nullptr, false);
+  if (!body.is_object() || !body.value("content", json{}).is_string()) {
+    res.status = 400;
+    return;
+  }
+  body["path"] = path;
+  sends.push_back(body);
+  cv.notify_all();
+  answer(res, {{"messageId", "m-out-" + std::to_string(sends.size())}});
+}
+
+void fake_mochat::impl::install_routes() {
+  for (const char* p :
+       {"/api/claw/sessions/send", "/api/claw/groups/panels/send"}) {
+    std::string path = p;
+    this->rest.Post(
+      p, [this, path](const httplib::Request& req, httplib::Response& res) {
+        this->on_send(path, req, res);
+      });
+  }
+  this->rest.Post("/api/claw/sessions/list", [this](const httplib::Request& req,
+                                                    httplib::Response& res) {
+    std::lock_guard<std::mutex> g{this->mx};
+    if (!this->authorized(req, res))
+      return;
+    json sessions = json::array();
+    for (auto& [id, log] : this->logs)
+      sessions.push_back({{"sessionId", id}, {"converseId", "conv-" + id}});
+    this->answer(res, {{"sessions", sessions}});
+  });
+  this->rest.Post("/api/claw/groups/get", [this](const httplib::Request& req,
+                                                 httplib::Response& res) {
+    std::lock_guard<std::mutex> g{this->mx};
+    if (this->authorized(req, res))
+      this->answer(
+        res, {{"panels", json::array({{{"id", "panel-1"}, {"type", 0}},
+                                      {{"id", "voice-1"}, {"type", 1}}})}});
+  });
+}
+
+} // namespace nb::test
