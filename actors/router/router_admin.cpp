@@ -4,6 +4,7 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/session/session.hpp"
 #include "messages/errc.hpp"
 
@@ -31,7 +32,7 @@ caf::result<session_catalog> catalog_for_webui(member_router_pointer self,
   for (const auto& [id, slot] : self->state.plan.agents)
     ids.push_back(id);
   auto rp = self->make_response_promise<session_catalog>();
-  self->request(store, self->state.cfg.store_timeout, m)
+  timed_request(self, store, self->state.cfg.store_timeout, m)
     .then(
       [rp, ids](session_catalog& cat) mutable {
         for (auto& card : cat.sessions)

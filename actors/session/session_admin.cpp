@@ -5,6 +5,7 @@
 // applies them between turns.
 #include "actors/session/session.hpp"
 
+#include "actors/common/timed_request.hpp"
 #include "messages/errc.hpp"
 
 namespace nb {
@@ -58,7 +59,7 @@ caf::result<caf::ok_atom> apply_admin(session_pointer self, session_admin& a) {
     // Cleared before the file goes: a message arriving next appends to a
     // new file after the removal (one store worker per key keeps order).
     forget_conversation(self);
-    self->request(store, st.cfg.store_timeout, session_remove{st.key})
+    timed_request(self, store, st.cfg.store_timeout, session_remove{st.key})
       .then(answer, failed);
     st.log->info("[{}] deleted from the WebUI", st.key);
     return rp;
@@ -68,7 +69,7 @@ caf::result<caf::ok_atom> apply_admin(session_pointer self, session_admin& a) {
     return caf::make_error(errc::invalid_arguments,
                            "unknown session change '" + a.op + "'");
   st.file_meta.merge_patch(patch);
-  self->request(store, st.cfg.store_timeout,
+  timed_request(self, store, st.cfg.store_timeout,
                 session_patch{st.key, patch.dump()})
     .then(answer, failed);
   return rp;
