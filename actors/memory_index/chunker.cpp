@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -118,10 +119,14 @@ std::vector<std::string> windows(std::string_view text) {
   return out;
 }
 
-/// Turns pieces into chunks with tags applied, windows and keys.
+/// Turns pieces into chunks with tags applied, windows and keys. `seen`
+/// counts identical pieces by their hash (not their text: a history file
+/// synced in windows keeps it across them); `total` counts the file's
+/// chunks so far, for the cap.
 void emit(const std::string& source, const piece& p, int64_t created,
-          std::vector<chunk>& out, std::map<std::string, int>& seen) {
-  if (out.size() >= max_chunks_per_file)
+          std::vector<chunk>& out, std::unordered_map<std::string, int>& seen,
+          size_t& total) {
+  if (total >= max_chunks_per_file)
     return;
   chunk base;
   base.source = source;
@@ -134,14 +139,16 @@ void emit(const std::string& source, const piece& p, int64_t created,
   if (trim(text).empty())
     return;
   for (auto& w : windows(text)) {
-    if (out.size() >= max_chunks_per_file)
+    if (total >= max_chunks_per_file)
       return;
     chunk c = base;
     c.text = std::move(w);
-    auto id = c.category + (c.permanent ? "!" : "") + '\x1f' + c.text;
-    auto n = seen[id]++;
-    c.key = hash_hex(id) + (n > 0 ? "." + std::to_string(n) : "");
+    auto hash =
+      hash_hex(c.category + (c.permanent ? "!" : "") + '\x1f' + c.text);
+    auto n = seen[hash]++;
+    c.key = n > 0 ? hash + "." + std::to_string(n) : hash;
     out.push_back(std::move(c));
+    ++total;
   }
 }
 
@@ -214,43 +221,47 @@ bool valid_category(std::string_view c) {
 std::vector<chunk> chunk_markdown(const std::string& source,
                                   std::string_view text) {
   std::vector<chunk> out;
-  std::map<std::string, int> seen;
+  std::unordered_map<std::string, int> seen;
+  size_t total = 0;
   for (auto& p : pieces_of(text.substr(0, max_file_bytes), 1, "fact"))
-    emit(source, p, 0, out, seen);
+    emit(source, p, 0, out, seen, total);
   return out;
+}
+
+void history_chunker::add_line(std::string_view line, int32_t line_no,
+                               std::vector<chunk>& out) {
+  if (total_ >= max_chunks_per_file || trim(line).empty())
+    return;
+  auto entry = nlohmann::json::parse(line, nullptr, false);
+  if (!entry.is_object())
+    return;
+  auto content = entry.value("content", nlohmann::json());
+  if (!content.is_string())
+    return;
+  auto stamp = entry.value("timestamp", nlohmann::json());
+  int64_t created =
+    stamp.is_string() ? parse_local_time(stamp.get<std::string>()) : 0;
+  auto body = content.get<std::string>();
+  for (auto p : pieces_of(body, 1, "fact")) {
+    // A history entry is one line of the file.
+    p.first = p.last = line_no;
+    emit(source_, p, created, out, seen_, total_);
+  }
 }
 
 std::vector<chunk> chunk_history(std::string_view text,
                                  const std::string& source) {
   std::vector<chunk> out;
-  std::map<std::string, int> seen;
+  history_chunker chunker{source};
   text = text.substr(0, max_file_bytes);
   int32_t line_no = 0;
   size_t at = 0;
-  while (at < text.size() && out.size() < max_chunks_per_file) {
+  while (at < text.size() && !chunker.full()) {
     auto nl = text.find('\n', at);
     auto line = text.substr(at, nl == std::string_view::npos ? text.size() - at
                                                              : nl - at);
     at = nl == std::string_view::npos ? text.size() : nl + 1;
-    ++line_no;
-    if (trim(line).empty())
-      continue;
-    auto entry = nlohmann::json::parse(line, nullptr, false);
-    if (!entry.is_object())
-      continue;
-    auto content = entry.value("content", nlohmann::json());
-    if (!content.is_string())
-      continue;
-    auto stamp = entry.value("timestamp", nlohmann::json());
-    int64_t created = stamp.is_string()
-                        ? parse_local_time(stamp.get<std::string>())
-                        : 0;
-    auto body = content.get<std::string>();
-    for (auto p : pieces_of(body, 1, "fact")) {
-      // A history entry is one line of the file.
-      p.first = p.last = line_no;
-      emit(source, p, created, out, seen);
-    }
+    chunker.add_line(line, ++line_no, out);
   }
   return out;
 }
@@ -305,15 +316,24 @@ std::string normalize_text(std::string_view text) {
   return out;
 }
 
-std::string hash_hex(std::string_view text) {
-  uint64_t h = 1469598103934665603ull;
+void text_hash::add(std::string_view text) {
   for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
+    h_ ^= c;
+    h_ *= 1099511628211ull;
   }
+}
+
+std::string text_hash::hex() const {
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx",
+                static_cast<unsigned long long>(h_));
   return buf;
+}
+
+std::string hash_hex(std::string_view text) {
+  text_hash h;
+  h.add(text);
+  return h.hex();
 }
 
 int64_t parse_local_time(std::string_view text) {

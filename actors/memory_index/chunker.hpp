@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace nb::memory {
@@ -51,6 +52,24 @@ std::vector<chunk> chunk_markdown(const std::string& source,
 std::vector<chunk> chunk_history(std::string_view text,
                                  const std::string& source);
 
+/// chunk_history one line at a time, for a file read in windows: the same
+/// chunks and keys, while holding only the window's lines and, across
+/// windows, a count per distinct piece (to number identical ones).
+class history_chunker {
+public:
+  explicit history_chunker(std::string source) : source_(std::move(source)) {}
+  /// Appends the chunks of line `line_no` (1-based) to `out`.
+  void add_line(std::string_view line, int32_t line_no,
+                std::vector<chunk>& out);
+  /// The file's chunk cap is reached: further lines add nothing.
+  bool full() const { return total_ >= max_chunks_per_file; }
+
+private:
+  std::string source_;
+  std::unordered_map<std::string, int> seen_; ///< piece hash -> occurrences
+  size_t total_ = 0;
+};
+
 /// `text` (Markdown, or a history entry's content) without the bullet or
 /// paragraph that produced a chunk with `chunk_text`; nullopt when no piece
 /// does any more (the file changed since it was indexed).
@@ -63,6 +82,16 @@ std::string normalize_text(std::string_view text);
 
 /// A 64-bit FNV-1a hash as 16 hex digits.
 std::string hash_hex(std::string_view text);
+
+/// hash_hex of text fed in parts (a file read in blocks).
+class text_hash {
+public:
+  void add(std::string_view text);
+  std::string hex() const;
+
+private:
+  uint64_t h_ = 1469598103934665603ull;
+};
 
 /// Parses "YYYY-MM-DD[ HH:MM]" (local time) into Unix seconds; 0 if not.
 int64_t parse_local_time(std::string_view text);

@@ -37,9 +37,22 @@ std::optional<std::string> read_capped(const std::string& path) {
   std::ifstream in{path, std::ios::binary};
   if (!in)
     return std::nullopt;
-  std::string out(max_file_bytes, '\0');
-  in.read(out.data(), static_cast<std::streamsize>(out.size()));
-  out.resize(static_cast<size_t>(in.gcount()));
+  // As large as the file, not the cap: a buffer of max_file_bytes (16 MB,
+  // zero-filled) for a file of a few KB was most of a sync's memory.
+  struct stat st {};
+  auto size = ::stat(path.c_str(), &st) == 0 && st.st_size > 0
+                ? static_cast<size_t>(st.st_size)
+                : size_t{0};
+  std::string out;
+  out.reserve(std::min(size, max_file_bytes));
+  char block[64 * 1024];
+  while (out.size() < max_file_bytes) {
+    auto want = std::min(sizeof block, max_file_bytes - out.size());
+    in.read(block, static_cast<std::streamsize>(want));
+    if (in.gcount() <= 0)
+      break;
+    out.append(block, static_cast<size_t>(in.gcount()));
+  }
   return out;
 }
 
@@ -173,86 +186,6 @@ void index_core::reindex() {
     return 0;
   });
   sync();
-}
-
-bool index_core::sync_source(const std::string& rel, bool force) {
-  auto path = opts_.workspace + "/" + rel;
-  auto stamp = file_stamp(path);
-  auto stored = db_->source_stamp(rel);
-  if (!force && stamp.empty() && stored.empty())
-    return false;
-  // "size:mtime;hash": the stamp says nothing changed, or the hash does.
-  auto semi = stored.find(';');
-  if (!force && !stamp.empty() && stored.substr(0, semi) == stamp)
-    return false;
-  std::string text;
-  if (!stamp.empty()) {
-    auto read = read_capped(path);
-    if (!read) {
-      log_->warn("memory: cannot read {}: {}", path, std::strerror(errno));
-      return false;
-    }
-    text = std::move(*read);
-  }
-  auto hash = hash_hex(text);
-  if (!force && semi != std::string::npos && stored.substr(semi + 1) == hash) {
-    db_->set_source_stamp(rel, stamp + ";" + hash);
-    return false;
-  }
-  auto chunks = rel == history_jsonl ? chunk_history(text, rel)
-                                     : chunk_markdown(rel, text);
-  if (rel == memory_md)
-    std::erase_if(chunks, [&](const chunk& c) {
-      return template_keys_.count(c.key) > 0;
-    });
-  if (chunks.size() >= max_chunks_per_file)
-    log_->warn("memory: {} has more than {} chunks; the rest is not indexed",
-               rel, max_chunks_per_file);
-  std::map<std::string, stored_chunk> old;
-  for (auto& s : db_->chunks_of(rel))
-    old.emplace(s.key, s);
-  auto now = unix_now();
-  std::string model = embedder_ ? embedder_->endpoint().model : "";
-  auto dims = vectors_.dims();
-  int64_t added = 0, removed = 0;
-  db_->begin();
-  try {
-    for (auto& c : chunks) {
-      auto it = old.find(c.key);
-      if (it != old.end()) {
-        if (it->second.line_start != c.line_start
-            || it->second.line_end != c.line_end)
-          db_->set_lines(it->second.id, c.line_start, c.line_end);
-        old.erase(it);
-        continue;
-      }
-      auto id = db_->insert(c, now);
-      ++added;
-      unembedded_ = true;
-      // The embedding cache: a text seen before needs no new request.
-      if (embedder_ && dims > 0)
-        if (auto v = db_->cached(model, dims, hash_hex(c.text))) {
-          db_->set_embedding(id, *v, model);
-          vectors_.put(id, v->data());
-          ++figures_.cache_hits;
-        }
-    }
-    for (auto& [key, s] : old) {
-      db_->remove(s.id);
-      vectors_.erase(s.id);
-      ++removed;
-    }
-    db_->set_source_stamp(rel, stamp + ";" + hash);
-    db_->commit();
-  } catch (...) {
-    db_->rollback();
-    throw;
-  }
-  figures_.added += added;
-  figures_.removed += removed;
-  if (added + removed > 0)
-    log_->debug("memory: {} +{} -{} chunks", rel, added, removed);
-  return added + removed > 0;
 }
 
 memory_figures index_core::figures() {

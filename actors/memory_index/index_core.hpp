@@ -35,6 +35,18 @@ struct index_options {
   std::chrono::seconds query_timeout{5};
 };
 
+/// history.jsonl is synced in windows of at most this many lines and
+/// about this many bytes (a line longer than that is one window).
+inline constexpr size_t sync_window_lines = 256;
+inline constexpr size_t sync_window_bytes = 256 * 1024;
+
+/// What the last windowed sync of history.jsonl did (for tests and logs).
+struct sync_figures {
+  size_t windows = 0;     ///< windows compared and committed
+  size_t most_lines = 0;  ///< lines in the largest window
+  size_t most_chunks = 0; ///< chunks in the largest window
+};
+
 class index_core {
 public:
   explicit index_core(index_options opts);
@@ -63,13 +75,26 @@ public:
 
   const std::string& workspace() const { return opts_.workspace; }
   std::string db_path() const;
+  const sync_figures& last_sync() const { return last_sync_; }
 
 private:
+  struct change_count {
+    int64_t added = 0;
+    int64_t removed = 0;
+  };
   template <class F>
   auto with_db(F&& f) -> decltype(f());
   void open();
   void rebuild(const std::string& why);
   bool sync_source(const std::string& rel, bool force);
+  bool sync_in_windows(const std::string& rel, const std::string& path,
+                       const std::string& stamp, const std::string& stored,
+                       bool force);
+  /// Stores `chunks` over `stored` (the rows they replace): rows whose key
+  /// is kept stay (with their vectors), the others go.
+  void apply_chunks(const std::vector<chunk>& chunks,
+                    std::vector<stored_chunk> stored, change_count& n);
+  bool note_changes(const std::string& rel, const change_count& n);
   void load_vectors();
   bool embeddings_up() const;
   void embeddings_failed(const std::string& why);
@@ -89,6 +114,7 @@ private:
   std::chrono::steady_clock::time_point down_until_{};
   memory_figures figures_;
   std::vector<int64_t> latency_hist_;
+  sync_figures last_sync_;
 };
 
 } // namespace nb::memory

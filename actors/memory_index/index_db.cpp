@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS chunks(
   recall_count INTEGER NOT NULL DEFAULT 0,
   embedding BLOB, embed_model TEXT, embed_dims INTEGER);
 CREATE INDEX IF NOT EXISTS chunks_by_source ON chunks(source);
+CREATE INDEX IF NOT EXISTS chunks_by_line ON chunks(source, line_start);
 CREATE INDEX IF NOT EXISTS chunks_by_norm ON chunks(norm);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_words USING fts5(
   text, content='chunks', content_rowid='id',
@@ -145,6 +146,30 @@ std::vector<stored_chunk> index_db::chunks_of(const std::string& source) {
   while (s.step())
     out.push_back({s.i64(0), s.text(1), static_cast<int32_t>(s.i64(2)),
                    static_cast<int32_t>(s.i64(3))});
+  return out;
+}
+
+std::vector<stored_chunk> index_db::chunks_in_lines(const std::string& source,
+                                                    int32_t first,
+                                                    int32_t last) {
+  std::vector<stored_chunk> out;
+  stmt s{*this, "SELECT id, chunk_key, line_start, line_end FROM chunks "
+                "WHERE source = ? AND line_start BETWEEN ? AND ?"};
+  s.bind(1, source).bind(2, int64_t{first}).bind(3, int64_t{last});
+  while (s.step())
+    out.push_back({s.i64(0), s.text(1), static_cast<int32_t>(s.i64(2)),
+                   static_cast<int32_t>(s.i64(3))});
+  return out;
+}
+
+std::vector<int64_t> index_db::ids_after_line(const std::string& source,
+                                              int32_t line, int limit) {
+  std::vector<int64_t> out;
+  stmt s{*this, "SELECT id FROM chunks WHERE source = ? AND line_start > ? "
+                "LIMIT ?"};
+  s.bind(1, source).bind(2, int64_t{line}).bind(3, int64_t{limit});
+  while (s.step())
+    out.push_back(s.i64(0));
   return out;
 }
 

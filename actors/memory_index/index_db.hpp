@@ -80,6 +80,12 @@ public:
   std::vector<std::string> sources();
   void forget_source(const std::string& source);
   std::vector<stored_chunk> chunks_of(const std::string& source);
+  /// The chunks of `source` starting on lines [first, last].
+  std::vector<stored_chunk> chunks_in_lines(const std::string& source,
+                                            int32_t first, int32_t last);
+  /// Up to `limit` ids of chunks of `source` starting after line `line`.
+  std::vector<int64_t> ids_after_line(const std::string& source, int32_t line,
+                                      int limit);
   /// Inserts `c` (created = `now` when c.created is 0); returns its id.
   int64_t insert(const chunk& c, int64_t now);
   void set_lines(int64_t id, int32_t first, int32_t last);

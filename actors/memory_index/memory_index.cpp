@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 #include "messages/errc.hpp"
 
 namespace nb {
@@ -54,6 +55,7 @@ void keep_embedding(memory_index_pointer self) {
 memory_index_actor::behavior_type
 memory_index_impl(memory_index_pointer self, memory::index_options opts,
                   memory_directory_actor directory, stats_actor stats) {
+  name_thread("nb.memindex");
   auto& st = self->state;
   st.core = std::make_unique<memory::index_core>(std::move(opts));
   st.directory = std::move(directory);
