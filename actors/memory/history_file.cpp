@@ -1,8 +1,10 @@
 #include "actors/memory/history_file.hpp"
+#include "actors/memory/history_tail.hpp"
 
 #include "actors/memory/memory_lock.hpp"
 #include "config/atomic_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <ctime>
 #include <filesystem>
@@ -47,6 +49,29 @@ std::string history_timestamp() {
   return buf;
 }
 
+namespace {
+
+/// One line of history.jsonl as an entry; false when it is not one.
+bool parse_history_line(const std::string& line, history_entry& e) {
+  auto j = json::parse(line, nullptr, false);
+  if (!j.is_object() || !j.value("content", json()).is_string()
+      || !j.value("cursor", json()).is_number_integer())
+    return false;
+  e.cursor = j["cursor"].get<int64_t>();
+  e.content = j["content"].get<std::string>();
+  if (j.value("timestamp", json()).is_string())
+    e.timestamp = j["timestamp"].get<std::string>();
+  if (j.value("session_key", json()).is_string())
+    e.session_key = j["session_key"].get<std::string>();
+  return true;
+}
+
+bool blank(const std::string& line) {
+  return line.find_first_not_of(" \t\r") == std::string::npos;
+}
+
+} // namespace
+
 std::vector<history_entry> read_history(const std::string& workspace,
                                         int* skipped) {
   std::vector<history_entry> out;
@@ -54,28 +79,63 @@ std::vector<history_entry> read_history(const std::string& workspace,
   try {
     std::ifstream in{file_of(workspace)};
     for (std::string line; std::getline(in, line);) {
-      if (line.find_first_not_of(" \t\r") == std::string::npos)
+      if (blank(line))
         continue;
-      auto j = json::parse(line, nullptr, false);
-      if (!j.is_object() || !j.value("content", json()).is_string()
-          || !j.value("cursor", json()).is_number_integer()) {
-        ++bad;
-        continue;
-      }
       history_entry e;
-      e.cursor = j["cursor"].get<int64_t>();
-      e.content = j["content"].get<std::string>();
-      if (j.value("timestamp", json()).is_string())
-        e.timestamp = j["timestamp"].get<std::string>();
-      if (j.value("session_key", json()).is_string())
-        e.session_key = j["session_key"].get<std::string>();
-      out.push_back(std::move(e));
+      if (parse_history_line(line, e))
+        out.push_back(std::move(e));
+      else
+        ++bad;
     }
   } catch (const std::exception&) {
     ++bad;
   }
   if (skipped)
     *skipped = bad;
+  return out;
+}
+
+std::vector<history_entry> read_history_tail(const std::string& workspace,
+                                             size_t max_entries,
+                                             size_t max_bytes) {
+  std::vector<history_entry> out;
+  try {
+    std::ifstream in{file_of(workspace), std::ios::binary | std::ios::ate};
+    if (!in || max_entries == 0)
+      return out;
+    auto size = static_cast<int64_t>(in.tellg());
+    // Blocks from the end until the tail holds max_entries lines (and one
+    // more, whose end marks the first whole line) or max_bytes.
+    std::string tail;
+    int64_t at = size;
+    size_t lines = 0;
+    constexpr int64_t block = 64 * 1024;
+    while (at > 0 && lines <= max_entries && tail.size() < max_bytes) {
+      auto n = std::min(block, at);
+      at -= n;
+      std::string part(static_cast<size_t>(n), '\0');
+      in.seekg(at);
+      in.read(part.data(), n);
+      lines += static_cast<size_t>(std::count(part.begin(), part.end(), '\n'));
+      tail.insert(0, part);
+    }
+    std::istringstream text{std::move(tail)};
+    std::string line;
+    if (at > 0)
+      std::getline(text, line); // a line cut at the front
+    std::vector<history_entry> all;
+    while (std::getline(text, line)) {
+      history_entry e;
+      if (!blank(line) && parse_history_line(line, e))
+        all.push_back(std::move(e));
+    }
+    auto from = all.size() > max_entries ? all.size() - max_entries : 0;
+    out.assign(
+      std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(from)),
+      std::make_move_iterator(all.end()));
+  } catch (const std::exception&) {
+    out.clear();
+  }
   return out;
 }
 

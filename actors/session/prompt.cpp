@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 
 #include "actors/memory/history_file.hpp"
+#include "actors/memory/history_tail.hpp"
 #include "actors/session/prompt_texts.hpp"
 #include "actors/skills/skills.hpp"
 #include "config/templates.hpp"
@@ -21,6 +22,11 @@
 namespace nb {
 
 namespace {
+
+/// How many of history.jsonl's newest entries a prompt's "Recent History"
+/// is chosen from (its session's last 50 among them): the original keeps
+/// 1 000 entries in the file.
+constexpr size_t recent_history_scan = 1000;
 
 std::string read_small_file(const std::string& path) {
   std::ifstream in{path, std::ios::binary};
@@ -100,7 +106,9 @@ workspace_parts read_workspace_parts(const std::string& workspace,
               all.end());
   out.always_skills = always_skills_section(all);
   out.skills_summary = skills_summary(all);
-  out.history = read_history(workspace);
+  // history.jsonl only grows; the workspace actor caches these parts for
+  // as long as the gateway runs, so only the file's tail is kept.
+  out.history = read_history_tail(workspace, recent_history_scan);
   ++out.files_read;
   out.skills = std::move(all);
   return out;

@@ -7,6 +7,7 @@
 
 #include "actors/memory/dream.hpp"
 #include "actors/memory/history_file.hpp"
+#include "actors/memory/history_tail.hpp"
 
 namespace fs = std::filesystem;
 
@@ -126,4 +127,32 @@ TEST_CASE("recent history keeps this session's newest entries within a cap") {
   CHECK(capped.find("entry 79") != std::string::npos);
   CHECK(capped.find("entry 71") == std::string::npos);
   CHECK(nb::recent_history_section(all, "zzz", 50, 1000, "").empty());
+}
+
+TEST_CASE("the prompt's history is the file's tail, read from its end") {
+  temp_ws ws;
+  fs::create_directories(ws.dir + "/memory");
+  {
+    std::ofstream out{ws.dir + "/memory/history.jsonl"};
+    for (int i = 1; i <= 3000; ++i)
+      out << R"({"cursor":)" << i << R"(,"timestamp":"2026-11-30 10:00",)"
+          << R"("content":"summary )" << i << R"(","session_key":"api:k)"
+          << i % 3 << "\"}\n";
+    out << "not json\n";
+  }
+  auto tail = nb::read_history_tail(ws.dir, 1000);
+  REQUIRE(tail.size() == 1000);
+  CHECK(tail.front().cursor == 2001);
+  CHECK(tail.back().cursor == 3000);
+  // A small byte budget gives fewer, still whole, entries: the newest.
+  auto little = nb::read_history_tail(ws.dir, 1000, 4096);
+  REQUIRE_FALSE(little.empty());
+  CHECK(little.size() < 1000);
+  CHECK(little.back().cursor == 3000);
+  CHECK(little.front().cursor == 3001 - static_cast<int>(little.size()));
+  // The prompt section of a recent chat is the same as from the whole file.
+  auto all = nb::read_history(ws.dir);
+  CHECK(nb::recent_history_section(tail, "api:k1", 50, 32000, "")
+        == nb::recent_history_section(all, "api:k1", 50, 32000, ""));
+  CHECK(nb::read_history_tail(ws.dir + "/none", 10).empty());
 }
