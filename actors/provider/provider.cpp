@@ -12,6 +12,7 @@
 
 #include "actors/common/log.hpp"
 #include "actors/common/meter.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/provider/fallback.hpp"
 #include "actors/provider/fallback_call.hpp"
@@ -49,6 +50,7 @@ worker_actor::behavior_type
 worker_impl(worker_actor::stateful_pointer<worker_state> self, settings cfg,
             client_options opts, std::shared_ptr<const std::atomic<bool>> stop,
             stats_actor stats) {
+  name_thread("nb.provider");
   self->state.cfg = std::move(cfg);
   self->state.clients = std::make_unique<client_pool>(std::move(opts),
                                                       std::move(stop));

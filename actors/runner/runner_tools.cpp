@@ -7,6 +7,7 @@
 #include <caf/stateful_actor.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/runner/runner_steps.hpp"
 #include "actors/runner/spawn_tool.hpp"
@@ -25,6 +26,7 @@ namespace {
 caf::behavior offload_worker(caf::event_based_actor* self,
                              offload_settings cfg, std::string session_key,
                              std::vector<tool_result> results) {
+  name_thread("nb.offload");
   return {
     [=](caf::get_atom) {
       std::vector<std::string> out;

@@ -5,6 +5,7 @@
 #include <caf/event_based_actor.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/memory/history_file.hpp"
 #include "actors/memory/memory_file.hpp"
@@ -16,6 +17,7 @@ namespace nb {
 using json = nlohmann::json;
 
 caf::behavior archive_worker(caf::event_based_actor* self, archive_job job) {
+  name_thread("nb.archive");
   return {
     [=](caf::get_atom) -> caf::result<bool, std::string> {
       // Answered once: by the model's reply, its failure, or the

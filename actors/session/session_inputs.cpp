@@ -8,6 +8,7 @@
 #include <caf/event_based_actor.hpp>
 #include <caf/spawn_options.hpp>
 
+#include "actors/common/thread_name.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/session/media.hpp"
 #include "actors/session/prompt.hpp"
@@ -19,6 +20,7 @@ namespace nb {
 /// message content (JSON text).
 caf::behavior media_worker(caf::event_based_actor* self, std::string text,
                            std::vector<std::string> media) {
+  name_thread("nb.media");
   return {
     [=](caf::get_atom) {
       self->quit();
@@ -33,6 +35,7 @@ namespace {
 /// the fallback when the workspace actor does not answer (file reads never
 /// run on a scheduler thread).
 caf::behavior prompt_worker(caf::event_based_actor* self, prompt_inputs in) {
+  name_thread("nb.prompt");
   return {
     [=](caf::get_atom) {
       self->quit();

@@ -6,6 +6,7 @@
 #include <caf/all.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/store/session_files.hpp"
 #include "messages/errc.hpp"
 
@@ -64,6 +65,7 @@ caf::result<caf::ok_atom> done(worker_ptr self, const std::string& key,
 
 store_admin_actor::behavior_type
 store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
+  name_thread("nb.store");
   self->state.dir = std::move(dir);
   self->state.log = log::get("store");
   self->state.meter.start(self, "store_worker", std::move(stats));

@@ -1,3 +1,4 @@
+#include "actors/common/thread_name.hpp"
 #include "actors/tools/tool_worker.hpp"
 
 #include <chrono>
@@ -56,6 +57,7 @@ tool_worker_impl(tool_executor_actor::stateful_pointer<tool_worker_state> self,
                  std::shared_ptr<const tool_registry> registry,
                  tool_context base, stats_actor stats,
                  std::string meter_kind) {
+  name_thread("nb.tool");
   if (!meter_kind.empty())
     self->state.meter.start(self, std::move(meter_kind), stats);
   return {

@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -113,6 +114,29 @@ proc_figures read_proc(pid_t pid) {
        !ec && it != fs::directory_iterator(); it.increment(ec))
     ++f.fds;
   return f;
+}
+
+/// The gateway's threads by name (/proc/<pid>/task/*/comm): when the count
+/// steps, which kind of thread came (the gateway names its workers).
+std::map<std::string, long> thread_names(pid_t pid) {
+  std::map<std::string, long> out;
+  std::error_code ec;
+  for (auto it =
+         fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    std::ifstream in{it->path() / "comm"};
+    std::string name;
+    if (std::getline(in, name))
+      ++out[name];
+  }
+  return out;
+}
+
+std::string names_text(const std::map<std::string, long>& names) {
+  std::string out;
+  for (auto& [name, n] : names)
+    out += (out.empty() ? "" : " ") + name + "=" + std::to_string(n);
+  return out;
 }
 
 /// Bytes in the durable inbox's journal files under `home`; -1 when there
@@ -261,7 +285,16 @@ int main(int argc, char** argv) try {
   std::ofstream csv{fs::path(opt.out) / "samples.csv"};
   csv << "minute,rss_mb,threads,fds,journal_kb,turns,sent,answered,failed,"
          "heap_in_use_mb\n";
-  struct row { double minute; proc_figures f; long long journal; double heap_mb; };
+  // threads.csv: the thread names at each sample ("name=count ...").
+  std::ofstream threads_csv{fs::path(opt.out) / "threads.csv"};
+  threads_csv << "minute,threads_by_name\n";
+  struct row {
+    double minute;
+    proc_figures f;
+    long long journal;
+    double heap_mb;
+    std::map<std::string, long> names;
+  };
   std::vector<row> rows;
   auto started = clock_type::now();
   auto end = started + std::chrono::duration<double>(opt.minutes * 60);
@@ -285,7 +318,9 @@ int main(int argc, char** argv) try {
         && stats["gauges"].contains("heap_in_use_kb"))
       heap_mb = stats["gauges"]["heap_in_use_kb"].get<double>() / 1024;
     double minute = std::chrono::duration<double>(clock_type::now() - started).count() / 60;
-    rows.push_back({minute, f, j, heap_mb});
+    rows.push_back({minute, f, j, heap_mb, thread_names(gw.pid())});
+    threads_csv << minute << "," << names_text(rows.back().names) << "\n"
+                << std::flush;
     char line[256];
     std::snprintf(line, sizeof line, "%.2f,%.1f,%ld,%ld,%s,%ld,%ld,%ld,%ld,%s",
                   minute, f.rss_kb / 1024.0, f.threads, f.fds,
@@ -327,6 +362,17 @@ int main(int argc, char** argv) try {
   if (!rows.empty() && rows.back().heap_mb >= 0)
     summary("heap_mb", [](const row& r) { return r.heap_mb; });
   summary("threads", [](const row& r) { return double(r.f.threads); });
+  if (!rows.empty()) {
+    // Which kinds of thread the count moved by, warm-up to end.
+    std::map<std::string, long> moved;
+    for (auto& [name, n] : rows.back().names)
+      moved[name] += n;
+    for (auto& [name, n] : rows[warm].names)
+      moved[name] -= n;
+    std::erase_if(moved, [](auto& kv) { return kv.second == 0; });
+    std::printf("threads  by name, end minus warm-up: %s\n",
+                moved.empty() ? "none" : names_text(moved).c_str());
+  }
   summary("fds", [](const row& r) { return double(r.f.fds); });
   if (!rows.empty() && rows.back().journal >= 0)
     summary("journal_kb", [](const row& r) { return r.journal / 1024.0; });
