@@ -8,12 +8,16 @@
 # the chats' context window in tokens (default 4096: they archive within
 # minutes, as a long-lived chat does over weeks, so the run reaches the
 # steady state of a gateway that runs for months; 0 = the gateway default).
+# SOAK_SKIP_BUILD=1 uses build/ as it is (a dev build already made; the
+# default configures build/ as deploy/build.sh does, a unity build).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 minutes="${1:-60}"
 out="${2:-$root/build/soak}"
-"$root/deploy/install-deps.sh" gnuplot-nox   # draws the curve
-"$root/deploy/build.sh" nanobot soak_driver
+if [ -z "${SOAK_SKIP_BUILD:-}" ]; then
+  "$root/deploy/install-deps.sh" gnuplot-nox   # draws the curve
+  "$root/deploy/build.sh" nanobot soak_driver
+fi
 mkdir -p "$out"
 status=0
 "$root/build/tests/soak/soak_driver" --minutes "$minutes" --out "$out" \
@@ -27,8 +31,11 @@ set output "$out/soak.png"
 set multiplot layout 2,2 title "nanobot gateway soak: $minutes min of mixed load"
 set xlabel "minute"
 set key off
-set title "RSS (MB)"
-plot "$out/samples.csv" using 1:2 skip 1 with linespoints lw 2
+set title "RSS and heap in use (MB)"
+set key top left
+plot "$out/samples.csv" using 1:2 skip 1 with linespoints lw 2 title "RSS", \
+     "$out/samples.csv" using 1:10 skip 1 with linespoints lw 2 title "heap in use"
+set key off
 set title "threads"
 plot "$out/samples.csv" using 1:3 skip 1 with linespoints lw 2
 set title "open fds"
