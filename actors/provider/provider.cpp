@@ -103,7 +103,12 @@ struct provider_state {
   stats_actor stats;
   size_t max_workers = 1;
   std::shared_ptr<pool_handle> pool;
-  std::vector<worker_actor> idle;
+  /// Free workers, the longest free first (the newest is reused first).
+  struct idle_worker {
+    worker_actor worker;
+    std::chrono::steady_clock::time_point since;
+  };
+  std::vector<idle_worker> idle;
   size_t live_workers = 0;
   std::deque<pending_call> queue;
   int64_t inflight = 0;
@@ -158,6 +163,36 @@ caf::duration call_bound(const client_options& o, bool stream,
 
 void pump(provider_pointer self);
 
+/// A worker free this long ends (its thread with it): a burst of calls
+/// leaves no more threads behind than the steady load uses (the soak saw
+/// the count step up and stay).
+constexpr auto worker_idle_limit = std::chrono::seconds(60);
+
+/// Stops `worker` and forgets it.
+void retire(provider_pointer self, const worker_actor& worker) {
+  auto& st = self->state;
+  st.worker_generation.erase(worker.address());
+  auto& all = st.pool->workers;
+  std::erase_if(
+    all, [&](const caf::actor& w) { return w.address() == worker.address(); });
+  self->send_exit(worker, caf::exit_reason::user_shutdown);
+  --st.live_workers;
+}
+
+/// Retires the workers free for longer than worker_idle_limit.
+void retire_idle(provider_pointer self) {
+  auto& st = self->state;
+  auto now = std::chrono::steady_clock::now();
+  size_t stale = 0;
+  while (stale < st.idle.size()
+         && now - st.idle[stale].since >= worker_idle_limit)
+    ++stale;
+  for (size_t i = 0; i < stale; ++i)
+    retire(self, st.idle[i].worker);
+  st.idle.erase(st.idle.begin(),
+                st.idle.begin() + static_cast<std::ptrdiff_t>(stale));
+}
+
 void run_call(provider_pointer self, worker_actor worker, pending_call call) {
   auto& st = self->state;
   ++st.inflight;
@@ -176,13 +211,12 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
                             circuit_breaker::clock::now());
         report_call(self, c, reply);
         c.rp.deliver(std::move(reply));
-        if (st.worker_generation[worker.address()] == st.generation) {
-          st.idle.push_back(worker);
+        auto g = st.worker_generation.find(worker.address());
+        if (g != st.worker_generation.end() && g->second == st.generation) {
+          st.idle.push_back({worker, std::chrono::steady_clock::now()});
         } else {
           // Its settings are out of date: the next call gets a fresh one.
-          st.worker_generation.erase(worker.address());
-          self->send_exit(worker, caf::exit_reason::user_shutdown);
-          --st.live_workers;
+          retire(self, worker);
         }
         pump(self);
       },
@@ -197,9 +231,7 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
         report_call(self, *shared, reply);
         shared->rp.deliver(std::move(reply));
         // A worker that did not answer may still be blocked: retire it.
-        st.worker_generation.erase(worker.address());
-        self->send_exit(worker, caf::exit_reason::user_shutdown);
-        --st.live_workers;
+        retire(self, worker);
         nb::log::get("provider")->warn("retired a provider worker: {}",
                                        self->system().render(err));
         pump(self);
@@ -208,11 +240,12 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
 
 void pump(provider_pointer self) {
   auto& st = self->state;
+  retire_idle(self);
   while (!st.queue.empty()) {
     worker_actor worker;
     if (!st.idle.empty()) {
       // Newest first: its keep-alive connection is the least likely stale.
-      worker = st.idle.back();
+      worker = st.idle.back().worker;
       st.idle.pop_back();
     } else if (st.live_workers < st.max_workers) {
       worker = self->spawn<caf::detached>(worker_impl, st.cfg, st.opts,
@@ -240,11 +273,8 @@ caf::result<caf::ok_atom> adopt(provider_pointer self, provider_config& pc) {
   adopt_model_choice(st.cfg, std::get<loaded_settings>(parsed).value);
   st.swapped = true;
   ++st.generation;
-  for (auto& w : st.idle) {
-    st.worker_generation.erase(w.address());
-    self->send_exit(w, caf::exit_reason::user_shutdown);
-    --st.live_workers;
-  }
+  for (auto& w : st.idle)
+    retire(self, w.worker);
   st.idle.clear();
   st.breaker = circuit_breaker{st.opts.breaker_threshold,
                                st.opts.breaker_cooldown};

@@ -23,10 +23,31 @@ constexpr auto worker_timeout = std::chrono::minutes(15);
 // How many recent waits the /stats percentiles are taken over.
 constexpr size_t wait_window = 1024;
 
+// A worker free this long ends (its thread with it): a burst of tool calls
+// leaves no more threads behind than the steady load uses.
+constexpr auto worker_idle_limit = std::chrono::seconds(60);
+
+/// Ends the workers free for longer than worker_idle_limit.
+void retire_idle(pool_ptr self) {
+  auto& st = self->state;
+  auto now = clock::now();
+  size_t stale = 0;
+  while (stale < st.idle.size()
+         && now - st.idle[stale].since >= worker_idle_limit)
+    ++stale;
+  for (size_t i = 0; i < stale; ++i) {
+    caf::anon_send_exit(st.idle[i].worker, caf::exit_reason::user_shutdown);
+    --st.spawned;
+  }
+  st.idle.erase(st.idle.begin(),
+                st.idle.begin() + static_cast<std::ptrdiff_t>(stale));
+}
+
 tool_executor_actor take_worker(pool_ptr self) {
   auto& st = self->state;
+  retire_idle(self);
   if (!st.idle.empty()) {
-    auto w = std::move(st.idle.back());
+    auto w = std::move(st.idle.back().worker);
     st.idle.pop_back();
     return w;
   }
@@ -78,7 +99,7 @@ void finished(pool_ptr self, tool_executor_actor worker,
   if (!key.empty())
     st.running_keys.erase(key);
   if (reuse)
-    st.idle.push_back(std::move(worker));
+    st.idle.push_back({std::move(worker), clock::now()});
   dispatch(self);
 }
 

@@ -41,7 +41,12 @@ struct tool_pool_state {
   int32_t max_workers = 1;
   int32_t spawned = 0;
   int32_t busy = 0;
-  std::vector<tool_executor_actor> idle;
+  /// Free workers, the longest free first (the newest is reused first).
+  struct idle_worker {
+    tool_executor_actor worker;
+    std::chrono::steady_clock::time_point since;
+  };
+  std::vector<idle_worker> idle;
   std::deque<job> queue;
   /// Chats with an exclusive call running now.
   std::set<std::string> running_keys;
