@@ -212,9 +212,15 @@ std::vector<key_spec> make_table() {
          }),
     ignored("tools.file"),
     ignored("tools.cliApps"),
-    ignored("tools.my"),
+    section("tools.my"),
+    leaf("tools.my.enable", k::boolean, -no_limit, no_limit,
+         [](settings& s, name_t, val_t v) { s.tools.my_enable = v.flag; }),
+    ignored("tools.my.allowSet"),
     ignored("tools.imageGeneration"),
-    ignored("tools.maxSessionMessagesPerMinute"),
+    leaf("tools.maxSessionMessagesPerMinute", k::integer, 1, i32_max,
+         [](settings& s, name_t, val_t v) {
+           s.tools.max_session_messages_per_minute = i32(v);
+         }),
     ignored("tools.webuiAllowLocalServiceAccess"),
     ignored("tools.webuiAllowRemotePackageInstall"),
     section("tools.browser"),

@@ -147,6 +147,9 @@ struct tool_settings {
   /// The agent's agents.list[].tools (see agent_profile): non-empty allow =
   /// only these tools; deny = never these.
   std::vector<std::string> allow, deny;
+  /// send_session_message calls one session may make in any 60 s.
+  int32_t max_session_messages_per_minute = 6;
+  bool my_enable = true; ///< tools.my.enable: the my tool is offered
 };
 
 /// api (the OpenAI-compatible front door)

@@ -38,6 +38,8 @@ struct run_turn {
   int32_t agent_depth = 0;
   /// Agents send_to_agent may reach (empty: the tool is not offered).
   std::vector<std::string> can_message;
+  std::string sender_id;    ///< who wrote the turn's message (the my tool)
+  std::string model_preset; ///< the session's modelPresets name, "" = none
 };
 
 template <class Inspector>
@@ -45,8 +47,8 @@ typename Inspector::result_type inspect(Inspector& f, run_turn& x) {
   return f(caf::meta::type_name("run_turn"), x.session_key, x.channel,
            x.chat_id, x.turn_id, x.model, x.messages_json, x.max_iterations,
            x.max_tokens, x.temperature, x.stream, x.stream_to,
-           x.suppress_delivery, x.outbox, x.allowed_tools,
-           x.fail_on_tool_error, x.agent, x.agent_depth, x.can_message);
+           x.suppress_delivery, x.outbox, x.allowed_tools, x.fail_on_tool_error,
+           x.agent, x.agent_depth, x.can_message, x.sender_id, x.model_preset);
 }
 
 /// How a run ended and what it added to the transcript.

@@ -62,6 +62,7 @@ using stats_actor = caf::typed_actor<
 using subagents_actor = caf::typed_actor<
   caf::replies_to<spawn_subagent>::with<tool_result>,
   caf::replies_to<agent_message>::with<tool_result>,
+  caf::replies_to<session_mail>::with<std::string>,
   caf::replies_to<subagent_stop_atom, std::string>::with<int32_t>,
   caf::replies_to<subagent_count_atom, std::string>::with<int32_t>,
   caf::replies_to<subagent_list_atom>::with<std::vector<subagent_info>>,

@@ -70,6 +70,38 @@ typename Inspector::result_type inspect(Inspector& f, agent_message& x) {
            x.depth, x.call);
 }
 
+/// The inbound metadata key of a session message's envelope (the
+/// original's "_session_message": message_id, created_at_ms, expect_reply,
+/// source_handle, source_session_key, target_session_key). Such input is
+/// never a command.
+inline constexpr const char* session_message_meta_key = "_session_message";
+
+/// A send_session_message call, resolved by the tool: the manager applies
+/// the caller's rate limit and hands `content` to the entry (the durable
+/// inbox in a gateway) as user input of the target session. Answered with
+/// "" once handed over, else the error text for the model.
+struct session_mail {
+  std::string agent = "main"; ///< whose sessions both are
+  std::string source_key;     ///< the calling session (full key)
+  std::string source_handle;  ///< bare
+  std::string source_channel; ///< where a no-reply notice goes
+  std::string source_chat_id;
+  std::string target_key; ///< full key, never the source's
+  std::string target_handle;
+  std::string content;
+  bool expect_reply = false;
+  int32_t reply_timeout_seconds = 0; ///< 5..60 when expect_reply
+  int32_t max_per_minute = 6;        ///< tools.maxSessionMessagesPerMinute
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, session_mail& x) {
+  return f(caf::meta::type_name("session_mail"), x.agent, x.source_key,
+           x.source_handle, x.source_channel, x.source_chat_id, x.target_key,
+           x.target_handle, x.content, x.expect_reply, x.reply_timeout_seconds,
+           x.max_per_minute);
+}
+
 /// Where finished subagents announce their results (the router).
 using inbound_sink = caf::typed_actor<caf::reacts_to<inbound_msg>>;
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <caf/actor.hpp>
 #include <caf/meta/type_name.hpp>
 
 #include "messages/chat.hpp"
@@ -40,12 +41,21 @@ struct tool_request {
   std::string chat_id;
   bool suppress_delivery = false; ///< the turn forbids direct delivery
   outbound_sink outbox;           ///< where the message tool sends (or null)
+  /// The subagents_actor that hands session messages on (null: the turn
+  /// cannot send any; send_session_message says so).
+  caf::actor mail;
+  /// The turn as the my tool shows it (JSON object text, "{}" = unknown):
+  /// model, model_preset, context_window_tokens, max_iterations,
+  /// current_iteration, last_usage, tool_names, max_tool_result_chars,
+  /// sender_id. Never a secret.
+  std::string turn_json = "{}";
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, tool_request& x) {
   return f(caf::meta::type_name("tool_request"), x.session_key, x.call,
-           x.channel, x.chat_id, x.suppress_delivery, x.outbox);
+           x.channel, x.chat_id, x.suppress_delivery, x.outbox, x.mail,
+           x.turn_json);
 }
 
 /// What goes back to the model for one call.

@@ -131,6 +131,9 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::workspace_actor))
   CAF_ADD_TYPE_ID(nb, (nb::agent_message))
 
+  // -- send_session_message (issue 19)
+  CAF_ADD_TYPE_ID(nb, (nb::session_mail))
+
 CAF_END_TYPE_ID_BLOCK(nb)
 
 namespace caf {

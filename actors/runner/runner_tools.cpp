@@ -138,6 +138,34 @@ void run_send_to_agent(runner_pointer self, size_t index) {
               "the other agent could not be asked");
 }
 
+/// What the my tool may show of this turn: no secret is in it.
+std::string turn_view(runner_pointer self) {
+  auto& st = self->state;
+  json usage = json::object();
+  if (st.model_calls > 0) {
+    usage = {{"prompt_tokens", st.usage_sum.prompt_tokens},
+             {"completion_tokens", st.usage_sum.completion_tokens},
+             {"total_tokens", st.usage_sum.total_tokens}};
+    if (st.usage_sum.cached_tokens > 0)
+      usage["cached_tokens"] = st.usage_sum.cached_tokens;
+  }
+  json names = json::array();
+  for (auto& s : st.specs)
+    names.push_back(s.name);
+  return json{{"model", st.request.model},
+              {"model_preset", st.request.model_preset.empty()
+                                 ? json(nullptr)
+                                 : json(st.request.model_preset)},
+              {"context_window_tokens", st.context_window_tokens},
+              {"max_iterations", st.request.max_iterations},
+              {"current_iteration", st.iteration},
+              {"last_usage", usage},
+              {"tool_names", names},
+              {"max_tool_result_chars", st.offload.max_chars},
+              {"sender_id", st.request.sender_id}}
+    .dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 void run_call(runner_pointer self, size_t index) {
   auto& st = self->state;
   const auto& call = st.calls[index];
@@ -166,6 +194,9 @@ void run_call(runner_pointer self, size_t index) {
   rq.chat_id = st.request.chat_id;
   rq.suppress_delivery = st.request.suppress_delivery;
   rq.outbox = st.request.outbox;
+  rq.mail = caf::actor_cast<caf::actor>(st.subagents);
+  if (call.name == "my")
+    rq.turn_json = turn_view(self);
   timed_request(self, st.tools, st.tool_timeout, std::move(rq))
     .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
           [=](caf::error& err) {

@@ -16,7 +16,7 @@ namespace {
 constexpr size_t injections_per_check = 3;
 
 bool injectable(const inbound_msg& in) {
-  return in.channel == "system" || !parse_command(in.content).is_command;
+  return never_a_command(in) || !parse_command(in.content).is_command;
 }
 
 } // namespace
@@ -97,8 +97,7 @@ std::vector<inbound_msg> take_injections(session_pointer self) {
 
 void while_busy(session_pointer self, inbound_msg in) {
   auto& st = self->state;
-  auto cmd = in.channel == "system" ? parsed_command{}
-                                    : parse_command(in.content);
+  auto cmd = never_a_command(in) ? parsed_command{} : parse_command(in.content);
   if (!cmd.is_command) {
     st.pending.push_back(std::move(in));
     if (st.runner && st.pending.size() == 1)

@@ -82,8 +82,8 @@ void do_command(session_pointer self) {
     return;
   }
   // System turns (subagent results, schedules) are never commands.
-  auto cmd = st.current.channel == "system" ? parsed_command{}
-                                            : parse_command(st.current.content);
+  auto cmd = never_a_command(st.current) ? parsed_command{}
+                                         : parse_command(st.current.content);
   if (!cmd.is_command) {
     fire(self, turn_event::dispatch);
     return;

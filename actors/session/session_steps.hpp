@@ -59,6 +59,14 @@ outbound_msg reply_msg(session_pointer self, std::string text, bool is_error);
 /// The transcript entry for a user's message.
 nlohmann::json user_message(const inbound_msg& in);
 
+/// System input and messages from other sessions (send_session_message)
+/// are never slash commands.
+bool never_a_command(const inbound_msg& in);
+
+/// For a message another session sent: who sent it and whether it waits
+/// for a reply, one line for the runtime context ("" for any other input).
+std::string session_mail_note(const std::string& metadata_json);
+
 /// COMMAND: answers a slash command, or passes the message on.
 void do_command(session_pointer self);
 

@@ -98,6 +98,8 @@ json model_messages(session_pointer self) {
   // After the user's text, so the prefix stays cacheable.
   auto block = runtime_context(st.current.channel, st.current.chat_id,
                                st.current.sender_id, st.cfg.zone.get());
+  if (auto note = session_mail_note(st.current.metadata_json); !note.empty())
+    block.insert(block.rfind("\n[/Runtime Context]"), "\n" + note);
   add_recall(self, block);
   auto& c = last["content"];
   if (c.is_string())
@@ -197,6 +199,8 @@ void do_run(session_pointer self) {
   rq.agent = st.cfg.agent;
   rq.agent_depth = agent_depth(st.current.metadata_json);
   rq.can_message = st.cfg.can_message;
+  rq.sender_id = st.current.sender_id;
+  rq.model_preset = st.runtime.preset;
   auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
                + st.cfg.tool_timeout * st.cfg.max_iterations;
   timed_request(self, runner, limit, std::move(rq))

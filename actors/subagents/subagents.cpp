@@ -246,6 +246,16 @@ subagents_impl(subagents_pointer self, subagent_config cfg,
       auto t = self->state.meter.measure();
       return ask_agent(self, rq);
     },
+    [self](session_mail& m) -> std::string {
+      auto t = self->state.meter.measure();
+      try {
+        return send_session_mail(self, m);
+      } catch (const std::exception& e) {
+        self->state.meter.failed();
+        return std::string{"Error: the message could not be sent ("} + e.what()
+               + ")";
+      }
+    },
     [self](subagent_stop_atom, const std::string& key) -> int32_t {
       auto t = self->state.meter.measure();
       int32_t n = 0;

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <random>
 #include <string>
@@ -73,6 +74,12 @@ struct subagents_state {
   stats_actor stats;
   inbound_sink announce_to; ///< the router (null: results are logged only)
   std::map<std::string, task> running; ///< by id
+  /// send_session_message: each source session's sends of the last 60 s.
+  std::map<std::string, std::deque<std::chrono::steady_clock::time_point>>
+    mail_sent;
+  /// (source, target) -> the timer of the reply the source waits for.
+  using mail_pair = std::pair<std::string, std::string>;
+  std::map<mail_pair, caf::actor> mail_waits;
   std::mt19937_64 rng;
   int64_t started = 0;
   int64_t failed = 0;
@@ -84,6 +91,10 @@ using subagents_pointer = subagents_actor::stateful_pointer<subagents_state>;
 /// send_to_agent (agent_mail.cpp): asks another agent through the router
 /// and answers with its reply.
 caf::result<tool_result> ask_agent(subagents_pointer self, agent_message& rq);
+
+/// send_session_message (session_mail.cpp): rate-limits the source and
+/// hands the message to the entry; "" once sent, else the error text.
+std::string send_session_mail(subagents_pointer self, session_mail& m);
 
 /// The manager. Results are announced once it was given an inbound_sink.
 subagents_actor::behavior_type

@@ -24,6 +24,18 @@ void add_session_tools(tool_registry& reg);
 /// list_sessions: the other sessions by @handle.
 void add_session_messages(tool_registry& reg);
 
+/// send_session_message: user input for another session of this agent,
+/// handed to the subagents manager (actors/tools/session_send.cpp).
+void add_session_send(tool_registry& reg);
+
+/// my: the agent's own settings and turn state, read-only
+/// (actors/tools/my_tool.cpp).
+void add_my(tool_registry& reg);
+
+/// What my shows of `cfg` (no secret in it): the model and its presets,
+/// limits, web_config and exec_config as the original snapshots them.
+nlohmann::ordered_json my_settings_view(const settings& cfg);
+
 /// list_dir: directory entries, optionally recursive.
 void add_list_dir(tool_registry& reg);
 

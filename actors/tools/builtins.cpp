@@ -13,6 +13,9 @@ tool_registry make_builtin_registry(const settings& cfg) {
   add_list_dir(reg);
   add_session_tools(reg);
   add_session_messages(reg);
+  add_session_send(reg);
+  if (cfg.tools.my_enable)
+    add_my(reg);
   add_cron(reg);
   add_grep(reg);
   add_find_files(reg);

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "actors/tools/schema.hpp"
 #include "actors/tools/text.hpp"
@@ -237,6 +238,9 @@ tool_context make_tool_context(const settings& cfg, std::string session_key) {
   ctx.bindings = cfg.bindings;
   ctx.allow_tools = cfg.tools.allow;
   ctx.deny_tools = cfg.tools.deny;
+  ctx.max_session_messages_per_minute =
+    cfg.tools.max_session_messages_per_minute;
+  ctx.my_settings = my_settings_view(cfg);
   ctx.session_key = std::move(session_key);
   return ctx;
 }

@@ -58,6 +58,14 @@ struct tool_context {
   bool suppress_delivery = false;
   outbound_sink outbox; ///< null: the message tool cannot send
   std::string call_id;  ///< the call being run (from the tool_request)
+  /// The subagents manager, which hands session messages to the entry
+  /// (from the tool_request; null: send_session_message cannot send).
+  caf::actor mail;
+  int32_t max_session_messages_per_minute = 6; ///< tools.max...PerMinute
+  /// The turn's model, iteration, usage and tool names (tool_request's
+  /// turn_json) and the settings' view (my_settings_view): the my tool.
+  std::string turn_json = "{}";
+  nlohmann::ordered_json my_settings;
   /// Where exec registers so /stop can end it (null: it cannot be stopped).
   caf::actor_system* system = nullptr;
   exec_watch_actor watch;

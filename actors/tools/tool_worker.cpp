@@ -25,6 +25,8 @@ tool_result run_tool_request(const tool_registry& reg, tool_context base,
   base.suppress_delivery = req.suppress_delivery;
   base.outbox = req.outbox;
   base.call_id = req.call.id;
+  base.mail = req.mail;
+  base.turn_json = req.turn_json;
   // execute() already turns tool exceptions into results; this catches
   // what could escape around it (allocation failures and the like).
   try {

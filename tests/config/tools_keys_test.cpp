@@ -66,3 +66,28 @@ TEST_CASE("mcp server mistakes name the key") {
                    "env":{"K":"${NOPE}"}}}}})")).message(),
                  "NOPE"));
 }
+
+TEST_CASE("tools.maxSessionMessagesPerMinute: the original's default, a "
+          "bound of at least one") {
+  CHECK(ok(parse(R"({})")).value.tools.max_session_messages_per_minute == 6);
+  CHECK(ok(parse(R"({"tools": {"maxSessionMessagesPerMinute": 2}})"))
+          .value.tools.max_session_messages_per_minute
+        == 2);
+  CHECK(ok(parse(R"({"tools": {"max_session_messages_per_minute": 9}})"))
+          .value.tools.max_session_messages_per_minute
+        == 9);
+  auto zero = err(parse(R"({"tools": {"maxSessionMessagesPerMinute": 0}})"));
+  CHECK(contains(zero.message(), "tools.maxSessionMessagesPerMinute"));
+  CHECK(contains(zero.message(), "must be at least 1"));
+  auto text = err(parse(R"({"tools": {"maxSessionMessagesPerMinute": "x"}})"));
+  CHECK(contains(text.message(), "expected an integer"));
+}
+
+TEST_CASE("tools.my.enable switches the my tool; allowSet is accepted") {
+  CHECK(ok(parse(R"({})")).value.tools.my_enable);
+  auto l =
+    ok(parse(R"({"tools": {"my": {"enable": false, "allowSet": true}}})"));
+  CHECK_FALSE(l.value.tools.my_enable);
+  CHECK(contains(err(parse(R"({"tools": {"my": {"enable": "no"}}})")).message(),
+                 "tools.my.enable"));
+}

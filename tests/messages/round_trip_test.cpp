@@ -101,7 +101,7 @@ template <> model_reply sample(caf::actor_system& sys) {
 template <> run_turn sample(caf::actor_system& sys) {
   return {"cli:direct", "cli", "direct", "t1", "m", "[]", 20, 100, 0.1,
           true, sink_actor(sys), true, sink_actor(sys), {"read_file"}, true,
-          "work", 2, {"family"}};
+          "work", 2, {"family"}, "u7", "fast"};
 }
 template <> turn_outcome sample(caf::actor_system& sys) {
   return {"done", {R"({"role":"assistant"})"}, "completed",
@@ -137,6 +137,10 @@ template <> workspace_figures sample(caf::actor_system&) {
 }
 template <> agent_message sample(caf::actor_system& sys) {
   return {"work", "work:telegram:1", 1, sample<tool_call>(sys)};
+}
+template <> session_mail sample(caf::actor_system&) {
+  return {"work", "work:telegram:1", "kevu", "telegram", "1",
+          "work:slack:C2", "peti", "hello", true, 30, 6};
 }
 template <> gauge_sample sample(caf::actor_system&) { return {"sessions_live", 7}; }
 

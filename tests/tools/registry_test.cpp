@@ -71,7 +71,8 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
                                     "list_sessions", "memory_forget",
                                     "memory_save", "memory_search", "message",
                                     "noop", "read_file", "read_session",
-                                    "search_sessions", "typed", "web_fetch",
+                                    "search_sessions", "send_session_message",
+                                    "typed", "web_fetch",
                                     "web_search", "write_file", "mcp_fs_list"});
   auto reg = make_builtin_registry(without_browser());
   CHECK(concurrency_safe(reg.find("read_file")->spec));
