@@ -42,7 +42,9 @@ template <> std::vector<tool_spec> sample(caf::actor_system& sys) {
 }
 template <> tool_request sample(caf::actor_system& sys) {
   return {"cli:direct", sample<tool_call>(sys), "telegram", "42", true,
-          sink_actor(sys)};
+          sink_actor(sys),
+          caf::actor_cast<caf::actor>(sink_actor(sys)),
+          R"({"model":"m"})"};
 }
 template <> tool_result sample(caf::actor_system&) {
   return {"call_1", "read_file", "1| hello", true, 5, 9, true};

@@ -108,7 +108,7 @@ TEST_CASE("my: check without a key is the original's overview") {
            "sandbox, sandbox_ro_binds, sandbox_rw_binds, allowed_env_keys, "
            "allow_patterns, deny_patterns}\n"
            "subagents: {}\n"
-           "_last_usage: {'prompt_tokens': 10, 'completion_tokens': 5, "
+           "_last_usage: {'completion_tokens': 5, 'prompt_tokens': 10, "
            "'total_tokens': 15}");
   // Outside a turn the settings answer.
   f.ctx.turn_json = "{}";
@@ -122,8 +122,8 @@ TEST_CASE("my: dot paths, the turn's routing and the values it refuses") {
   my_fixture f;
   CHECK(f.check("_last_usage.prompt_tokens").content
         == "_last_usage.prompt_tokens: 10");
-  CHECK(f.check("web_config.search.provider").content
-        == "web_config.search.provider: 'duckduckgo'");
+  CHECK(f.check("web_config.search.max_results").content
+        == "web_config.search.max_results: 5");
   CHECK(f.check("tool_names").content == "tool_names: ['my', 'read_file']");
   CHECK(f.check("exec_config.timeout").content == "exec_config.timeout: 60");
   CHECK(f.check("request.chat_id").content == "request.chat_id: 'direct'");

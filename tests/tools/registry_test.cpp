@@ -69,7 +69,7 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
         == std::vector<std::string>{"apply_patch", "boom", "cron", "edit_file",
                                     "exec", "find_files", "grep", "list_dir",
                                     "list_sessions", "memory_forget",
-                                    "memory_save", "memory_search", "message",
+                                    "memory_save", "memory_search", "message", "my",
                                     "noop", "read_file", "read_session",
                                     "search_sessions", "send_session_message",
                                     "typed", "web_fetch",
