@@ -9,7 +9,6 @@ using list_tools_atom = caf::atom_constant<caf::atom("listtools")>;
 using live_sessions_atom = caf::atom_constant<caf::atom("livesess")>;
 using flush_atom = caf::atom_constant<caf::atom("nbflush")>;
 using stats_atom = caf::atom_constant<caf::atom("stats")>;
-using idle_check_atom = caf::atom_constant<caf::atom("idlecheck")>;
 
 // -- session/runner: mid-turn messages and /stop
 /// Runner → session: hand over the messages that arrived during the turn.

@@ -12,16 +12,11 @@ namespace nb {
 
 /// Zero is reserved for "no error".
 enum class errc : uint8_t {
-  unknown_tool = 1,
-  invalid_arguments,
-  outside_workspace,
+  invalid_arguments = 1,
   store_failed,
-  provider_unconfigured,
   provider_failed,
   config_invalid,
   turn_failed,
-  timed_out,
-  shutting_down,
   inbox_full, ///< the inbox journal reached gateway.inbox.maxBytes
 };
 

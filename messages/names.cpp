@@ -36,17 +36,18 @@ std::string to_string(turn_event x) {
 
 std::string to_string(errc x) {
   switch (x) {
-    case errc::unknown_tool: return "unknown_tool";
-    case errc::invalid_arguments: return "invalid_arguments";
-    case errc::outside_workspace: return "outside_workspace";
-    case errc::store_failed: return "store_failed";
-    case errc::provider_unconfigured: return "provider_unconfigured";
-    case errc::provider_failed: return "provider_failed";
-    case errc::config_invalid: return "config_invalid";
-    case errc::turn_failed: return "turn_failed";
-    case errc::timed_out: return "timed_out";
-    case errc::shutting_down: return "shutting_down";
-    case errc::inbox_full: return "inbox_full";
+  case errc::invalid_arguments:
+    return "invalid_arguments";
+  case errc::store_failed:
+    return "store_failed";
+  case errc::provider_failed:
+    return "provider_failed";
+  case errc::config_invalid:
+    return "config_invalid";
+  case errc::turn_failed:
+    return "turn_failed";
+  case errc::inbox_full:
+    return "inbox_full";
   }
   return "errc(" + std::to_string(static_cast<int>(x)) + ")";
 }
