@@ -6,7 +6,7 @@
 
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
-#include "actors/evaluator/evaluation.hpp"
+#include "actors/evaluator/decision.hpp"
 #include "actors/evaluator/evaluator_prompt.hpp"
 
 namespace nb {
@@ -50,8 +50,7 @@ evaluator_config make_evaluator_config(const settings& cfg) {
   evaluator_config out;
   out.workspace = cfg.workspace_path();
   out.model = cfg.agent.model;
-  auto per_try = std::max(cfg.timeouts.llm_timeout_s, 60);
-  out.timeout = std::chrono::seconds(4 * per_try + 60);
+  out.timeout = cfg.model_request_timeout(false);
   return out;
 }
 

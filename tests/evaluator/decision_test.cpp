@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "actors/evaluator/evaluation.hpp"
+#include "actors/evaluator/decision.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "actors/evaluator/evaluation.hpp"
+#include "actors/evaluator/decision.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -76,7 +76,7 @@ eval_verdict decide(const model_reply& reply, bool default_notify) {
     return fallback(default_notify, "the model call failed: " + reply.error);
   if (reply.tool_calls.empty())
     return fallback(default_notify, "the model answered without calling "
-                                    + std::string{evaluate_tool_name});
+                                      + std::string{evaluate_tool_name});
   if (!tools_allowed(reply.finish_reason))
     return fallback(default_notify, "the tool call came with finish reason '"
                                       + reply.finish_reason + "'");
