@@ -8,11 +8,10 @@
 #include <cstdint>
 #include <string>
 
-#include <caf/atom.hpp>
 #include <caf/expected.hpp>
 #include <caf/fwd.hpp>
-#include <caf/replies_to.hpp>
-#include <caf/typed_actor.hpp>
+
+#include "messages/lease.hpp"
 
 namespace nb {
 
@@ -42,18 +41,6 @@ caf::error file_lease_release(const std::string& dir, const std::string& name,
                               const std::string& owner);
 caf::error pg_lease_release(pg_connection& db, const std::string& name,
                             const std::string& owner);
-
-using lease_atom = caf::atom_constant<caf::atom("nblease")>;
-using unlease_atom = caf::atom_constant<caf::atom("nbunlease")>;
-
-/// The lease keeper (a detached actor: its calls block):
-///   (lease_atom, name, owner, ttl_ms)   -> (held, holder, expires_in_ms)
-///   (unlease_atom, name, owner)         -> ok
-/// Call lease_atom again before ttl_ms runs out to keep the lease.
-using lease_actor = caf::typed_actor<
-  caf::replies_to<lease_atom, std::string, std::string, int64_t>::with<
-    bool, std::string, int64_t>,
-  caf::replies_to<unlease_atom, std::string, std::string>::with<caf::ok_atom>>;
 
 /// `dsn` empty: leases live in `sessions_dir`; else in PostgreSQL.
 lease_actor spawn_lease_keeper(caf::actor_system& sys,

@@ -8,6 +8,7 @@
 #include "actors/common/log.hpp"
 #include "actors/memory_index/memory_directory.hpp"
 #include "actors/session/session.hpp"
+#include "actors/store/lease.hpp"
 #include "actors/store/session_files.hpp"
 #include "actors/supervisor/supervisor.hpp"
 #include "config/cluster_config.hpp"

@@ -10,7 +10,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 
-#include "actors/store/lease.hpp"
+#include "messages/lease.hpp"
 #include "actors/supervisor/supervisor.hpp"
 #include "config/settings.hpp"
 #include "messages/channel.hpp"

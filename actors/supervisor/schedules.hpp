@@ -16,7 +16,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/common/meter.hpp"
-#include "actors/store/lease.hpp"
+#include "messages/lease.hpp"
 #include "config/settings.hpp"
 #include "messages/control.hpp"
 #include "messages/interfaces.hpp"

@@ -12,7 +12,7 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/session/session.hpp"
-#include "actors/store/lease.hpp"
+#include "messages/lease.hpp"
 #include "actors/supervisor/schedules.hpp"
 #include "config/settings.hpp"
 #include "messages/channel.hpp"
