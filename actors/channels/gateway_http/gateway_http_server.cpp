@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/http/http_listener.hpp"
-#include "actors/channels/manager/status_json.hpp"
+#include "actors/channels/kit/status_json.hpp"
 #include "actors/common/log.hpp"
 #include "actors/stats/process.hpp"
 

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/agents/agent_route.hpp"
-#include "actors/channels/manager/status_json.hpp"
+#include "actors/channels/kit/status_json.hpp"
 #include "actors/channels/websocket/automations_api.hpp"
 #include "actors/channels/websocket/sessions_api.hpp"
 #include "actors/channels/websocket/settings_api.hpp"

@@ -12,9 +12,8 @@
 namespace nb {
 
 inline nlohmann::json to_json(const channel_status& s) {
-  return {{"name", s.name},         {"state", s.state},
-          {"detail", s.detail},     {"received", s.received},
-          {"sent", s.sent},         {"failed", s.failed}};
+  return {{"name", s.name},         {"state", s.state}, {"detail", s.detail},
+          {"received", s.received}, {"sent", s.sent},   {"failed", s.failed}};
 }
 
 /// {"channels": [{name, state, detail, received, sent, failed}, ...]}
