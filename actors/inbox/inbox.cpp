@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/agents/agent_route.hpp"
+#include "actors/common/iso_time.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/inbox/journal_records.hpp"
@@ -100,7 +101,7 @@ void start_from(inbox_pointer self, const std::string& bytes,
                 {"sender_id", e.msg.sender_id},
                 {"content", e.msg.content},
                 {"metadata", e.msg.metadata_json},
-                {"set_aside_at", store_io::iso_now()}};
+                {"set_aside_at", iso_now()}};
       timed_request(self, st.worker, st.cfg.write_timeout,
                     inbox::keep_atom::value,
                     std::string{"undelivered.jsonl"},

@@ -18,11 +18,7 @@ session_config make_session_config(const settings& cfg) {
   out.max_iterations = cfg.agent.max_tool_iterations;
   out.workspace = cfg.workspace_path();
   out.models = make_model_catalog(cfg);
-  // One provider request may retry 4 times; streams have only an idle limit,
-  // so allow the longer of the wall clock and twice the idle timeout.
-  auto per_try = std::max({cfg.timeouts.llm_timeout_s,
-                           2 * cfg.timeouts.stream_idle_timeout_s, 300});
-  out.model_timeout = std::chrono::seconds(4 * per_try + 60);
+  out.model_timeout = cfg.model_request_timeout(true);
   out.tool_timeout = std::chrono::seconds(
     std::max(cfg.tools.exec.timeout_s, 600) + 60);
   out.idle = std::chrono::seconds(std::max(cfg.gateway.session_idle_s, 1));

@@ -9,6 +9,7 @@
 #include <caf/event_based_actor.hpp>
 #include <caf/spawn_options.hpp>
 
+#include "actors/common/iso_time.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/memory/history_file.hpp"
 #include "actors/runner/context_governor.hpp"

@@ -1,5 +1,6 @@
 // The COMMAND state: slash commands answered without the model.
 #include "actors/session/commands.hpp"
+#include "actors/common/iso_time.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/session/session_steps.hpp"
 #include "actors/session/session_recall.hpp"

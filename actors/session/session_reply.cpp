@@ -1,6 +1,7 @@
 // The turn's two outward shapes: the reply it sends (with the usage the
 // WebUI and the API show) and the user's message as the transcript stores it.
 #include "actors/session/session.hpp"
+#include "actors/common/iso_time.hpp"
 #include "actors/session/session_steps.hpp"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // The work of each turn state. Every state ends by calling fire() (or fail()),
 // which consults the pure transition table for what comes next.
 #include "actors/session/session.hpp"
+#include "actors/common/iso_time.hpp"
 #include "actors/session/session_steps.hpp"
 
 #include "actors/common/log.hpp"

@@ -179,32 +179,4 @@ json replay_history(const std::vector<json>& transcript, size_t limit,
   return out;
 }
 
-namespace {
-
-/// The original's message timestamps (Python's datetime.now().isoformat()):
-/// local time with microseconds and no zone, so lines we add match the
-/// lines it wrote and compare as strings with them.
-std::string iso_at(std::chrono::system_clock::time_point now) {
-  auto secs = std::chrono::system_clock::to_time_t(now);
-  auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-              now.time_since_epoch()).count() % 1000000;
-  std::tm tm{};
-  localtime_r(&secs, &tm);
-  char buf[40];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  char out[48];
-  std::snprintf(out, sizeof out, "%s.%06d", buf, static_cast<int>(us));
-  return out;
-}
-
-} // namespace
-
-std::string iso_now() {
-  return iso_at(std::chrono::system_clock::now());
-}
-
-std::string iso_minus(std::chrono::milliseconds ago) {
-  return iso_at(std::chrono::system_clock::now() - ago);
-}
-
 } // namespace nb

@@ -54,11 +54,4 @@ nlohmann::json replayable(const nlohmann::json& m);
 nlohmann::json replay_history(const std::vector<nlohmann::json>& transcript,
                               size_t limit, size_t start = 0);
 
-/// Returns the local time `ago` before now, formatted like iso_now().
-std::string iso_minus(std::chrono::milliseconds ago);
-
-/// Returns the current local time as the original writes it (ISO 8601
-/// with microseconds, no zone).
-std::string iso_now();
-
 } // namespace nb

@@ -129,17 +129,6 @@ std::string random_hex(size_t bytes) {
   return out;
 }
 
-std::string iso_now() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_REALTIME, &ts);
-  std::tm tm{};
-  ::localtime_r(&ts.tv_sec, &tm);
-  char buf[48];
-  auto n = std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-  std::snprintf(buf + n, sizeof(buf) - n, ".%06ld", ts.tv_nsec / 1000);
-  return buf;
-}
-
 std::string parent_dir(const std::string& path) {
   auto slash = path.rfind('/');
   if (slash == std::string::npos)

@@ -36,10 +36,6 @@ caf::error make_dirs(const std::string& dir);
 /// `bytes` random bytes as lower-case hex (getrandom, never a fixed seed).
 std::string random_hex(size_t bytes);
 
-/// Local time like Python's datetime.now().isoformat():
-/// "2025-01-31T12:34:56.123456".
-std::string iso_now();
-
 /// The directory part of `path` ("." when it has none).
 std::string parent_dir(const std::string& path);
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "actors/common/iso_time.hpp"
 #include "actors/common/file_lock.hpp"
 #include "actors/store/session_handles.hpp"
 #include "actors/store/posix_io.hpp"

@@ -1,6 +1,7 @@
 // Crash repair and replay over transcripts.
 #include <doctest/doctest.h>
 
+#include "actors/common/iso_time.hpp"
 #include "actors/session/transcript.hpp"
 
 using nlohmann::json;
