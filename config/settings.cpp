@@ -1,6 +1,7 @@
 // Derived paths of the typed settings: the workspace and the instance dir.
 #include "config/settings.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -39,6 +40,13 @@ std::string absolute_normal(const std::string& path) {
 }
 
 } // namespace
+
+std::chrono::seconds settings::model_request_timeout(bool stream) const {
+  auto per_try = stream ? std::max({timeouts.llm_timeout_s,
+                                    2 * timeouts.stream_idle_timeout_s, 300})
+                        : std::max(timeouts.llm_timeout_s, 60);
+  return std::chrono::seconds(4 * per_try + 60);
+}
 
 std::string settings::workspace_path() const {
   return absolute_normal(expand_home(agent.workspace));

@@ -2,6 +2,7 @@
 // and passed by value to the actors that need them.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -277,6 +278,10 @@ struct settings {
   settings for_agent(const std::string& id) const;
   /// "main" followed by the agents.list ids, in order.
   std::vector<std::string> agent_ids() const;
+  /// How long an actor waits for one model request's answer: the client
+  /// may try 4 times, each bounded by timeouts.llmTimeoutS (at least 60 s),
+  /// a stream by twice its idle timeout (at least 300 s); 60 s to spare.
+  std::chrono::seconds model_request_timeout(bool stream) const;
 };
 
 /// The implicit agent: agents.defaults. Its session keys are unprefixed.
