@@ -36,18 +36,12 @@ std::string to_string(turn_event x) {
 
 std::string to_string(errc x) {
   switch (x) {
-  case errc::invalid_arguments:
-    return "invalid_arguments";
-  case errc::store_failed:
-    return "store_failed";
-  case errc::provider_failed:
-    return "provider_failed";
-  case errc::config_invalid:
-    return "config_invalid";
-  case errc::turn_failed:
-    return "turn_failed";
-  case errc::inbox_full:
-    return "inbox_full";
+    case errc::invalid_arguments: return "invalid_arguments";
+    case errc::store_failed: return "store_failed";
+    case errc::provider_failed: return "provider_failed";
+    case errc::config_invalid: return "config_invalid";
+    case errc::turn_failed: return "turn_failed";
+    case errc::inbox_full: return "inbox_full";
   }
   return "errc(" + std::to_string(static_cast<int>(x)) + ")";
 }
