@@ -30,23 +30,13 @@ public:
   }
 
   ~poller() override {
-    stop_.request();
-    while (!done_.load()) {
-      if (polling_.load())
-        http_.abort();
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    thread_.join();
+    chan::stop_long_poll(
+      stop_, polling_, done_, [this] { http_.abort(); }, thread_);
   }
 
 private:
   void report(const std::string& state, const std::string& detail) {
     caf::anon_send(front_, chan::adapter_report{state, detail});
-  }
-
-  bool back_off(int& fails) {
-    auto s = std::min(30, 1 << std::min(fails++, 5));
-    return stop_.sleep_for(std::chrono::seconds(s));
   }
 
   std::string load_since() {
@@ -101,7 +91,7 @@ private:
         }
         report("disconnected", "whoami: " + r.error);
       }
-      if (!back_off(fails))
+      if (!stop_.back_off(fails))
         return false;
     }
     return false;
@@ -141,7 +131,7 @@ private:
         report(r.status == 401 ? "error" : "disconnected",
                "sync: " + (r.ok ? std::string{"malformed answer"} : r.error));
         connected = false;
-        if (r.status == 401 || !back_off(fails))
+        if (r.status == 401 || !stop_.back_off(fails))
           break;
         continue;
       }

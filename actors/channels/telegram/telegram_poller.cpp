@@ -25,26 +25,13 @@ public:
   }
 
   ~poller() override {
-    stop_.request();
-    // A long poll only ends when its socket is shut: keep aborting until
-    // the thread is out (the first abort may come before the connect).
-    while (!done_.load()) {
-      if (polling_.load())
-        api_.abort();
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    thread_.join();
+    chan::stop_long_poll(
+      stop_, polling_, done_, [this] { api_.abort(); }, thread_);
   }
 
 private:
   void report(const std::string& state, const std::string& detail) {
     caf::anon_send(front_, chan::adapter_report{state, detail});
-  }
-
-  /// 1, 2, 4 ... 30 s; false when stopping.
-  bool back_off(int& fails) {
-    auto s = std::min(30, 1 << std::min(fails++, 5));
-    return stop_.sleep_for(std::chrono::seconds(s));
   }
 
   bool who_am_i() {
@@ -61,7 +48,7 @@ private:
       bool fatal = r.error_code == 401 || r.error_code == 404;
       report(fatal ? "error" : "disconnected",
              "getMe: " + (r.description.empty() ? "no answer" : r.description));
-      if (!back_off(fails))
+      if (!stop_.back_off(fails))
         return false;
     }
     return false;
@@ -140,7 +127,7 @@ private:
         report(r.error_code == 401 ? "error" : "disconnected",
                "getUpdates: " + (why.empty() ? "no answer" : why));
         connected = false;
-        if (!back_off(fails))
+        if (!stop_.back_off(fails))
           break;
         continue;
       }
@@ -151,7 +138,7 @@ private:
       }
       if (!hand_on(r.result)) {
         connected = false;
-        if (!back_off(fails))
+        if (!stop_.back_off(fails))
           break;
       }
     }
