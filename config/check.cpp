@@ -128,6 +128,11 @@ std::optional<check_failure> check_value(const key_spec& spec, const json& x,
       return string_map(x, v);
     case key_kind::model_list:
       return check_model_list(x, v);
+    case key_kind::json_object:
+      if (!x.is_object())
+        return mismatch("an object", x);
+      v.text = x.dump();
+      return std::nullopt;
     default:
       return std::nullopt; // sections and ignored keys have no value check
   }

@@ -55,8 +55,9 @@ std::vector<key_spec> make_table() {
     text("agents.defaults.modelPreset", false,
          [](settings& s, name_t, val_t v) { s.agent.model_preset = v.text; }),
     ignored("agents.defaults.contextBlockLimit"),
-    leaf("agents.defaults.fallbackModels", k::model_list, -no_limit, no_limit,
-         [](settings& s, name_t, val_t v) { s.agent.fallback_models = v.models; }),
+    leaf(
+      "agents.defaults.fallbackModels", k::model_list, -no_limit, no_limit,
+      [](settings& s, name_t, val_t v) { s.agent.fallback_models = v.models; }),
     leaf("agents.defaults.maxConcurrentSubagents", k::integer, 1, 64,
          [](settings& s, name_t, val_t v) {
            s.agent.max_concurrent_subagents = i32(v);
@@ -71,7 +72,9 @@ std::vector<key_spec> make_table() {
          }),
     ignored("agents.defaults.providerRetryMode"),
     ignored("agents.defaults.toolHintMaxLength"),
-    ignored("agents.defaults.reasoningEffort"),
+    text(
+      "agents.defaults.reasoningEffort", false,
+      [](settings& s, name_t, val_t v) { s.agent.reasoning_effort = v.text; }),
     text("agents.defaults.timezone", false,
          [](settings& s, name_t, val_t v) { s.agent.timezone = v.text; }),
     ignored("agents.defaults.timezoneMode"),
@@ -80,8 +83,12 @@ std::vector<key_spec> make_table() {
     {"agents.list", k::external},
     {"agents.bindings", k::external},
     ignored("agents.defaults.botIcon"),
-    ignored("agents.defaults.unifiedSession"),
-    ignored("agents.defaults.disabledSkills"),
+    leaf(
+      "agents.defaults.unifiedSession", k::boolean, -no_limit, no_limit,
+      [](settings& s, name_t, val_t v) { s.agent.unified_session = v.flag; }),
+    leaf(
+      "agents.defaults.disabledSkills", k::string_list, -no_limit, no_limit,
+      [](settings& s, name_t, val_t v) { s.agent.disabled_skills = v.list; }),
     // sessionTtlMinutes is nanobot's older name for the same setting
     leaf("agents.defaults.idleCompactAfterMinutes", k::integer, 0, 1000000,
          [](settings& s, name_t, val_t v) {
@@ -98,10 +105,9 @@ std::vector<key_spec> make_table() {
     section("agents.defaults.dream"),
     leaf("agents.defaults.dream.enabled", k::boolean, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) { s.agent.dream.enabled = v.flag; }),
-    leaf("agents.defaults.dream.intervalH", k::integer, 1, 100000,
-         [](settings& s, name_t, val_t v) {
-           s.agent.dream.interval_h = i32(v);
-         }),
+    leaf(
+      "agents.defaults.dream.intervalH", k::integer, 1, 100000,
+      [](settings& s, name_t, val_t v) { s.agent.dream.interval_h = i32(v); }),
     text("agents.defaults.dream.cron", false,
          [](settings& s, name_t, val_t v) { s.agent.dream.cron = v.text; }),
     text("agents.defaults.dream.modelOverride", false,
@@ -116,21 +122,33 @@ std::vector<key_spec> make_table() {
     ignored("agents.defaults.maxMessages"),  // legacy, nanobot ignores it
 
     {"providers", k::named_sections},
-    text("providers.*.apiKey", false,
-         [](settings& s, name_t n, val_t v) { s.providers[n].api_key = v.text; }),
-    text("providers.*.apiBase", false,
-         [](settings& s, name_t n, val_t v) {
-           s.providers[n].api_base = v.text;
-         }),
+    text(
+      "providers.*.apiKey", false,
+      [](settings& s, name_t n, val_t v) { s.providers[n].api_key = v.text; }),
+    text(
+      "providers.*.apiBase", false,
+      [](settings& s, name_t n, val_t v) { s.providers[n].api_base = v.text; }),
     leaf("providers.*.extraHeaders", k::string_map, -no_limit, no_limit,
          [](settings& s, name_t n, val_t v) {
            s.providers[n].extra_headers = v.map;
          }),
-    ignored("providers.*.apiType"),
-    ignored("providers.*.extraBody"),
-    ignored("providers.*.extraQuery"),
-    ignored("providers.*.proxy"),
-    ignored("providers.*.thinkingStyle"),
+    text(
+      "providers.*.apiType", true,
+      [](settings& s, name_t n, val_t v) { s.providers[n].api_type = v.text; }),
+    leaf("providers.*.extraBody", k::json_object, -no_limit, no_limit,
+         [](settings& s, name_t n, val_t v) {
+           s.providers[n].extra_body = v.text;
+         }),
+    leaf("providers.*.extraQuery", k::string_map, -no_limit, no_limit,
+         [](settings& s, name_t n, val_t v) {
+           s.providers[n].extra_query = v.map;
+         }),
+    text("providers.*.proxy", false,
+         [](settings& s, name_t n, val_t v) { s.providers[n].proxy = v.text; }),
+    text("providers.*.thinkingStyle", false,
+         [](settings& s, name_t n, val_t v) {
+           s.providers[n].thinking_style = v.text;
+         }),
     ignored("providers.*.displayName"),
     ignored("providers.*.region"),
     ignored("providers.*.profile"),
@@ -149,8 +167,9 @@ std::vector<key_spec> make_table() {
          [](settings& s, name_t, val_t v) {
            s.tools.exec.deny_patterns = v.list;
          }),
-    text("tools.exec.pathAppend", false,
-         [](settings& s, name_t, val_t v) { s.tools.exec.path_append = v.text; }),
+    text(
+      "tools.exec.pathAppend", false,
+      [](settings& s, name_t, val_t v) { s.tools.exec.path_append = v.text; }),
     ignored("tools.exec.pathPrepend"),
     text("tools.exec.sandbox", false,
          [](settings& s, name_t, val_t v) { s.tools.exec.sandbox = v.text; }),
@@ -187,7 +206,8 @@ std::vector<key_spec> make_table() {
          [](settings& s, name_t, val_t v) { s.tools.web.enable = v.flag; }),
     text("tools.web.userAgent", false,
          [](settings& s, name_t, val_t v) { s.tools.web.user_agent = v.text; }),
-    ignored("tools.web.proxy"),
+    text("tools.web.proxy", false,
+         [](settings& s, name_t, val_t v) { s.tools.web.proxy = v.text; }),
     ignored("tools.web.fetch"),
     section("tools.web.search"),
     text("tools.web.search.provider", true,
@@ -230,16 +250,16 @@ std::vector<key_spec> make_table() {
          [](settings& s, name_t, val_t v) {
            s.tools.browser.executable = v.text;
          }),
-    leaf("tools.browser.headless", k::boolean, -no_limit, no_limit,
-         [](settings& s, name_t, val_t v) {
-           s.tools.browser.headless = v.flag;
-         }),
+    leaf(
+      "tools.browser.headless", k::boolean, -no_limit, no_limit,
+      [](settings& s, name_t, val_t v) { s.tools.browser.headless = v.flag; }),
     leaf("tools.browser.idleMinutes", k::number, 0.001, 1e6,
          [](settings& s, name_t, val_t v) {
            s.tools.browser.idle_minutes = v.number;
          }),
-    leaf("tools.browser.maxTabs", k::integer, 1, 100,
-         [](settings& s, name_t, val_t v) { s.tools.browser.max_tabs = i32(v); }),
+    leaf(
+      "tools.browser.maxTabs", k::integer, 1, 100,
+      [](settings& s, name_t, val_t v) { s.tools.browser.max_tabs = i32(v); }),
     leaf("tools.browser.navigationTimeout", k::seconds, 1, 3600,
          [](settings& s, name_t, val_t v) {
            s.tools.browser.navigation_timeout_s = i32(v);
@@ -288,10 +308,9 @@ std::vector<key_spec> make_table() {
     ignored("gateway.exclusiveLanes"), // replaced by per-chat ordering
     leaf("gateway.httpThreads", k::integer, 1, 1024,
          [](settings& s, name_t, val_t v) { s.gateway.http_threads = i32(v); }),
-    leaf("gateway.sessionIdleSeconds", k::seconds, 1, i32_max,
-         [](settings& s, name_t, val_t v) {
-           s.gateway.session_idle_s = i32(v);
-         }),
+    leaf(
+      "gateway.sessionIdleSeconds", k::seconds, 1, i32_max,
+      [](settings& s, name_t, val_t v) { s.gateway.session_idle_s = i32(v); }),
     leaf("gateway.drainSeconds", k::seconds, 0, 3600,
          [](settings& s, name_t, val_t v) { s.gateway.drain_s = i32(v); }),
     ignored("gateway.restartMode"),
@@ -316,7 +335,9 @@ std::vector<key_spec> make_table() {
 
     {"modelPresets", k::named_sections},
     text("modelPresets.*.model", true,
-         [](settings& s, name_t n, val_t v) { s.model_presets[n].model = v.text; }),
+         [](settings& s, name_t n, val_t v) {
+           s.model_presets[n].model = v.text;
+         }),
     text("modelPresets.*.provider", true,
          [](settings& s, name_t n, val_t v) {
            s.model_presets[n].provider = v.text;
@@ -333,7 +354,10 @@ std::vector<key_spec> make_table() {
          [](settings& s, name_t n, val_t v) {
            s.model_presets[n].temperature = v.number;
          }),
-    ignored("modelPresets.*.reasoningEffort"),
+    text("modelPresets.*.reasoningEffort", false,
+         [](settings& s, name_t n, val_t v) {
+           s.model_presets[n].reasoning_effort = v.text;
+         }),
     section("channels"),
     leaf("channels.sendProgress", k::boolean, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) {

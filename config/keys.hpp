@@ -20,15 +20,16 @@ enum class key_kind : uint8_t {
   string,
   integer,
   number,
-  seconds,        ///< non-negative number of seconds, rounded up
+  seconds, ///< non-negative number of seconds, rounded up
   boolean,
   string_list,
   string_map,
-  model_list,     ///< preset names or inline {"model": ...} objects
-  ignored,        ///< known to nanobot, not used here: any value accepted
-  raw_object,     ///< "x.*": any other key of x is a user-chosen name whose
-                  ///< object is kept verbatim (text = JSON, flag = enabled)
-  external,       ///< read and checked by another loader (cluster_config)
+  model_list,  ///< preset names or inline {"model": ...} objects
+  json_object, ///< any JSON object, kept as text (providers.*.extraBody)
+  ignored,     ///< known to nanobot, not used here: any value accepted
+  raw_object,  ///< "x.*": any other key of x is a user-chosen name whose
+               ///< object is kept verbatim (text = JSON, flag = enabled)
+  external,    ///< read and checked by another loader (cluster_config)
 };
 
 /// A validated leaf value, in the shape its kind implies.

@@ -13,6 +13,7 @@
 #include "config/model_list.hpp"
 #include "config/pipeline.hpp"
 #include "config/posix_regex.hpp"
+#include "config/proxy_url.hpp"
 
 namespace nb {
 
@@ -126,6 +127,48 @@ std::optional<config_error> check_sandbox_keys(const exec_settings& e) {
   return std::nullopt;
 }
 
+/// A proxy URL the HTTP clients can use: http://[user:pass@]host[:port].
+std::optional<config_error> check_proxy(const std::string& url,
+                                        const std::string& key) {
+  if (url.empty() || parse_proxy_url(url))
+    return std::nullopt;
+  auto scheme = url.substr(0, url.find("://"));
+  return config_error{key, scheme != url
+                             ? "'" + scheme
+                                 + "' proxies are not supported: "
+                                   "use an http:// proxy (HTTPS targets go "
+                                   "through it with CONNECT)"
+                             : "not a proxy URL such as "
+                               "http://127.0.0.1:3128"};
+}
+
+/// providers.<name>: known words for apiType and thinkingStyle, proxies.
+std::optional<config_error> check_provider_keys(const settings& s) {
+  for (const auto& [name, p] : s.providers) {
+    auto at = "providers." + name + ".";
+    if (p.api_type != "auto" && p.api_type != "chat_completions"
+        && p.api_type != "responses")
+      return config_error{at + "apiType",
+                          "'" + p.api_type
+                            + "' is not one of \"auto\", "
+                              "\"chat_completions\", \"responses\""};
+    if (p.api_type != "auto" && name != "openai")
+      return config_error{at + "apiType", "only providers.openai takes "
+                                          "apiType; remove it here"};
+    if (!p.thinking_style.empty() && p.thinking_style != "thinking_type"
+        && p.thinking_style != "enable_thinking"
+        && p.thinking_style != "reasoning_split")
+      return config_error{at + "thinkingStyle",
+                          "'" + p.thinking_style
+                            + "' is not one of "
+                              "\"thinking_type\", \"enable_thinking\", "
+                              "\"reasoning_split\""};
+    if (auto bad = check_proxy(p.proxy, at + "proxy"))
+      return bad;
+  }
+  return check_proxy(s.tools.web.proxy, "tools.web.proxy");
+}
+
 /// Rules that span keys (REFERENCE §16 and RELIABILITY H9).
 std::optional<config_error> cross_check(const settings& s,
                                         config::diagnostics& diag) {
@@ -137,6 +180,14 @@ std::optional<config_error> cross_check(const settings& s,
     return bad;
   if (auto bad = check_sandbox_keys(s.tools.exec))
     return bad;
+  if (auto bad = check_provider_keys(s))
+    return bad;
+  for (const auto& [name, p] : s.providers)
+    if (p.api_type == "responses")
+      diag.notices.push_back("providers." + name
+                             + ".apiType \"responses\": "
+                               "accepted, not used (requests go to Chat "
+                               "Completions)");
   if (!is_loopback_host(s.api.host) && s.api.api_key.empty())
     return config_error{"api.host",
                         "a non-loopback address requires api.apiKey (set "

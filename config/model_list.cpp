@@ -45,7 +45,11 @@ std::optional<check_failure> inline_entry(const json& x, const std::string& at,
           || value.get<double>() > 2)
         return bad(where, "must be a number between 0 and 2");
       out.temperature = value.get<double>();
-    } else if (!key_matches(key, "reasoningEffort")) {
+    } else if (key_matches(key, "reasoningEffort")) {
+      if (!value.is_string() && !value.is_null())
+        return bad(where, "expected a string, found " + type_name(value));
+      out.reasoning_effort = value.is_string() ? value.get<std::string>() : "";
+    } else {
       return bad(where, "unknown key (expected model, provider, maxTokens, "
                         "contextWindowTokens, temperature or "
                         "reasoningEffort)");
@@ -107,6 +111,7 @@ std::optional<config_error> apply_presets(settings& s) {
   s.agent.max_tokens = p->second.max_tokens;
   s.agent.context_window_tokens = p->second.context_window_tokens;
   s.agent.temperature = p->second.temperature;
+  s.agent.reasoning_effort = p->second.reasoning_effort;
   return std::nullopt;
 }
 

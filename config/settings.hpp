@@ -20,6 +20,7 @@ struct fallback_model {
   int32_t max_tokens = 0;            ///< 0 = the primary's
   int32_t context_window_tokens = 0; ///< 0 = the primary's
   double temperature = -1;           ///< < 0 = the primary's
+  std::string reasoning_effort;      ///< "" = the primary's
 };
 
 /// agents.defaults.dream: the original's periodic memory consolidation (a
@@ -50,6 +51,12 @@ struct agent_settings {
   bool fail_on_tool_error = true;          ///< subagents stop on a tool error
   std::string timezone;                    ///< IANA name; "" = the host's
   dream_settings dream;
+  /// low|medium|high|xhigh|max|adaptive|none...: how hard the model thinks;
+  /// "" = the provider's own default (nothing is sent).
+  std::string reasoning_effort;
+  /// Every channel's chats share one session ("unified:default").
+  bool unified_session = false;
+  std::vector<std::string> disabled_skills; ///< skill names never loaded
 };
 
 /// modelPresets.<name>: a model and its generation settings, chosen with
@@ -60,6 +67,7 @@ struct model_preset {
   int32_t max_tokens = 8192;
   int32_t context_window_tokens = 200000; ///< the original's default
   double temperature = 0.1;
+  std::string reasoning_effort; ///< "" = the provider's default
 };
 
 /// providers.<name>
@@ -67,6 +75,16 @@ struct provider_settings {
   std::string api_key;
   std::string api_base; ///< "" = the provider's well-known base URL
   std::map<std::string, std::string> extra_headers;
+  /// Fields merged into every request body last (a JSON object as text,
+  /// "" = none); a "tools" list is added to ours, not put in its place.
+  std::string extra_body;
+  std::map<std::string, std::string> extra_query; ///< added to the URL
+  std::string proxy; ///< "http://[user:pass@]host:port", "" = direct
+  /// How this endpoint is told to think when reasoningEffort is set:
+  /// "thinking_type", "enable_thinking", "reasoning_split" or "".
+  std::string thinking_style;
+  /// providers.openai only: "auto", "chat_completions" or "responses".
+  std::string api_type = "auto";
 };
 
 /// tools.exec
@@ -106,6 +124,9 @@ struct web_search_settings {
 /// tools.web
 struct web_settings {
   bool enable = true;
+  /// web_fetch and web_search go through this HTTP proxy ("" = direct);
+  /// the proxy then resolves names (REFERENCE 8.4).
+  std::string proxy;
   std::string user_agent;
   web_search_settings search;
 };

@@ -82,13 +82,16 @@ struct model_request {
   /// "auto" = chosen from the model name like agents.defaults.provider.
   std::string provider;
   std::string agent = "main"; ///< whose turn calls (the stats' label)
+  /// reasoningEffort ("low", "high", "none", ...); "" = the provider's own
+  /// default (nothing is sent).
+  std::string reasoning_effort;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, model_request& x) {
   return f(caf::meta::type_name("model_request"), x.request_id, x.model,
-           x.messages_json, x.tools_json, x.max_tokens, x.temperature,
-           x.stream, x.stream_to, x.provider, x.agent);
+           x.messages_json, x.tools_json, x.max_tokens, x.temperature, x.stream,
+           x.stream_to, x.provider, x.agent, x.reasoning_effort);
 }
 
 /// The outcome of one call. Provider failures are values, not errors:

@@ -23,6 +23,7 @@ struct run_turn {
   int32_t max_iterations = 20;
   int32_t max_tokens = 0;
   double temperature = -1;
+  std::string reasoning_effort; ///< "" = the provider's default
   bool stream = false;
   outbound_sink stream_to; ///< deltas and progress lines for the user
   /// From inbound metadata "_suppress_message_delivery": the message tool
@@ -46,9 +47,10 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, run_turn& x) {
   return f(caf::meta::type_name("run_turn"), x.session_key, x.channel,
            x.chat_id, x.turn_id, x.model, x.messages_json, x.max_iterations,
-           x.max_tokens, x.temperature, x.stream, x.stream_to,
-           x.suppress_delivery, x.outbox, x.allowed_tools, x.fail_on_tool_error,
-           x.agent, x.agent_depth, x.can_message, x.sender_id, x.model_preset);
+           x.max_tokens, x.temperature, x.reasoning_effort, x.stream,
+           x.stream_to, x.suppress_delivery, x.outbox, x.allowed_tools,
+           x.fail_on_tool_error, x.agent, x.agent_depth, x.can_message,
+           x.sender_id, x.model_preset);
 }
 
 /// How a run ended and what it added to the transcript.

@@ -1,5 +1,5 @@
-// Small string helpers shared by every actor library: ASCII case folding
-// and trimming of surrounding white space.
+// Small string helpers shared by every actor library: ASCII case folding,
+// trimming of surrounding white space, percent-encoding.
 #pragma once
 
 #include <cctype>
@@ -47,6 +47,24 @@ inline std::string fold_space(std::string_view s) {
       out += ' ';
     space = false;
     out += c;
+  }
+  return out;
+}
+
+/// Percent-encodes a URL path segment or query value (RFC 3986: only
+/// letters, digits and "-_.~" stay as they are).
+inline std::string url_encode(std::string_view s) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
   }
   return out;
 }

@@ -190,8 +190,8 @@ bool to_anthropic_messages(const json& messages, json& system, json& out,
 }
 
 std::string build_anthropic_body(const model_request& req,
-                                 const std::string& model,
-                                 std::string& error) {
+                                 const std::string& model, std::string& error,
+                                 const body_options& opts) {
   std::string why;
   auto history = parse_bounded(req.messages_json, why);
   json system;
@@ -239,6 +239,8 @@ std::string build_anthropic_body(const model_request& req,
     body["temperature"] = req.temperature;
   if (req.stream)
     body["stream"] = true;
+  apply_anthropic_reasoning(body, model, opts.reasoning_effort);
+  merge_extra_body(body, opts.extra_body);
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -34,9 +34,11 @@ bool to_anthropic_messages(const nlohmann::json& messages,
 
 /// The whole request body: model, max_tokens, system, messages, tools,
 /// temperature, stream; cache_control markers on the system prompt's last
-/// block, the last tool definition and the second-to-last message.
+/// block, the last tool definition and the second-to-last message; then
+/// what `opts` adds (extended thinking, extraBody).
 std::string build_anthropic_body(const model_request& req,
-                                 const std::string& model, std::string& error);
+                                 const std::string& model, std::string& error,
+                                 const body_options& opts = {});
 
 /// tool_use -> tool_calls, end_turn / stop_sequence -> stop, max_tokens ->
 /// length, refusal -> content_filter; others are kept as they are.

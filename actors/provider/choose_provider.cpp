@@ -232,8 +232,16 @@ provider_choice choose_provider(const settings& s, const std::string& model,
   out.api_base = has_base(m->cfg) ? m->cfg->api_base
                  : m->spec        ? std::string{m->spec->default_base}
                                   : std::string{};
-  if (m->cfg)
+  if (m->spec)
+    out.thinking_style = m->spec->thinking_style;
+  if (m->cfg) {
     out.headers = m->cfg->extra_headers;
+    out.extra_body = m->cfg->extra_body;
+    out.query = m->cfg->extra_query;
+    out.proxy = m->cfg->proxy;
+    if (!m->cfg->thinking_style.empty())
+      out.thinking_style = m->cfg->thinking_style;
+  }
   if (m->spec)
     out.api_key = key_of(q, *m->spec, &out.key_source);
   else if (m->cfg && !m->cfg->api_key.empty()) {

@@ -41,11 +41,13 @@ std::vector<candidate> plan_candidates(const settings& cfg,
       c.choice = choose_provider(cfg, p->second.model, p->second.provider, env);
       c.max_tokens = p->second.max_tokens;
       c.temperature = p->second.temperature;
+      c.reasoning_effort = p->second.reasoning_effort;
     } else {
       c.label = f.model;
       c.choice = choose_provider(cfg, f.model, f.provider, env);
       c.max_tokens = f.max_tokens;
       c.temperature = f.temperature;
+      c.reasoning_effort = f.reasoning_effort;
     }
     auto same = [&](const candidate& o) {
       return o.choice.name == c.choice.name && o.choice.model == c.choice.model

@@ -21,6 +21,7 @@ struct candidate {
   provider_choice choice;  ///< choice.model is the name sent on the wire
   int32_t max_tokens = 0;  ///< 0 = the request's
   double temperature = -1; ///< < 0 = the request's
+  std::string reasoning_effort; ///< "" = the request's
 };
 
 /// The primary (the request's model and provider, or agents.defaults)

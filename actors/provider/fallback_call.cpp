@@ -15,6 +15,8 @@ model_request for_candidate(const model_request& req, const candidate& c) {
     out.max_tokens = c.max_tokens;
   if (c.temperature >= 0)
     out.temperature = c.temperature;
+  if (!c.reasoning_effort.empty())
+    out.reasoning_effort = c.reasoning_effort;
   return out;
 }
 

@@ -41,7 +41,9 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
   auto model = req.model.empty() ? d.choice.model
                                  : request_model(d.choice, req.model);
   std::string why;
-  auto body = d.wire->body(req, model, why);
+  body_options opts{req.reasoning_effort, d.choice.thinking_style,
+                    d.choice.extra_body};
+  auto body = d.wire->body(req, model, opts, why);
   if (body.empty())
     return failed(why);
   auto limit = or_forever(req.stream ? d.opts.stream_call_timeout

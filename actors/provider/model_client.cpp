@@ -6,6 +6,7 @@
 
 #include "actors/provider/model_client_impl.hpp"
 #include "actors/provider/text_quirks.hpp"
+#include "config/proxy_url.hpp"
 
 namespace nb {
 
@@ -40,6 +41,7 @@ model_client::impl::impl(provider_choice c, client_options o,
   http->set_connection_timeout(ct.count() / 1000, (ct.count() % 1000) * 1000);
   if (base->https && !opts.ca_cert_path.empty())
     http->set_ca_cert_path(opts.ca_cert_path);
+  use_proxy(*http, choice.proxy); // providers.<name>.proxy
   dog = std::make_unique<watchdog>([h = http.get()] { h->stop(); }, cancel);
 }
 
@@ -69,7 +71,7 @@ attempt model_client::impl::run(const std::string& body, bool stream,
                           (backstop.count() % 1000) * 1000);
   httplib::Request req;
   req.method = "POST";
-  req.path = wire->path(*base);
+  req.path = with_query(wire->path(*base), choice.query);
   req.body = body;
   req.set_header("Content-Type", "application/json");
   req.set_header("Accept", stream ? "text/event-stream" : "application/json");

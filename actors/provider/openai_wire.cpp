@@ -148,7 +148,7 @@ std::string make_tool_call_id() {
 }
 
 std::string build_chat_body(const model_request& req, const std::string& model,
-                            std::string& error) {
+                            std::string& error, const body_options& opts) {
   std::string why;
   auto messages = parse_bounded(req.messages_json, why);
   if (!messages.is_array()) {
@@ -183,6 +183,8 @@ std::string build_chat_body(const model_request& req, const std::string& model,
     body["stream"] = true;
     body["stream_options"] = {{"include_usage", true}};
   }
+  apply_openai_reasoning(body, opts.reasoning_effort, opts.thinking_style);
+  merge_extra_body(body, opts.extra_body);
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -14,10 +14,11 @@
 
 namespace nb {
 
-/// Builds the JSON body for `req` sent as `model`. Returns "" and sets
-/// `error` when messages_json / tools_json are not JSON arrays.
+/// Builds the JSON body for `req` sent as `model`, with what `opts` adds
+/// (request_extras.hpp). Returns "" and sets `error` when messages_json /
+/// tools_json are not JSON arrays.
 std::string build_chat_body(const model_request& req, const std::string& model,
-                            std::string& error);
+                            std::string& error, const body_options& opts = {});
 
 /// Fills content, reasoning, tool calls, finish reason and usage of `out`
 /// from a non-streamed response body. Returns "" or a sentence explaining

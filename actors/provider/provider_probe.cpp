@@ -7,6 +7,7 @@
 
 #include "actors/provider/retry_policy.hpp"
 #include "actors/provider/wire_format.hpp"
+#include "config/proxy_url.hpp"
 
 namespace nb {
 
@@ -40,12 +41,14 @@ model_listing list_models(const provider_choice& choice,
   http.set_read_timeout(secs(opts.attempt_timeout), 0);
   if (base->https && !opts.ca_cert_path.empty())
     http.set_ca_cert_path(opts.ca_cert_path);
+  use_proxy(http, choice.proxy);
   httplib::Headers headers;
   for (auto& [k, v] : make_wire_format(choice.api)->headers(choice.api_key))
     headers.emplace(k, v);
   for (auto& [k, v] : choice.headers)
     headers.emplace(k, v);
-  auto res = http.Get(base->path_prefix + "/models", headers);
+  auto res =
+    http.Get(with_query(base->path_prefix + "/models", choice.query), headers);
   if (!res) {
     out.error = "cannot reach " + base->scheme_host_port + ": "
                 + httplib::to_string(res.error());

@@ -47,6 +47,9 @@ struct provider_spec {
   bool strip_all_prefixes = false;
   /// Substring of an apiBase that identifies this local server ("11434").
   std::string_view base_keyword{};
+  /// How the endpoint is told to think when reasoningEffort is set (the
+  /// original's registry; providers.<name>.thinkingStyle overrides it).
+  std::string_view thinking_style{};
 };
 
 /// The registry, highest priority first.
@@ -77,6 +80,10 @@ struct provider_choice {
   std::string api_key;  ///< may be empty for local servers
   std::string model;    ///< the name sent on the wire, prefix stripped
   std::map<std::string, std::string> headers; ///< extraHeaders
+  std::string extra_body; ///< extraBody: a JSON object as text, "" = none
+  std::map<std::string, std::string> query; ///< extraQuery
+  std::string proxy;          ///< "http://[user:pass@]host:port", "" = none
+  std::string thinking_style; ///< see provider_spec::thinking_style
   wire_api api = wire_api::openai;
   /// Why this provider was chosen ("model prefix \"deepseek/\"", ...).
   std::string reason;

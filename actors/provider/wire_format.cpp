@@ -21,8 +21,9 @@ public:
   }
 
   std::string body(const model_request& req, const std::string& model,
+                   const body_options& opts,
                    std::string& error) const override {
-    return build_chat_body(req, model, error);
+    return build_chat_body(req, model, error, opts);
   }
 
   std::string parse(std::string_view body, model_reply& out) const override {
@@ -53,8 +54,9 @@ public:
   }
 
   std::string body(const model_request& req, const std::string& model,
+                   const body_options& opts,
                    std::string& error) const override {
-    return build_anthropic_body(req, model, error);
+    return build_anthropic_body(req, model, error, opts);
   }
 
   std::string parse(std::string_view body, model_reply& out) const override {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "actors/provider/provider_registry.hpp"
+#include "actors/provider/request_extras.hpp"
 #include "messages/model.hpp"
 
 namespace nb {
@@ -51,9 +52,11 @@ public:
   /// Authentication and protocol headers for `api_key` ("" = none).
   virtual header_list headers(const std::string& api_key) const = 0;
 
-  /// The JSON body for `req` sent as `model`; "" and `error` set when the
-  /// request cannot be expressed (messages that are not a JSON array).
+  /// The JSON body for `req` sent as `model`, with what `opts` adds; ""
+  /// and `error` set when the request cannot be expressed (messages that
+  /// are not a JSON array).
   virtual std::string body(const model_request& req, const std::string& model,
+                           const body_options& opts,
                            std::string& error) const = 0;
 
   /// Fills `out` from a whole (non-streamed) answer; returns "" or why the

@@ -13,7 +13,9 @@ agent_plan make_agent_plan(const settings& cfg, const session_config& base) {
     slot.cfg.agent_name = a.name;
     slot.cfg.can_message = a.can_message;
     slot.cfg.started_at_us = base.started_at_us;
-    slot.files = {a.id, slot.cfg.workspace, a.skills_set, a.skills};
+    slot.files = {a.id,
+                  slot.cfg.workspace,
+                  {a.skills_set, a.skills, view->agent.disabled_skills}};
     slot.view = std::move(view);
     out.agents.emplace(a.id, std::move(slot));
   }

@@ -37,7 +37,9 @@ workspace_admin_actor files_for(Self self, const std::string& agent) {
   if (!files) {
     auto fc = slot != st.plan.agents.end()
                 ? slot->second.files
-                : workspace_config{main_agent, st.cfg.workspace};
+                : workspace_config{main_agent,
+                                   st.cfg.workspace,
+                                   {false, {}, st.cfg.disabled_skills}};
     files = spawn_workspace(self->system(), std::move(fc), st.svc.stats);
     self->link_to(files); // it ends with us; its crash reaches the exit handler
   }
@@ -180,6 +182,12 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
               set_agent(in, main_agent);
               agent = main_agent;
             }
+            // agents.defaults.unifiedSession: every chat without a key of
+            // its own talks in one session (replies still go back to the
+            // chat each message came from).
+            if (st.cfg.unified_session && in.session_key_override.empty()
+                && !is_temporary(in))
+              in.session_key_override = unified_session_key;
             auto key = routed_session_key(in);
             if (st.draining && !st.sessions.count(key)) {
               // Stopping: it starts nothing now; the inbox journal keeps

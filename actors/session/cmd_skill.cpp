@@ -10,6 +10,11 @@ namespace nb {
 command_reply cmd_skill(command_context& ctx) {
   auto path = std::getenv("PATH");
   auto skills = list_skills(ctx.workspace, path ? path : "");
+  if (ctx.disabled_skills) {
+    skill_selection offered{false, {}, *ctx.disabled_skills};
+    std::erase_if(skills,
+                  [&](const skill_info& s) { return !offered.offers(s.name); });
+  }
   if (skills.empty())
     return {"No skills installed. Put one in skills/<name>/SKILL.md in the "
             "workspace."};

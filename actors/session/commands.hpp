@@ -28,6 +28,8 @@ struct command_context {
   std::string agent_name;     ///< its name ("" = none)
   std::string args;      ///< the text after the command word, trimmed
   std::string workspace; ///< absolute
+  /// agents.defaults.disabledSkills (null = none)
+  const std::vector<std::string>* disabled_skills = nullptr;
   std::string* model = nullptr; ///< the session's model; a command may switch it
   int64_t context_window_tokens = 0;
   int64_t max_tokens = 0;

@@ -19,6 +19,7 @@ model_catalog make_model_catalog(const settings& cfg) {
   c.defaults.max_tokens = cfg.agent.max_tokens;
   c.defaults.context_window_tokens = cfg.agent.context_window_tokens;
   c.defaults.temperature = cfg.agent.temperature;
+  c.defaults.reasoning_effort = cfg.agent.reasoning_effort;
   if (cfg.agent.model_preset != "default")
     c.defaults_preset = cfg.agent.model_preset;
   c.presets = cfg.model_presets;
@@ -37,6 +38,7 @@ model_runtime runtime_for(const model_catalog& c, std::string_view preset) {
   out.max_tokens = p->second.max_tokens;
   out.context_window_tokens = p->second.context_window_tokens;
   out.temperature = p->second.temperature;
+  out.reasoning_effort = p->second.reasoning_effort;
   return out;
 }
 

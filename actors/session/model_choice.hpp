@@ -20,6 +20,7 @@ struct model_runtime {
   int32_t max_tokens = 8192;
   int32_t context_window_tokens = 65536;
   double temperature = 0.1;
+  std::string reasoning_effort; ///< "" = the provider's default
 };
 
 /// The runtimes a session may choose from, fixed at spawn.

@@ -80,7 +80,7 @@ void stamp_file(std::string& out, const std::string& path) {
 
 workspace_parts read_workspace_parts(const std::string& workspace,
                                      const std::string& path_env,
-                                     const std::vector<std::string>* skills) {
+                                     const skill_selection& skills) {
   workspace_parts out;
   for (auto name : bootstrap_files) {
     auto text = customised(workspace, name);
@@ -96,14 +96,8 @@ workspace_parts read_workspace_parts(const std::string& workspace,
   out.files_read += std::count_if(all.begin(), all.end(), [](const auto& s) {
     return s.source == "workspace";
   });
-  if (skills != nullptr) // agents.list[].skills: only these
-    all.erase(std::remove_if(all.begin(), all.end(),
-                             [&](const skill_info& s) {
-                               return std::find(skills->begin(), skills->end(),
-                                                s.name)
-                                      == skills->end();
-                             }),
-              all.end());
+  std::erase_if(all,
+                [&](const skill_info& s) { return !skills.offers(s.name); });
   out.always_skills = always_skills_section(all);
   out.skills_summary = skills_summary(all);
   // history.jsonl only grows; the workspace actor caches these parts for

@@ -44,11 +44,11 @@ struct workspace_parts {
   int64_t files_read = 0;     ///< files opened to make these
 };
 
-/// Reads the workspace's prompt files. `skills` non-null: only the skills
-/// named there (agents.list[].skills). Blocking: worker threads only.
-workspace_parts read_workspace_parts(
-  const std::string& workspace, const std::string& path_env,
-  const std::vector<std::string>* skills = nullptr);
+/// Reads the workspace's prompt files, with the skills `skills` offers.
+/// Blocking: worker threads only.
+workspace_parts read_workspace_parts(const std::string& workspace,
+                                     const std::string& path_env,
+                                     const skill_selection& skills = {});
 
 /// Size and mtime of every file the prompt reads (stat only): when it
 /// changes, the parts must be read again.

@@ -17,6 +17,8 @@ session_config make_session_config(const settings& cfg) {
   out.temperature = cfg.agent.temperature;
   out.max_iterations = cfg.agent.max_tool_iterations;
   out.workspace = cfg.workspace_path();
+  out.disabled_skills = cfg.agent.disabled_skills;
+  out.unified_session = cfg.agent.unified_session;
   out.models = make_model_catalog(cfg);
   out.model_timeout = cfg.model_request_timeout(true);
   out.tool_timeout = std::chrono::seconds(

@@ -49,6 +49,9 @@ struct session_config {
   /// How often an idle session checks whether that time has come.
   std::chrono::milliseconds idle_compact_check{std::chrono::seconds(60)};
   size_t max_tool_result_chars = 16000; ///< longer results go to a file
+  bool unified_session = false;         ///< agents.defaults.unifiedSession
+  /// agents.defaults.disabledSkills: never offered, nor listed by /skill.
+  std::vector<std::string> disabled_skills;
   int64_t started_at_us = 0;      ///< process start, for /status uptime
   model_catalog models; ///< agents.defaults and modelPresets, for /model
   /// agents.defaults.timezone, loaded once and shared read-only by every
@@ -62,6 +65,9 @@ struct session_config {
 };
 
 session_config make_session_config(const settings& cfg);
+
+/// The one session of agents.defaults.unifiedSession (the original's key).
+inline constexpr const char* unified_session_key = "unified:default";
 
 struct session_state {
   session_state() = default;

@@ -41,6 +41,7 @@ command_context command_context_for(session_pointer self) {
   ctx.agent = st.cfg.agent;
   ctx.agent_name = st.cfg.agent_name;
   ctx.workspace = st.cfg.workspace;
+  ctx.disabled_skills = &st.cfg.disabled_skills;
   ctx.model = &st.model;
   ctx.context_window_tokens = st.runtime.context_window_tokens;
   ctx.max_tokens = st.runtime.max_tokens;

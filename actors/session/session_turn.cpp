@@ -193,6 +193,7 @@ void do_run(session_pointer self) {
   rq.max_iterations = st.cfg.max_iterations;
   rq.max_tokens = st.runtime.max_tokens;
   rq.temperature = st.runtime.temperature;
+  rq.reasoning_effort = st.runtime.reasoning_effort;
   rq.stream = st.current.wants_stream;
   rq.stream_to = st.current.reply_to;
   rq.outbox = st.svc.outbox;

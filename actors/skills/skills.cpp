@@ -116,6 +116,13 @@ std::map<std::string, const std::string*> builtin_skills() {
 
 } // namespace
 
+bool skill_selection::offers(const std::string& name) const {
+  auto in = [&](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  return (!only_set || in(only)) && !in(disabled);
+}
+
 std::vector<skill_info> list_skills(const std::string& workspace,
                                     const std::string& path_env) {
   std::vector<skill_info> out;

@@ -25,6 +25,15 @@ struct skill_info {
   std::vector<std::string> missing_env;  ///< required variables unset
 };
 
+/// Which skills an agent is offered: those named in agents.list[].skills
+/// when that list is given, never those in agents.defaults.disabledSkills.
+struct skill_selection {
+  bool only_set = false;
+  std::vector<std::string> only;
+  std::vector<std::string> disabled;
+  bool offers(const std::string& name) const;
+};
+
 /// Every skill, workspace ones first then built-ins not shadowed, each
 /// group sorted by name. `path_env` is the PATH searched for required
 /// programs. Never throws; unreadable skills are left out.

@@ -169,6 +169,7 @@ caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
   turn.max_tokens = st.cfg.max_tokens;
   turn.temperature = args.temperature >= 0 ? args.temperature
                                            : st.cfg.temperature;
+  turn.reasoning_effort = st.cfg.reasoning_effort;
   turn.suppress_delivery = true;
   turn.allowed_tools = subagent_tools();
   turn.fail_on_tool_error = st.cfg.fail_on_tool_error;
@@ -207,6 +208,7 @@ subagent_config make_subagent_config(const settings& cfg,
   c.max_iterations = std::min(15, cfg.agent.max_tool_iterations);
   c.max_tokens = cfg.agent.max_tokens;
   c.temperature = cfg.agent.temperature;
+  c.reasoning_effort = cfg.agent.reasoning_effort;
   c.context_window_tokens = cfg.agent.context_window_tokens;
   c.max_tool_result_chars
     = static_cast<size_t>(std::max(1000, cfg.agent.max_tool_result_chars));

@@ -36,6 +36,7 @@ struct subagent_config {
   int32_t max_iterations = 15;
   int32_t max_tokens = 0;
   double temperature = -1;
+  std::string reasoning_effort; ///< agents.defaults.reasoningEffort
   int64_t context_window_tokens = 65536;
   size_t max_tool_result_chars = 16000;
   std::chrono::seconds model_timeout{1260}; ///< one provider request

@@ -7,6 +7,8 @@
 
 #include <httplib.h>
 
+#include "config/proxy_url.hpp"
+
 namespace nb {
 
 namespace {
@@ -64,8 +66,11 @@ http_response http_send(const http_request& req, const ssrf_policy& policy) {
     try {
       httplib::Client cli(u.origin());
       // Pinning: the name maps to the address just validated, so the
-      // connection cannot land anywhere a second lookup would say.
-      cli.set_hostname_addr_map({{u.host, verdict.ip}});
+      // connection cannot land anywhere a second lookup would say. Through
+      // a proxy, the proxy resolves names (a boundary the user chose).
+      if (!verdict.ip.empty())
+        cli.set_hostname_addr_map({{u.host, verdict.ip}});
+      use_proxy(cli, policy.proxy);
       cli.set_connection_timeout(std::min<long>(req.connect_timeout_s, left),
                                  0);
       cli.set_read_timeout(std::min<long>(req.read_timeout_s, left), 0);

@@ -233,6 +233,7 @@ tool_context make_tool_context(const settings& cfg, std::string session_key) {
   }
   ctx.web = cfg.tools.web;
   ctx.ssrf_whitelist = cfg.tools.ssrf_whitelist;
+  ctx.web_proxy = cfg.tools.web.proxy;
   ctx.browser = cfg.tools.browser;
   ctx.agent = cfg.agent_id;
   ctx.bindings = cfg.bindings;

@@ -44,6 +44,7 @@ struct tool_context {
   std::string session_key;
   web_settings web;
   std::vector<std::string> ssrf_whitelist; ///< CIDRs (tools.ssrfWhitelist)
+  std::string web_proxy;                   ///< tools.web.proxy ("" = direct)
   std::string agent = "main"; ///< whose tools these are (stats label)
   /// agents.bindings: the message tool writes only to this agent's chats.
   std::vector<agent_binding> bindings;

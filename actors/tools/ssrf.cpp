@@ -372,6 +372,10 @@ ssrf_verdict check_url_target(const parsed_url& url,
   bool reserved_name = !literal && internal_name(url.host);
   if (literal) {
     addrs.push_back(url.host);
+  } else if (!policy.proxy.empty()) {
+    if (reserved_name)
+      return blocked("internal host name");
+    return v; // the proxy resolves it
   } else {
     if (!policy.resolve)
       return blocked("no resolver");

@@ -51,6 +51,10 @@ struct ssrf_policy {
   std::vector<cidr> whitelist;
   /// Host name to addresses ("1.2.3.4", "::1"); empty result = unresolvable.
   std::function<std::vector<std::string>(const std::string&)> resolve;
+  /// tools.web.proxy: requests go through this HTTP proxy, which resolves
+  /// host names itself; only literal addresses and internal names are
+  /// checked here ("" = direct, every name resolved and pinned).
+  std::string proxy;
 };
 
 /// Builds a policy with the system resolver from whitelist texts; invalid
@@ -79,7 +83,7 @@ struct ssrf_verdict {
 /// names (localhost, *.local, *.internal, ...) refused, the name resolved
 /// once, every answer checked (one internal answer refuses the whole set)
 /// unless whitelisted; cloud metadata addresses need an exact whitelist
-/// entry.
+/// entry. Through a proxy a name is not resolved (`ip` stays "").
 ssrf_verdict check_url_target(const parsed_url& url, const ssrf_policy& policy);
 
 } // namespace nb

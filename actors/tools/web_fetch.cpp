@@ -38,6 +38,7 @@ ssrf_policy policy_for(const tool_context& ctx) {
   auto policy = make_ssrf_policy(ctx.ssrf_whitelist);
   if (ctx.resolve)
     policy.resolve = ctx.resolve;
+  policy.proxy = ctx.web_proxy;
   return policy;
 }
 

@@ -21,9 +21,7 @@ void refresh(workspace_pointer self) {
   auto stamp = workspace_stamp(st.cfg.workspace);
   if (st.loaded && stamp == st.stamp)
     return;
-  st.parts = read_workspace_parts(st.cfg.workspace, st.path_env,
-                                  st.cfg.skills_set ? &st.cfg.skills
-                                                    : nullptr);
+  st.parts = read_workspace_parts(st.cfg.workspace, st.path_env, st.cfg.skills);
   st.stamp = std::move(stamp);
   st.loaded = true;
   st.figures.file_reads += st.parts.files_read;
@@ -143,8 +141,7 @@ workspace_admin_actor::behavior_type workspace_impl(workspace_pointer self,
     guard("workspace", [self](skills_report_atom) {
       auto t = self->state.meter.measure();
       auto& st = self->state;
-      return skills_report_json(st.cfg.workspace, st.path_env,
-                                st.cfg.skills_set ? &st.cfg.skills : nullptr);
+      return skills_report_json(st.cfg.workspace, st.path_env, st.cfg.skills);
     }),
   };
 }

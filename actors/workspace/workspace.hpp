@@ -24,9 +24,7 @@ namespace nb {
 struct workspace_config {
   std::string agent = "main";
   std::string workspace; ///< absolute
-  /// agents.list[].skills given: only these skills are offered.
-  bool skills_set = false;
-  std::vector<std::string> skills;
+  skill_selection skills; ///< agents.list[].skills, disabledSkills
 };
 
 struct workspace_state {

@@ -121,11 +121,17 @@ write_workspace_file(const std::string& workspace, const workspace_write& rq) {
 
 std::string skills_report_json(const std::string& workspace,
                                const std::string& path_env,
-                               const std::vector<std::string>* only) {
+                               const skill_selection& skills) {
   json rows = json::array();
-  for (const auto& s : list_skills(workspace, path_env)) {
-    if (only && std::find(only->begin(), only->end(), s.name) == only->end())
+  for (auto s : list_skills(workspace, path_env)) {
+    if (skills.only_set
+        && std::find(skills.only.begin(), skills.only.end(), s.name)
+             == skills.only.end())
       continue;
+    if (!skills.offers(s.name)) {
+      s.available = false;
+      s.missing = "disabled by agents.defaults.disabledSkills";
+    }
     rows.push_back({{"name", s.name},
                     {"description", s.description},
                     {"source", s.source},

@@ -8,6 +8,7 @@
 #include <string>
 #include <variant>
 
+#include "actors/skills/skills.hpp"
 #include "messages/control.hpp"
 
 namespace nb {
@@ -29,10 +30,11 @@ std::variant<workspace_text, std::string>
 write_workspace_file(const std::string& workspace, const workspace_write& rq);
 
 /// skills_report_atom's answer for the skills `list_skills` finds with
-/// `path_env` (`only` non-null: just those names, as agents.list[].skills).
+/// `path_env`: those outside agents.list[].skills left out, disabled ones
+/// shown as unavailable with the reason.
 std::string skills_report_json(const std::string& workspace,
                                const std::string& path_env,
-                               const std::vector<std::string>* only);
+                               const skill_selection& skills);
 
 /// history_query's answer.
 std::string history_page_json(const std::string& workspace,

@@ -143,7 +143,7 @@ TEST_CASE("skills: the agent's skills list filters what is offered") {
   write(dir / "skills" / "beta" / "SKILL.md",
         "---\nname: beta\ndescription: second\n---\nB.");
   actor_fixture fx;
-  workspace_config cfg{"work", dir.string(), true, {"beta"}};
+  workspace_config cfg{"work", dir.string(), {true, {"beta"}, {}}};
   auto ws = spawn_workspace(*fx.sys, cfg, {});
   caf::scoped_actor self{*fx.sys};
   std::string text;
@@ -152,5 +152,39 @@ TEST_CASE("skills: the agent's skills list filters what is offered") {
              [&](caf::error& err) { FAIL(fx.sys->render(err)); });
   CHECK(text.find("beta") != std::string::npos);
   CHECK(text.find("alpha") == std::string::npos);
+  caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("skills: disabledSkills are neither offered nor shown as usable") {
+  temp_home home;
+  auto dir = home.dir / "ws";
+  write(dir / "skills" / "alpha" / "SKILL.md",
+        "---\nname: alpha\ndescription: first\n---\nA.");
+  write(dir / "skills" / "beta" / "SKILL.md",
+        "---\nname: beta\ndescription: second\n---\nB.");
+  actor_fixture fx;
+  workspace_config cfg{"main", dir.string(), {false, {}, {"alpha"}}};
+  auto ws = spawn_workspace(*fx.sys, cfg, {});
+  caf::scoped_actor self{*fx.sys};
+  std::string text;
+  self->request(ws, std::chrono::seconds(10), workspace_skills_atom::value)
+    .receive([&](std::string& t) { text = t; },
+             [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+  CHECK(text.find("beta") != std::string::npos);
+  CHECK(text.find("alpha") == std::string::npos);
+  // The WebUI's report still lists it, as unavailable, saying why.
+  std::string report;
+  self->request(ws, std::chrono::seconds(10), skills_report_atom::value)
+    .receive([&](std::string& t) { report = t; },
+             [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+  bool shown = false;
+  for (auto& row : nlohmann::json::parse(report)["skills"])
+    if (row["name"] == "alpha") {
+      shown = true;
+      CHECK(row["available"] == false);
+      CHECK(row["missing"].get<std::string>().find("disabledSkills")
+            != std::string::npos);
+    }
+  CHECK(shown);
   caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
 }

@@ -10,6 +10,7 @@
 #include <httplib.h>
 
 #include "tests/provider/client_fixture.hpp"
+#include "tests/support/forward_proxy.hpp"
 
 using namespace nb;
 using namespace nb::test;
@@ -96,4 +97,24 @@ TEST_CASE("a trusted private CA makes HTTPS work") {
   auto r = client.chat(ask("x"), {});
   CHECK(r.error.empty());
   CHECK(r.content == "over tls");
+}
+
+TEST_CASE(
+  "an HTTPS endpoint is reached through providers.*.proxy with CONNECT") {
+  temp_cert cert;
+  REQUIRE(cert.ok);
+  tls_server server{cert};
+  forward_proxy proxy;
+  auto o = fast();
+  o.ca_cert_path = cert.cert;
+  auto c = https_choice(server.port);
+  c.proxy = proxy.url();
+  model_client client{c, o};
+  auto r = client.chat(ask("x"), {});
+  CHECK(r.error.empty());
+  CHECK(r.content == "over tls");
+  auto seen = proxy.requests();
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0].method == "CONNECT");
+  CHECK(seen[0].target == "127.0.0.1:" + std::to_string(server.port));
 }

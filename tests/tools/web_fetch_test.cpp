@@ -10,6 +10,7 @@
 #include "actors/tools/untrusted.hpp"
 #include "tests/tools/fixture.hpp"
 #include "tests/tools/http_servers.hpp"
+#include "tests/support/forward_proxy.hpp"
 
 using namespace nb;
 using nb::test::has;
@@ -272,4 +273,28 @@ TEST_CASE("ssrf guard classifies addresses and parses URLs strictly") {
   CHECK(parse_cidr("fd00::/8", c));
   CHECK_FALSE(parse_cidr("abc", c));
   CHECK_FALSE(parse_cidr("10.0.0.0/33", c));
+}
+
+TEST_CASE("web_fetch goes through tools.web.proxy, which resolves the names") {
+  web_fixture f;
+  test::forward_proxy proxy;
+  proxy.route_all_to(f.site.host, f.site.port);
+  auto direct = f.ctx({});
+  // Our own resolver does not know the name: refused when direct...
+  CHECK(fetch(direct, "http://elsewhere.test/page").is_error);
+  auto via = f.ctx({});
+  via.web_proxy = proxy.url();
+  // ...but the proxy resolves it (here: to the scripted site).
+  auto r = fetch(via, "http://elsewhere.test/page");
+  CHECK_FALSE(r.is_error);
+  CHECK(has(r.content, "Main"));
+  auto seen = proxy.requests();
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0].method == "GET");
+  CHECK(seen[0].target == "http://elsewhere.test/page");
+  // Internal addresses and names stay refused through the proxy too.
+  CHECK(fetch(via, f.canary_url("127.0.0.1")).is_error);
+  CHECK(fetch(via, "http://localhost/x").is_error);
+  CHECK(proxy.requests().size() == 1);
+  CHECK(f.canary.hits == 0);
 }

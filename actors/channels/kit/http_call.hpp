@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/common/strings.hpp"
+
 namespace nb::chan {
 
 /// What one call gave back. `status` 0 = no HTTP answer (`error` says why).
@@ -72,7 +74,6 @@ http_reply call_waiting_out_429(
   const std::string& body, const std::map<std::string, std::string>& headers,
   double max_wait_s = 20, int attempts = 3);
 
-/// Percent-encodes a URL path segment or query value.
-std::string url_encode(const std::string& s);
+using nb::url_encode; // actors/common/strings.hpp
 
 } // namespace nb::chan

@@ -1,0 +1,264 @@
+#include "tests/support/forward_proxy.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace nb::test {
+
+namespace {
+
+int connect_to(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  if (::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res)
+      != 0)
+    return -1;
+  int fd = -1;
+  for (auto* a = res; a && fd < 0; a = a->ai_next) {
+    fd = ::socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+    if (fd >= 0 && ::connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
+      ::close(fd);
+      fd = -1;
+    }
+  }
+  ::freeaddrinfo(res);
+  if (fd >= 0) {
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+  return fd;
+}
+
+bool write_all(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    auto w = ::send(fd, data, n, MSG_NOSIGNAL);
+    if (w <= 0)
+      return false;
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+/// Copies bytes both ways until either side closes.
+void pump(int a, int b) {
+  char buf[16384];
+  pollfd fds[2] = {{a, POLLIN, 0}, {b, POLLIN, 0}};
+  for (;;) {
+    if (::poll(fds, 2, 30000) <= 0)
+      return;
+    for (int i = 0; i < 2; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      auto r = ::recv(fds[i].fd, buf, sizeof buf, 0);
+      if (r <= 0 || !write_all(fds[1 - i].fd, buf, static_cast<size_t>(r)))
+        return;
+    }
+  }
+}
+
+/// "host:port" (or "[v6]:port") into its parts; `port` keeps its default
+/// when none is given.
+void split_host_port(const std::string& text, std::string& host, int& port) {
+  auto colon = text.rfind(':');
+  if (colon != std::string::npos
+      && text.find(']', colon) == std::string::npos) {
+    host = text.substr(0, colon);
+    port = std::stoi(text.substr(colon + 1));
+  } else {
+    host = text;
+  }
+  if (host.size() > 2 && host.front() == '[')
+    host = host.substr(1, host.size() - 2);
+}
+
+} // namespace
+
+struct forward_proxy::impl {
+  int listen_fd = -1;
+  int port = 0;
+  std::string route_host; ///< "" = each target's own (set before use)
+  int route_port = 0;
+  std::thread acceptor;
+  mutable std::mutex mu;
+  std::vector<request> seen;
+  std::set<int> open_fds;
+  std::vector<std::thread> workers;
+  std::atomic<bool> stopping{false};
+
+  void track(int fd, bool add) {
+    std::lock_guard lock{mu};
+    if (add)
+      open_fds.insert(fd);
+    else
+      open_fds.erase(fd);
+  }
+
+  void serve(int client) {
+    std::string head;
+    char buf[4096];
+    while (head.find("\r\n\r\n") == std::string::npos && head.size() < 65536) {
+      auto r = ::recv(client, buf, sizeof buf, 0);
+      if (r <= 0)
+        return;
+      head.append(buf, static_cast<size_t>(r));
+    }
+    auto end = head.find("\r\n\r\n");
+    if (end == std::string::npos)
+      return;
+    auto rest = head.substr(end + 4);
+    std::istringstream lines{head.substr(0, end)};
+    std::string first;
+    std::getline(lines, first);
+    if (!first.empty() && first.back() == '\r')
+      first.pop_back();
+    request rq;
+    std::string version;
+    std::istringstream{first} >> rq.method >> rq.target >> version;
+    std::vector<std::string> headers;
+    for (std::string h; std::getline(lines, h);) {
+      if (!h.empty() && h.back() == '\r')
+        h.pop_back();
+      auto lower = h.substr(0, h.find(':'));
+      for (auto& c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (lower == "proxy-authorization")
+        rq.proxy_authorization = h.substr(h.find(':') + 2);
+      else if (lower != "proxy-connection" && lower != "connection")
+        headers.push_back(h);
+    }
+    {
+      std::lock_guard lock{mu};
+      seen.push_back(rq);
+    }
+    std::string host;
+    int port = 80;
+    std::string path = "/";
+    if (rq.method == "CONNECT") {
+      split_host_port(rq.target, host, port);
+    } else {
+      constexpr std::string_view scheme = "http://";
+      if (rq.target.rfind(scheme, 0) != 0)
+        return; // not a proxy request
+      auto authority = rq.target.substr(scheme.size());
+      auto slash = authority.find('/');
+      if (slash != std::string::npos) {
+        path = authority.substr(slash);
+        authority.resize(slash);
+      }
+      split_host_port(authority, host, port);
+    }
+    {
+      std::lock_guard lock{mu};
+      if (!route_host.empty()) {
+        host = route_host;
+        port = route_port;
+      }
+    }
+    int upstream = connect_to(host, port);
+    if (upstream < 0) {
+      std::string bad = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n"
+                        "Connection: close\r\n\r\n";
+      write_all(client, bad.data(), bad.size());
+      return;
+    }
+    track(upstream, true);
+    if (rq.method == "CONNECT") {
+      std::string ok = "HTTP/1.1 200 Connection established\r\n\r\n";
+      if (write_all(client, ok.data(), ok.size())
+          && write_all(upstream, rest.data(), rest.size()))
+        pump(client, upstream);
+    } else {
+      // One request per connection: the upstream closes after answering.
+      std::string out = rq.method + " " + path + " " + version + "\r\n";
+      for (auto& h : headers)
+        out += h + "\r\n";
+      out += "Connection: close\r\n\r\n" + rest;
+      if (write_all(upstream, out.data(), out.size()))
+        pump(client, upstream);
+    }
+    track(upstream, false);
+    ::close(upstream);
+  }
+};
+
+forward_proxy::forward_proxy() : impl_(std::make_unique<impl>()) {
+  auto& d = *impl_;
+  d.listen_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  int one = 1;
+  ::setsockopt(d.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(d.listen_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  ::listen(d.listen_fd, 64);
+  socklen_t len = sizeof addr;
+  ::getsockname(d.listen_fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  d.port = ntohs(addr.sin_port);
+  d.acceptor = std::thread([&d] {
+    for (;;) {
+      int c = ::accept(d.listen_fd, nullptr, nullptr);
+      if (c < 0 || d.stopping)
+        break;
+      int on = 1;
+      ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+      d.track(c, true);
+      std::lock_guard lock{d.mu};
+      d.workers.emplace_back([&d, c] {
+        d.serve(c);
+        d.track(c, false);
+        ::close(c);
+      });
+    }
+  });
+}
+
+forward_proxy::~forward_proxy() {
+  auto& d = *impl_;
+  d.stopping = true;
+  ::shutdown(d.listen_fd, SHUT_RDWR);
+  d.acceptor.join();
+  ::close(d.listen_fd);
+  std::vector<std::thread> workers;
+  {
+    std::lock_guard lock{d.mu};
+    for (int fd : d.open_fds)
+      ::shutdown(fd, SHUT_RDWR);
+    workers.swap(d.workers);
+  }
+  for (auto& w : workers)
+    w.join();
+}
+
+int forward_proxy::port() const {
+  return impl_->port;
+}
+
+std::string forward_proxy::url() const {
+  return "http://127.0.0.1:" + std::to_string(impl_->port);
+}
+
+void forward_proxy::route_all_to(std::string host, int port) {
+  std::lock_guard lock{impl_->mu};
+  impl_->route_host = std::move(host);
+  impl_->route_port = port;
+}
+
+std::vector<forward_proxy::request> forward_proxy::requests() const {
+  std::lock_guard lock{impl_->mu};
+  return impl_->seen;
+}
+
+} // namespace nb::test
