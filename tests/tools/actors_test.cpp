@@ -204,10 +204,27 @@ TEST_CASE("tools front stops a busy pool when it exits") {
   auto front = spawn_tools(f.sys, test::settings_for(t.ws), stats_actor{},
                            slow_registry());
   caf::scoped_actor self{f.sys};
+  self->monitor(front);
   self->send(front, req("s1", "a", "exec", {{"command", "sleep 0.5"}}));
   self->send(front, req("s1", "b", "slow_read", json::object()));
   std::this_thread::sleep_for(milliseconds(100));
   caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
+  bool down = false;
+  self->receive(
+    [&](caf::down_msg& dm) {
+      down = true;
+      CHECK(dm.reason == caf::exit_reason::user_shutdown);
+    },
+    caf::after(seconds(30)) >> [] {});
+  CHECK(down);
+  // Gone for good: a later call is refused, not queued.
+  bool refused = false;
+  self->request(front, seconds(30), req("s1", "c", "list_dir", {{"path", "."}}))
+    .receive([](tool_result&) {},
+             [&](caf::error& e) {
+               refused = e == caf::sec::request_receiver_down;
+             });
+  CHECK(refused);
   // ~actor_system (fixture) waits for every actor: it returns only if the
   // pool's workers quit after their current call.
 }
