@@ -25,7 +25,7 @@ request_facts remote(std::string path, std::string method = "GET") {
   return r;
 }
 
-ws::access what(const request_facts& r, const std::string& token = "tok") {
+nb::ws::access what(const request_facts& r, const std::string& token = "tok") {
   return check_request(r, token).what;
 }
 
