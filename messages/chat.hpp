@@ -76,6 +76,9 @@ typename Inspector::result_type inspect(Inspector& f, inbound_msg& x) {
 }
 
 /// Returns the key that serialises one conversation.
+/// The one session of agents.defaults.unifiedSession (the original's key).
+inline constexpr const char* unified_session_key = "unified:default";
+
 inline std::string session_key(const inbound_msg& x) {
   return x.session_key_override.empty() ? x.channel + ':' + x.chat_id
                                         : x.session_key_override;

@@ -76,15 +76,20 @@ typename Inspector::result_type inspect(Inspector& f, session_list& x) {
   return f(caf::meta::type_name("session_list"), x.limit);
 }
 
-/// One session and when its file last changed.
+/// One session, when its file last changed, and what its metadata says
+/// about where to reach its user.
 struct session_activity {
   std::string key;
   int64_t updated_ms = 0; ///< epoch milliseconds
+  bool archived = false;  ///< archived in the WebUI's sidebar
+  /// unifiedSession: the chat its user last wrote from ("telegram:42").
+  std::string last_channel;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_activity& x) {
-  return f(caf::meta::type_name("session_activity"), x.key, x.updated_ms);
+  return f(caf::meta::type_name("session_activity"), x.key, x.updated_ms,
+           x.archived, x.last_channel);
 }
 
 struct session_listing {

@@ -75,15 +75,17 @@ std::optional<heartbeat_target>
 pick_heartbeat_target(const std::vector<session_activity>& sessions,
                       const std::set<std::string>& enabled) {
   for (auto& s : sessions) {
-    auto colon = s.key.find(':');
-    if (colon == std::string::npos || colon == 0
-        || colon + 1 == s.key.size())
+    if (s.archived)
       continue;
-    auto channel = s.key.substr(0, colon);
+    const auto& route = s.key == unified_session_key ? s.last_channel : s.key;
+    auto colon = route.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == route.size())
+      continue;
+    auto channel = route.substr(0, colon);
     if (channel == "cli" || channel == "system" || channel == "heartbeat"
         || !enabled.count(channel))
       continue;
-    return heartbeat_target{channel, s.key.substr(colon + 1)};
+    return heartbeat_target{channel, route.substr(colon + 1)};
   }
   return std::nullopt;
 }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "messages/chat.hpp"
 #include "messages/store.hpp"
 
 namespace nb {
@@ -31,8 +32,10 @@ struct heartbeat_target {
 };
 
 /// The most recently active session ("channel:chat") whose channel is in
-/// `enabled`, never cli, system or the heartbeat itself; `sessions` is
-/// newest first. nullopt: nobody to tell.
+/// `enabled`, never cli, system or the heartbeat itself, nor one archived
+/// in the WebUI; the unified session ("unified:default") stands for the
+/// chat its user last wrote from. `sessions` is newest first. nullopt:
+/// nobody to tell.
 std::optional<heartbeat_target>
 pick_heartbeat_target(const std::vector<session_activity>& sessions,
                       const std::set<std::string>& enabled);

@@ -66,9 +66,6 @@ struct session_config {
 
 session_config make_session_config(const settings& cfg);
 
-/// The one session of agents.defaults.unifiedSession (the original's key).
-inline constexpr const char* unified_session_key = "unified:default";
-
 struct session_state {
   session_state() = default;
   static inline const char* name = "session";
@@ -283,6 +280,11 @@ int64_t now_us();
 /// session defers it). The cached metadata changes first, so later writes
 /// keep it; deleting empties the conversation without archiving it.
 caf::result<caf::ok_atom> apply_admin(session_pointer self, session_admin& a);
+
+/// agents.defaults.unifiedSession: records the chat this turn's message came
+/// from as the session's "last_channel" (the original's metadata key, where
+/// the heartbeat finds whom to tell), when it changed.
+void remember_route(session_pointer self);
 
 /// The metadata change (a JSON merge patch) of a rename, archive or
 /// unarchive; null for any other op.

@@ -39,6 +39,29 @@ void forget_conversation(session_pointer self) {
 
 } // namespace
 
+void remember_route(session_pointer self) {
+  auto& st = self->state;
+  const auto& in = st.current;
+  if (!st.cfg.unified_session || st.key != unified_session_key
+      || in.channel.empty() || in.chat_id.empty() || in.channel == "cli"
+      || in.channel == "system")
+    return;
+  auto route = in.channel + ":" + in.chat_id;
+  auto known = st.file_meta.find("last_channel");
+  if (known != st.file_meta.end() && *known == route)
+    return;
+  json patch{{"last_channel", route}};
+  st.file_meta.merge_patch(patch);
+  // Only when the chat changes: a metadata patch rewrites the file's head.
+  timed_request(self, admin_store(self), st.cfg.store_timeout,
+                session_patch{st.key, patch.dump()})
+    .then([](caf::ok_atom) {},
+          [=](caf::error& err) {
+            self->state.log->warn("[{}] could not record the last chat: {}",
+                                  self->state.key, self->system().render(err));
+          });
+}
+
 nlohmann::json admin_meta_patch(const session_admin& a) {
   if (a.op == "rename")
     return {{"title", a.title.empty() ? json() : json(a.title)}};

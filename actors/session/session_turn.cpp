@@ -250,6 +250,8 @@ void do_save(session_pointer self) {
     for (auto& fix : repair_tail(tail))
       msgs.push_back(std::move(fix));
   }
+  if (!parse_command(st.current.content).is_command)
+    remember_route(self);
   if (msgs.empty()) {
     fire(self, turn_event::ok);
     return;

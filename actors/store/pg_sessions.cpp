@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/store/session_files.hpp"
 #include "messages/errc.hpp"
 
 namespace nb {
@@ -180,14 +181,21 @@ caf::expected<session_listing> pg_list_sessions(pg_connection& db,
                                                 int32_t limit) {
   pg_rows rows;
   std::string sql = "SELECT key, (extract(epoch FROM updated_at) * 1000)"
-                    "::bigint FROM nb_sessions ORDER BY updated_at DESC, key";
+                    "::bigint, metadata FROM nb_sessions "
+                    "ORDER BY updated_at DESC, key";
   if (limit > 0)
     sql += " LIMIT " + std::to_string(limit);
   if (auto err = db.exec(sql, {}, &rows))
     return err;
   session_listing out;
-  for (auto& r : rows)
-    out.sessions.push_back({r[0].value_or(""), std::stoll(r[1].value_or("0"))});
+  for (auto& r : rows) {
+    session_activity a;
+    a.key = r[0].value_or("");
+    a.updated_ms = std::stoll(r[1].value_or("0"));
+    read_activity_meta(
+      nlohmann::json::parse(r[2].value_or("{}"), nullptr, false), a);
+    out.sessions.push_back(std::move(a));
+  }
   return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include <caf/error.hpp>
 #include <caf/expected.hpp>
+#include <nlohmann/json.hpp>
 
 #include "config/settings.hpp"
 #include "messages/session_admin.hpp"
@@ -73,7 +74,14 @@ std::string store_error_text(const caf::error& err);
 
 /// The sessions in `dir`, most recently written first (at most `limit`,
 /// 0 = all). Files that are not this store's sessions are left out.
-session_listing list_sessions(const std::string& dir, int32_t limit = 0);
+/// `with_meta`: each file's metadata line is read for `archived` and
+/// `last_channel` (session_list's answer; other callers need only keys).
+session_listing list_sessions(const std::string& dir, int32_t limit = 0,
+                              bool with_meta = false);
+
+/// Fills `a.archived` and `a.last_channel` from a session's "metadata"
+/// object (ignored when it is not one).
+void read_activity_meta(const nlohmann::json& metadata, session_activity& a);
 
 /// The sessions in `dir` as the WebUI lists them (session_catalog.cpp):
 /// most recently written first, each with its metadata "title" and

@@ -2,7 +2,10 @@
 // file names (base64url of the key) and modification times.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <optional>
+
+#include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
 
@@ -38,9 +41,37 @@ std::optional<std::string> from_base64url(const std::string& in) {
   return out;
 }
 
+/// The "metadata" object of the file's first line ({"_type":"metadata",
+/// ..., "metadata": {...}}); null when the line is not one (at most 1 MiB
+/// is read: a metadata line is small, a corrupt file need not be).
+nlohmann::json metadata_of_file(const std::filesystem::path& path) {
+  std::ifstream in{path};
+  std::string line;
+  constexpr size_t cap = size_t{1} << 20;
+  for (char c; line.size() < cap && in.get(c) && c != '\n';)
+    line += c;
+  auto head = nlohmann::json::parse(line, nullptr, false);
+  if (!head.is_object() || head.value("_type", "") != "metadata")
+    return nullptr;
+  auto md = head.find("metadata");
+  return md != head.end() ? *md : nlohmann::json{};
+}
+
 } // namespace
 
-session_listing list_sessions(const std::string& dir, int32_t limit) {
+void read_activity_meta(const nlohmann::json& metadata, session_activity& a) {
+  if (!metadata.is_object())
+    return;
+  auto archived = metadata.find("archived");
+  a.archived = archived != metadata.end() && archived->is_boolean()
+               && archived->get<bool>();
+  auto route = metadata.find("last_channel");
+  if (route != metadata.end() && route->is_string())
+    a.last_channel = route->get<std::string>();
+}
+
+session_listing list_sessions(const std::string& dir, int32_t limit,
+                              bool with_meta) {
   session_listing out;
   std::error_code ec;
   for (std::filesystem::directory_iterator it{dir, ec}, end; !ec && it != end;
@@ -57,8 +88,13 @@ session_listing list_sessions(const std::string& dir, int32_t limit) {
     struct stat st;
     if (::stat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode))
       continue;
-    out.sessions.push_back(
-      {*key, int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000});
+    session_activity a;
+    a.key = std::move(*key);
+    a.updated_ms =
+      int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
+    if (with_meta)
+      read_activity_meta(metadata_of_file(it->path()), a);
+    out.sessions.push_back(std::move(a));
   }
   std::sort(out.sessions.begin(), out.sessions.end(),
             [](const session_activity& a, const session_activity& b) {

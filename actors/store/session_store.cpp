@@ -94,7 +94,7 @@ store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
       auto t = self->state.meter.measure();
       return guarded<session_listing>(self, "*", "list", [&] {
         return caf::result<session_listing>{
-          list_sessions(self->state.dir, m.limit)};
+          list_sessions(self->state.dir, m.limit, true)};
       });
     },
     [=](session_catalog_request& m) {

@@ -76,6 +76,31 @@ TEST_CASE("the target is the newest chat on an enabled channel") {
   CHECK_FALSE(pick_heartbeat_target({{"telegram:", 1}}, {"telegram"}));
 }
 
+TEST_CASE("the target skips archived chats and follows the unified session's "
+          "last chat") {
+  std::vector<session_activity> s{{"websocket:old", 900, true},
+                                  {"websocket:active", 800}};
+  auto t = pick_heartbeat_target(s, {"websocket"});
+  REQUIRE(t);
+  CHECK(t->session_key() == "websocket:active");
+  std::vector<session_activity> unified{
+    {"unified:default", 900, false, "discord:chat-42"}, {"telegram:7", 800}};
+  t = pick_heartbeat_target(unified, {"discord", "telegram"});
+  REQUIRE(t);
+  CHECK(t->session_key() == "discord:chat-42");
+  // A last chat that cannot be reached: the next session is asked.
+  for (std::string bad : {"discord:", "cli:direct", "nonsense", ""}) {
+    unified[0].last_channel = bad;
+    t = pick_heartbeat_target(unified, {"telegram", "cli"});
+    REQUIRE(t);
+    CHECK(t->session_key() == "telegram:7");
+  }
+  unified[0].last_channel = "slack:C1"; // a disabled channel
+  t = pick_heartbeat_target(unified, {"telegram"});
+  REQUIRE(t);
+  CHECK(t->session_key() == "telegram:7");
+}
+
 TEST_CASE("trimming keeps a suffix that starts with a user message") {
   std::vector<json> m{msg("user", "1"), msg("assistant", "a"),
                       msg("user", "2"), msg("assistant", "b"),

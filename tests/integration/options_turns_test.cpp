@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "actors/store/session_files.hpp"
 #include "tests/integration/gateway_fixture.hpp"
 #include "tests/integration/harness.hpp"
 
@@ -65,6 +66,12 @@ TEST_CASE("options: unifiedSession makes every chat one conversation") {
     users += m["role"] == "user";
   CHECK(users == 2);
   CHECK(session_messages(gw.cfg, "test:a1").empty());
+  // The heartbeat finds the user in the chat they wrote from last.
+  auto dir = resolve_sessions_dir(gw.cfg);
+  REQUIRE(dir);
+  auto snap = load_session(*dir, "unified:default");
+  REQUIRE(snap);
+  CHECK(json::parse(snap->metadata_json)["last_channel"] == "other:b2");
 }
 
 TEST_CASE("options: a disabled skill stays out of the prompt") {

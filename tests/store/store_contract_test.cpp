@@ -253,6 +253,42 @@ TEST_CASE_FIXTURE(system_fixture, "sessions are listed newest first with their l
   }
 }
 
+TEST_CASE_FIXTURE(system_fixture,
+                  "the listing carries the archived flag and the last chat "
+                  "from the metadata on every store") {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    auto archived = fresh("websocket:archived"), unified = fresh("unified");
+    REQUIRE_FALSE(replace(self, s, archived, R"({"archived": true})",
+                          {R"({"role":"user","content":"a"})"}, 0));
+    REQUIRE_FALSE(replace(self, s, unified,
+                          R"({"last_channel": "discord:chat-42"})",
+                          {R"({"role":"user","content":"b"})"}, 0));
+    session_listing got;
+    self->request(s, wait, session_list{0})
+      .receive(
+        [&](session_listing& l) { got = std::move(l); },
+        [&](caf::error& err) { FAIL("list failed: " << caf::to_string(err)); });
+    int seen = 0;
+    for (auto& a : got.sessions) {
+      if (a.key == archived) {
+        ++seen;
+        CHECK(a.archived);
+        CHECK(a.last_channel.empty());
+      } else if (a.key == unified) {
+        ++seen;
+        CHECK_FALSE(a.archived);
+        CHECK(a.last_channel == "discord:chat-42");
+      }
+    }
+    CHECK(seen == 2);
+    stop(s);
+  }
+}
+
 TEST_CASE_FIXTURE(system_fixture, "bad input is refused with store_failed and nothing written on every store") {
   temp_dir dir;
   for (auto& b : backends(dir)) {
