@@ -3,6 +3,8 @@
 // they cannot work, never echoing a value (a proxy URL may hold a password).
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/config/helpers.hpp"
 
 using namespace nb;

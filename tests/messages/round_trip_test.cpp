@@ -92,7 +92,7 @@ template <> model_delta_sink sample(caf::actor_system& sys) {
 }
 template <> model_request sample(caf::actor_system& sys) {
   return {"r1", "gpt", "[]", "[{}]", 512, 0.2, true, sample<model_delta_sink>(sys),
-          "anthropic"};
+          "anthropic", "work", "high"};
 }
 template <> model_reply sample(caf::actor_system& sys) {
   return {"answer", "thinking", {sample<tool_call>(sys)}, "tool_calls",
@@ -102,8 +102,8 @@ template <> model_reply sample(caf::actor_system& sys) {
 }
 template <> run_turn sample(caf::actor_system& sys) {
   return {"cli:direct", "cli", "direct", "t1", "m", "[]", 20, 100, 0.1,
-          true, sink_actor(sys), true, sink_actor(sys), {"read_file"}, true,
-          "work", 2, {"family"}, "u7", "fast"};
+          "low", true, sink_actor(sys), true, sink_actor(sys), {"read_file"},
+          true, "work", 2, {"family"}, "u7", "fast"};
 }
 template <> turn_outcome sample(caf::actor_system& sys) {
   return {"done", {R"({"role":"assistant"})"}, "completed",
@@ -189,7 +189,7 @@ template <> heartbeat_actor sample(caf::actor_system& sys) {
 }
 template <> session_list sample(caf::actor_system&) { return {5}; }
 template <> session_activity sample(caf::actor_system&) {
-  return {"telegram:42", 1780308000000};
+  return {"telegram:42", 1780308000000, true, "discord:chat-42"};
 }
 template <> session_listing sample(caf::actor_system& sys) {
   return {{sample<session_activity>(sys)}};
