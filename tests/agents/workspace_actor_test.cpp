@@ -177,8 +177,10 @@ TEST_CASE("skills: disabledSkills are neither offered nor shown as usable") {
   self->request(ws, std::chrono::seconds(10), skills_report_atom::value)
     .receive([&](std::string& t) { report = t; },
              [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+  CAPTURE(report);
+  auto doc = nlohmann::json::parse(report);
   bool shown = false;
-  for (auto& row : nlohmann::json::parse(report)["skills"])
+  for (auto& row : doc["skills"])
     if (row["name"] == "alpha") {
       shown = true;
       CHECK(row["available"] == false);
