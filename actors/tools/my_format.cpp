@@ -6,7 +6,7 @@ namespace nb {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json; // a name of its own: unity batches
 
 std::string py_string(const std::string& s) {
   bool single = s.find('\'') != std::string::npos;
@@ -34,7 +34,7 @@ std::string py_string(const std::string& s) {
   return out + quote;
 }
 
-std::string py_number(const json& v) {
+std::string py_number(const ojson& v) {
   if (!v.is_number_float())
     return v.dump();
   auto text = v.dump();
@@ -44,21 +44,21 @@ std::string py_number(const json& v) {
 
 } // namespace
 
-std::string py_repr(const json& v) {
+std::string py_repr(const ojson& v) {
   switch (v.type()) {
-  case json::value_t::null:
+  case ojson::value_t::null:
     return "None";
-  case json::value_t::boolean:
+  case ojson::value_t::boolean:
     return v.get<bool>() ? "True" : "False";
-  case json::value_t::string:
+  case ojson::value_t::string:
     return py_string(v.get<std::string>());
-  case json::value_t::array: {
+  case ojson::value_t::array: {
     std::string out = "[";
     for (size_t i = 0; i < v.size(); ++i)
       out += (i ? ", " : "") + py_repr(v[i]);
     return out + "]";
   }
-  case json::value_t::object: {
+  case ojson::value_t::object: {
     std::string out = "{";
     bool first = true;
     for (auto& [k, x] : v.items()) {
@@ -72,7 +72,7 @@ std::string py_repr(const json& v) {
   }
 }
 
-std::string my_format_value(const json& v, const std::string& key) {
+std::string my_format_value(const ojson& v, const std::string& key) {
   auto with_key = [&](const std::string& text) {
     return key.empty() ? text : key + ": " + text;
   };
