@@ -47,23 +47,8 @@ std::string excerpt(const std::string& text, const std::string& needle,
          + (end < flat.size() ? "\xE2\x80\xA6" : "");
 }
 
-std::string url_quote(const std::string& s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '_' || c == '.' || c == '-' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
 std::string session_ref(const std::string& key) {
-  return "#session/" + url_quote(key);
+  return "#session/" + url_encode(key);
 }
 
 struct visible_message {
