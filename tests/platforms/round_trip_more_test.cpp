@@ -1,0 +1,174 @@
+// Each platform end to end: its scripted server -> adapter -> channel
+// manager (access control) -> router -> session -> scripted LLM -> back out
+// through the manager and the adapter to the platform.
+// Mochat, QQ, DingTalk and Feishu; the others are in round_trip_test.cpp.
+#include <doctest/doctest.h>
+
+#include "tests/platforms/round_trip_fixture.hpp"
+
+using namespace nb;
+using namespace nb::test;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+TEST_CASE("mochat message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_mochat mo;
+  gw.enable("mochat", {{"baseUrl", mo.base_url()},
+                       {"socketUrl", mo.socket_url()},
+                       {"clawToken", fake_mochat::token},
+                       {"agentUserId", fake_mochat::agent},
+                       {"sessions", {"session_a"}},
+                       {"panels", {"panel-1"}},
+                       {"replyDelayMode", "off"},
+                       {"allowFrom", {"u1"}}});
+  gw.start();
+  REQUIRE(mo.wait_connections(1, 15s));
+  REQUIRE(eventually([&] { return !mo.subscriptions().empty(); }));
+  mo.push_session("session_a", "u1", "ping mochat", "rt1");
+  REQUIRE(eventually([&] {
+    return joined_text(mo.sends(), "content").find("echo: ping mochat")
+           != std::string::npos;
+  }));
+  CHECK(mo.sends().front()["sessionId"] == "session_a");
+  CHECK(mo.sends().front()["path"] == "/api/claw/sessions/send");
+  auto calls = gw.llm.request_count();
+  auto sent = mo.sends().size();
+  mo.push_session("session_a", "u2", "stranger", "rt2");
+  mo.push_panel("panel-1", "g1", "u2", "stranger in a panel", "rt3", true);
+  // Both taken in (acknowledged) and refused by access control.
+  REQUIRE(mo.wait_acked(3, 15s));
+  std::this_thread::sleep_for(1s);
+  CHECK(gw.llm.request_count() == calls);
+  CHECK(mo.sends().size() == sent);
+}
+
+TEST_CASE("qq message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_qq qq;
+  gw.enable("qq", {{"appId", fake_qq::app_id}, {"secret", fake_qq::secret},
+                   {"apiBase", qq.base_url()}, {"tokenBase", qq.base_url()},
+                   {"allowFrom", {"U1"}}});
+  gw.start();
+  REQUIRE(qq.wait_sessions(1, 15s));
+  qq.push("C2C_MESSAGE_CREATE", fake_qq::c2c_message("U1", "ping qq"));
+  REQUIRE(eventually([&] {
+    return joined_text(qq.posts(), "content").find("echo: ping qq")
+           != std::string::npos;
+  }));
+  // The ack took msg_seq 1 of the message; the answer a later one.
+  bool acked = false;
+  for (auto& p : qq.posts()) {
+    CHECK(p["target"] == "U1");
+    if (p["content"] == "⏳ Processing...")
+      acked = p["msg_seq"] == 1;
+    else
+      CHECK(p["msg_seq"].get<int>() > 1);
+  }
+  CHECK(acked);
+  auto calls = gw.llm.request_count();
+  auto before = qq.posts().size();
+  qq.push("C2C_MESSAGE_CREATE", fake_qq::c2c_message("U9", "stranger"));
+  qq.push("GROUP_AT_MESSAGE_CREATE",
+          fake_qq::group_message("G1", "U9", "stranger in a group"));
+  std::this_thread::sleep_for(2s);
+  CHECK(gw.llm.request_count() == calls);
+  // No ack and no answer to anyone not allowed (a pairing invite at most).
+  for (size_t i = before; i < qq.posts().size(); ++i) {
+    CHECK(qq.posts()[i]["content"] != "⏳ Processing...");
+    CHECK(qq.posts()[i]["target"] != "G1");
+  }
+}
+
+TEST_CASE("dingtalk message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_dingtalk dt;
+  gw.enable("dingtalk", {{"clientId", fake_dingtalk::client_id},
+                         {"clientSecret", fake_dingtalk::client_secret},
+                         {"apiBase", dt.api_base()},
+                         {"allowFrom", {"staff1"}}});
+  gw.start();
+  REQUIRE(dt.wait_connections(1, 15s));
+  auto answered = [&](const std::string& text) {
+    for (auto& s : dt.sends())
+      if (s["param"].value("text", "").find(text) != std::string::npos)
+        return true;
+    return false;
+  };
+  // Our ack is lost and the stream drops: DingTalk sends the message again
+  // on the next connection, and it is still one turn.
+  dt.ignore_acks(true);
+  dt.push(fake_dingtalk::text("staff1", "ping dingtalk"));
+  REQUIRE(eventually([&] { return answered("echo: ping dingtalk"); }));
+  CHECK(dt.sends().front()["body"]["userIds"] == json::array({"staff1"}));
+  dt.drop();
+  REQUIRE(dt.wait_connections(2, 15s));
+  dt.ignore_acks(false);
+  REQUIRE(dt.wait_acked(2, 10s));
+  dt.push(fake_dingtalk::text("staff1", "second ask", "cidTeam"));
+  REQUIRE(eventually([&] { return answered("echo: second ask"); }));
+  CHECK(dt.sends().back()["body"]["openConversationId"] == "cidTeam");
+  size_t echoes = 0;
+  for (auto& s : dt.sends())
+    echoes += s["param"].value("text", "").find("echo: ping dingtalk")
+              != std::string::npos;
+  CHECK(echoes == 1);
+
+  // Someone not in allowFrom: the model is never asked, nothing is sent.
+  auto calls = gw.llm.request_count();
+  auto before = dt.sends().size();
+  dt.push(fake_dingtalk::text("staff7", "stranger"));
+  std::this_thread::sleep_for(2s);
+  CHECK(gw.llm.request_count() == calls);
+  CHECK(dt.sends().size() == before);
+}
+
+TEST_CASE("feishu message reaches the agent and the answer comes back") {
+  gateway gw;
+  fake_feishu fs;
+  gw.enable("feishu", {{"appId", fake_feishu::app_id},
+                       {"appSecret", fake_feishu::app_secret},
+                       {"apiBase", fs.api_base()},
+                       {"allowFrom", {"ou_ann"}}});
+  gw.start();
+  REQUIRE(fs.wait_connections(1, 15s));
+  auto texts = [&] {
+    std::string out;
+    for (auto& s : fs.sent())
+      out += s["body"].value("content", "") + "\n";
+    return out;
+  };
+  auto hello = fake_feishu::text_event("oc_dm", "p2p", "ou_ann", "ping feishu");
+  fs.push_event(hello);
+  REQUIRE(eventually([&] {
+    return texts().find("echo: ping feishu") != std::string::npos;
+  }));
+  CHECK(fs.sent().front()["body"]["receive_id"] == "ou_ann");
+  REQUIRE(fs.wait_reactions(1, 5s));
+  CHECK(fs.reactions()[0]["message_id"] == fake_feishu::message_id_of(hello));
+
+  // In a group the bot answers only when mentioned (groupPolicy mention),
+  // in the topic's own session.
+  fs.push_event(fake_feishu::text_event("oc_grp", "group", "ou_ann",
+                                        "not for the bot"));
+  fs.push_event(fake_feishu::text_event("oc_grp", "group", "ou_ann",
+                                        "ping group", true));
+  REQUIRE(eventually([&] {
+    return texts().find("echo: ping group") != std::string::npos;
+  }));
+  CHECK(texts().find("not for the bot") == std::string::npos);
+
+  // Someone not in allowFrom: the model is never asked, nothing is sent,
+  // and the message gets no reaction.
+  REQUIRE(fs.wait_reactions(2, 5s));
+  auto calls = gw.llm.request_count();
+  auto before = fs.sent().size();
+  auto reactions = fs.reactions().size();
+  fs.push_event(fake_feishu::text_event("oc_dm2", "group", "ou_eve",
+                                        "let me in", true));
+  REQUIRE(fs.wait_acked(4, 10s));
+  std::this_thread::sleep_for(2s);
+  CHECK(gw.llm.request_count() == calls);
+  CHECK(fs.sent().size() == before);
+  CHECK(fs.reactions().size() == reactions);
+}
