@@ -4,6 +4,8 @@
 #include "actors/provider/provider_registry.hpp"
 #include "actors/common/strings.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 
@@ -266,6 +268,17 @@ provider_choice choose_provider(const settings& s, const std::string& model,
   }
   out.model = request_model(out, model);
   return out;
+}
+
+std::string provider_status_json(const settings& cfg) {
+  auto c = choose_provider(cfg);
+  return nlohmann::json{{"ready", c.ready()},
+                        {"problem", c.problem},
+                        {"provider", c.name},
+                        {"model", cfg.agent.model},
+                        {"api_base", c.api_base},
+                        {"key_source", c.key_source}}
+    .dump();
 }
 
 } // namespace nb

@@ -304,17 +304,6 @@ void follow_new_default(const provider_state& st, model_request& req) {
   req.provider.clear();
 }
 
-std::string status_json(const settings& cfg) {
-  auto c = choose_provider(cfg);
-  return nlohmann::json{{"ready", c.ready()},
-                        {"problem", c.problem},
-                        {"provider", c.name},
-                        {"model", cfg.agent.model},
-                        {"api_base", c.api_base},
-                        {"key_source", c.key_source}}
-    .dump();
-}
-
 provider_admin_actor::behavior_type
 provider_impl(provider_pointer self, settings cfg, client_options opts,
               stats_actor stats) {
@@ -372,7 +361,7 @@ provider_impl(provider_pointer self, settings cfg, client_options opts,
       return adopt(self, pc);
     },
     [self](provider_status_atom) -> std::string {
-      return status_json(self->state.cfg);
+      return provider_status_json(self->state.cfg);
     },
   };
 }

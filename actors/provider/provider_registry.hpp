@@ -126,6 +126,10 @@ struct base_url {
 /// Parses "http(s)://host[:port][/path]"; nullopt when it is not one.
 std::optional<base_url> parse_base_url(std::string_view url);
 
+/// What `nanobot status` and the WebUI show of agents.defaults' provider:
+/// {"ready", "problem", "provider", "model", "api_base", "key_source"}.
+std::string provider_status_json(const settings& cfg);
+
 /// True for localhost, loopback, private (RFC 1918) and
 /// host.docker.internal addresses: servers that usually need no key.
 bool is_local_base(std::string_view url);
