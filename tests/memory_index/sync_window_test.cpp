@@ -46,7 +46,7 @@ std::string entries(int first, int count) {
   return out;
 }
 
-void write(const std::string& path, const std::string& text) {
+void write_history(const std::string& path, const std::string& text) {
   std::filesystem::create_directories(
     std::filesystem::path(path).parent_path());
   std::ofstream{path, std::ios::binary | std::ios::trunc} << text;
@@ -69,7 +69,7 @@ std::set<chunk_id> stored(const index_core& idx) {
   return out;
 }
 
-index_options options_for(const std::string& ws) {
+index_options window_options(const std::string& ws) {
   index_options o;
   o.workspace = ws;
   o.embed_problem = "no embeddings provider configured";
@@ -81,8 +81,8 @@ index_options options_for(const std::string& ws) {
 TEST_CASE("a history of thousands of entries is synced in bounded windows") {
   test::scratch_dir ws;
   auto text = entries(1, 5000);
-  write(ws.at(history_rel), text);
-  index_core idx{options_for(ws.path)};
+  write_history(ws.at(history_rel), text);
+  index_core idx{window_options(ws.path)};
   CHECK(idx.sync());
   auto& s = idx.last_sync();
   CHECK(s.windows >= 5000 / sync_window_lines);
@@ -109,12 +109,12 @@ TEST_CASE("a history of thousands of entries is synced in bounded windows") {
 TEST_CASE("appending to the history adds only the new chunks") {
   test::scratch_dir ws;
   auto text = entries(1, 3000);
-  write(ws.at(history_rel), text);
-  index_core idx{options_for(ws.path)};
+  write_history(ws.at(history_rel), text);
+  index_core idx{window_options(ws.path)};
   idx.sync();
   auto before = idx.figures();
   text += entries(3001, 300);
-  write(ws.at(history_rel), text);
+  write_history(ws.at(history_rel), text);
   CHECK(idx.sync());
   auto after = idx.figures();
   auto grown = expected(text);
@@ -127,8 +127,8 @@ TEST_CASE("appending to the history adds only the new chunks") {
 TEST_CASE("a history that loses lines keeps its index in step") {
   test::scratch_dir ws;
   auto text = entries(1, 2000);
-  write(ws.at(history_rel), text);
-  index_core idx{options_for(ws.path)};
+  write_history(ws.at(history_rel), text);
+  index_core idx{window_options(ws.path)};
   idx.sync();
   // A forgotten entry near the start moves every later line up by one
   // (across every window boundary), and the file ends earlier.
@@ -138,7 +138,7 @@ TEST_CASE("a history that loses lines keeps its index in step") {
   for (std::string line; std::getline(in, line);)
     if (++n != 12 && n <= 1500)
       shorter += line + "\n";
-  write(ws.at(history_rel), shorter);
+  write_history(ws.at(history_rel), shorter);
   CHECK(idx.sync());
   CHECK(stored(idx) == expected(shorter));
   CHECK(idx.figures().chunks == static_cast<int64_t>(expected(shorter).size()));
