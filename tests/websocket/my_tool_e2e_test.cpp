@@ -11,16 +11,6 @@ using namespace nb::test;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-namespace {
-/// The next message that is not a progress line (tool hints carry "kind").
-std::string final_message(ws_client& c) {
-  auto evs = read_until(c, 30s, [](const json& e) {
-    return is(e, "message") && !e.contains("kind");
-  });
-  REQUIRE_FALSE(evs.empty());
-  return evs.back().value("text", "");
-}
-} // namespace
 
 TEST_CASE("my: the model sees its own settings and this turn's chat") {
   gateway gw{{{"websocket", R"({"enabled": true, "port": 0,

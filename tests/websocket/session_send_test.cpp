@@ -13,16 +13,6 @@ using namespace nb::test;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-namespace {
-/// The next message that is not a progress line (tool hints carry "kind").
-std::string final_message(ws_client& c) {
-  auto evs = read_until(c, 30s, [](const json& e) {
-    return is(e, "message") && !e.contains("kind");
-  });
-  REQUIRE_FALSE(evs.empty());
-  return evs.back().value("text", "");
-}
-} // namespace
 
 namespace {
 

@@ -107,5 +107,13 @@ inline std::string next_message(ws_client& c, std::chrono::milliseconds timeout 
   return evs.back()["text"];
 }
 
+/// The next message that is not a progress line (tool hints carry "kind").
+inline std::string final_message(ws_client& c) {
+  auto evs = read_until(c, 30s, [](const json& e) {
+    return is(e, "message") && !e.contains("kind");
+  });
+  REQUIRE_FALSE(evs.empty());
+  return evs.back().value("text", "");
+}
 
 } // namespace nb::test
