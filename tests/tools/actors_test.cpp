@@ -110,7 +110,7 @@ TEST_CASE("tools front lists the specs and answers bad calls at once") {
   self->request(front, seconds(5), list_tools_atom::value)
     .receive(
       [&](std::vector<tool_spec>& specs) {
-        REQUIRE(specs.size() == 18);
+        REQUIRE(specs.size() == 20); // with my and send_session_message
         CHECK(specs.front().name == "apply_patch");
         CHECK(specs.back().name == "write_file");
       },
