@@ -24,6 +24,27 @@ void write(const std::filesystem::path& p, const std::string& text) {
   std::ofstream{p} << text;
 }
 
+/// A workspace in `home` with two skills, alpha and beta; returns its path.
+std::filesystem::path two_skills(const temp_home& home) {
+  auto dir = home.dir / "ws";
+  write(dir / "skills" / "alpha" / "SKILL.md",
+        "---\nname: alpha\ndescription: first\n---\nA.");
+  write(dir / "skills" / "beta" / "SKILL.md",
+        "---\nname: beta\ndescription: second\n---\nB.");
+  return dir;
+}
+
+/// The skills part of the prompt the workspace actor offers.
+template <class Fixture, class Workspace>
+std::string offered_skills(Fixture& fx, const Workspace& ws) {
+  caf::scoped_actor self{*fx.sys};
+  std::string text;
+  self->request(ws, std::chrono::seconds(10), workspace_skills_atom::value)
+    .receive([&](std::string& t) { text = t; },
+             [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+  return text;
+}
+
 struct actor_fixture {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
@@ -137,19 +158,11 @@ TEST_CASE("each session still gets its own history and summary") {
 
 TEST_CASE("skills: the agent's skills list filters what is offered") {
   temp_home home;
-  auto dir = home.dir / "ws";
-  write(dir / "skills" / "alpha" / "SKILL.md",
-        "---\nname: alpha\ndescription: first\n---\nA.");
-  write(dir / "skills" / "beta" / "SKILL.md",
-        "---\nname: beta\ndescription: second\n---\nB.");
+  auto dir = two_skills(home);
   actor_fixture fx;
   workspace_config cfg{"work", dir.string(), {true, {"beta"}, {}}};
   auto ws = spawn_workspace(*fx.sys, cfg, {});
-  caf::scoped_actor self{*fx.sys};
-  std::string text;
-  self->request(ws, std::chrono::seconds(10), workspace_skills_atom::value)
-    .receive([&](std::string& t) { text = t; },
-             [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+  auto text = offered_skills(fx, ws);
   CHECK(text.find("beta") != std::string::npos);
   CHECK(text.find("alpha") == std::string::npos);
   caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
@@ -157,22 +170,15 @@ TEST_CASE("skills: the agent's skills list filters what is offered") {
 
 TEST_CASE("skills: disabledSkills are neither offered nor shown as usable") {
   temp_home home;
-  auto dir = home.dir / "ws";
-  write(dir / "skills" / "alpha" / "SKILL.md",
-        "---\nname: alpha\ndescription: first\n---\nA.");
-  write(dir / "skills" / "beta" / "SKILL.md",
-        "---\nname: beta\ndescription: second\n---\nB.");
+  auto dir = two_skills(home);
   actor_fixture fx;
   workspace_config cfg{"main", dir.string(), {false, {}, {"alpha"}}};
   auto ws = spawn_workspace(*fx.sys, cfg, {});
-  caf::scoped_actor self{*fx.sys};
-  std::string text;
-  self->request(ws, std::chrono::seconds(10), workspace_skills_atom::value)
-    .receive([&](std::string& t) { text = t; },
-             [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+  auto text = offered_skills(fx, ws);
   CHECK(text.find("beta") != std::string::npos);
   CHECK(text.find("alpha") == std::string::npos);
   // The WebUI's report still lists it, as unavailable, saying why.
+  caf::scoped_actor self{*fx.sys};
   std::string report;
   self->request(ws, std::chrono::seconds(10), skills_report_atom::value)
     .receive([&](std::string& t) { report = t; },
