@@ -12,6 +12,7 @@
 #include <caf/expected.hpp>
 
 #include "actors/store/pg_conn.hpp"
+#include "messages/session_admin.hpp"
 #include "messages/store.hpp"
 
 namespace nb {
@@ -39,5 +40,21 @@ caf::error pg_replace_session(pg_connection& db, const std::string& key,
 /// files' list_sessions gives them.
 caf::expected<session_listing> pg_list_sessions(pg_connection& db,
                                                 int32_t limit);
+
+// -- the WebUI's sessions page (pg_session_admin.cpp) ----------------------
+
+/// Every session's card, newest first (`limit` 0 = all), as
+/// catalog_sessions gives them from the files.
+caf::expected<session_catalog> pg_catalog_sessions(pg_connection& db,
+                                                   int32_t limit);
+
+/// Merges `patch_json` into the session's metadata (JSON merge patch: null
+/// removes a key), keeping every message. No session: errc::invalid_arguments
+/// naming the key.
+caf::error pg_patch_session_meta(pg_connection& db, const std::string& key,
+                                 const std::string& patch_json);
+
+/// Deletes a session and its messages; none stored is no error.
+caf::error pg_remove_session(pg_connection& db, const std::string& key);
 
 } // namespace nb

@@ -1,12 +1,12 @@
 #include "actors/store/pg_store.hpp"
 
-#include <functional>
-
 #include <caf/all.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/store/pg_sessions.hpp"
 #include "actors/store/session_files.hpp"
+#include "actors/store/sharded_front.hpp"
 #include "messages/errc.hpp"
 #include "messages/session_admin.hpp"
 
@@ -14,8 +14,7 @@ namespace nb {
 
 namespace {
 
-using front_ptr = store_admin_actor::stateful_pointer<pg_store_state>;
-using worker_ptr = store_actor::stateful_pointer<pg_worker_state>;
+using worker_ptr = store_admin_actor::stateful_pointer<pg_worker_state>;
 
 caf::error report(worker_ptr self, const std::string& key, const char* op,
                   caf::error err) {
@@ -51,8 +50,9 @@ caf::result<caf::ok_atom> done(worker_ptr self, const std::string& key,
   return caf::ok_atom::value;
 }
 
-store_actor::behavior_type pg_worker_impl(worker_ptr self, std::string dsn,
-                                          stats_actor stats) {
+store_admin_actor::behavior_type
+pg_worker_impl(worker_ptr self, std::string dsn, stats_actor stats) {
+  name_thread("nb.store");
   self->state.db = std::make_unique<pg_connection>(std::move(dsn));
   self->state.log = log::get("store");
   self->state.meter.start(self, "store_worker", std::move(stats));
@@ -92,56 +92,29 @@ store_actor::behavior_type pg_worker_impl(worker_ptr self, std::string dsn,
         return std::move(*r);
       });
     },
-  };
-}
-
-caf::error not_yet(const std::string& what) {
-  return caf::make_error(errc::store_failed,
-                         what + " is not supported by the PostgreSQL "
-                                "session store yet");
-}
-
-const store_actor& route(front_ptr self, const std::string& key) {
-  auto& ws = self->state.workers;
-  return ws[std::hash<std::string>{}(key) % ws.size()];
-}
-
-store_admin_actor::behavior_type pg_front_impl(front_ptr self, std::string dsn,
-                                         int workers, stats_actor stats) {
-  self->state.meter.start(self, "store", stats);
-  for (int i = 0; i < std::max(workers, 1); ++i)
-    self->state.workers.push_back(
-      self->spawn<caf::detached>(pg_worker_impl, dsn, stats));
-  self->attach_functor([ws = self->state.workers](const caf::error&) {
-    for (auto& w : ws)
-      caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
-  });
-  return {
-    [=](session_load& m) {
+    [=](session_catalog_request& m) {
       auto t = self->state.meter.measure();
-      return self->delegate(route(self, m.key), std::move(m));
+      return run<session_catalog>(
+        self, "*", "catalog",
+        [&](pg_connection& db) -> caf::result<session_catalog> {
+          auto r = pg_catalog_sessions(db, m.limit);
+          if (!r)
+            return report(self, "*", "catalog", std::move(r.error()));
+          return std::move(*r);
+        });
     },
-    [=](session_append& m) {
+    [=](session_patch& m) {
       auto t = self->state.meter.measure();
-      return self->delegate(route(self, m.key), std::move(m));
+      return run<caf::ok_atom>(self, m.key, "patch", [&](pg_connection& db) {
+        return done(self, m.key, "patch",
+                    pg_patch_session_meta(db, m.key, m.patch_json));
+      });
     },
-    [=](session_replace& m) {
+    [=](session_remove& m) {
       auto t = self->state.meter.measure();
-      return self->delegate(route(self, m.key), std::move(m));
-    },
-    [=](session_list& m) {
-      auto t = self->state.meter.measure();
-      return self->delegate(self->state.workers.front(), std::move(m));
-    },
-    // The WebUI's sessions page works on the file store only so far.
-    [=](session_catalog_request&) -> caf::result<session_catalog> {
-      return not_yet("listing sessions for the WebUI");
-    },
-    [=](session_patch&) -> caf::result<caf::ok_atom> {
-      return not_yet("renaming or archiving a session");
-    },
-    [=](session_remove&) -> caf::result<caf::ok_atom> {
-      return not_yet("deleting a session");
+      return run<caf::ok_atom>(self, m.key, "remove", [&](pg_connection& db) {
+        return done(self, m.key, "remove", pg_remove_session(db, m.key));
+      });
     },
   };
 }
@@ -150,7 +123,10 @@ store_admin_actor::behavior_type pg_front_impl(front_ptr self, std::string dsn,
 
 store_actor spawn_pg_store(caf::actor_system& sys, const std::string& dsn,
                            int workers, stats_actor stats) {
-  return sys.spawn(pg_front_impl, dsn, workers, std::move(stats));
+  // `stats` is copied into the front: each worker gets it too.
+  return spawn_sharded_front(sys, workers, stats, [&](caf::actor_system& s) {
+    return s.spawn<caf::detached>(pg_worker_impl, dsn, stats);
+  });
 }
 
 } // namespace nb

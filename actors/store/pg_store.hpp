@@ -1,11 +1,10 @@
-// The session store on PostgreSQL (sessionStore "postgres"): the same actor
-// interface and ordering as the file store, with a connection per detached
-// worker.
+// The session store on PostgreSQL (sessionStore "postgres"): the shared
+// front (sharded_front.hpp) over detached workers with a connection each;
+// the same interface and ordering as the file store.
 #pragma once
 
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "actors/common/meter.hpp"
 #include "actors/store/pg_conn.hpp"
@@ -16,13 +15,6 @@ class logger;
 } // namespace spdlog
 
 namespace nb {
-
-struct pg_store_state {
-  pg_store_state() = default;
-  std::vector<store_actor> workers;
-  actor_meter meter;
-  static inline const char* name = "store";
-};
 
 struct pg_worker_state {
   pg_worker_state() = default;

@@ -40,30 +40,37 @@ std::string content_text(const json& content) {
 void fill_card(session_card& card, const std::string& text) {
   auto parsed = session_format::parse_lines(text);
   card.messages = static_cast<int32_t>(parsed.messages.size());
-  if (parsed.has_meta) {
-    auto m = parsed.meta.find("metadata");
-    if (m != parsed.meta.end() && m->is_object()) {
-      if (auto t = m->find("title"); t != m->end() && t->is_string())
-        card.title = t->get<std::string>();
-      if (auto a = m->find("archived"); a != m->end() && a->is_boolean())
-        card.archived = a->get<bool>();
-    }
-  }
-  for (const auto& line : parsed.messages) {
-    auto msg = json::parse(line, nullptr, false);
-    if (!msg.is_object() || msg.value("role", "") != "user"
-        || !msg.contains("content"))
-      continue;
-    auto words = fold_space(content_text(msg["content"]));
-    if (words.empty())
-      continue;
-    auto head = utf8_head(words, preview_bytes);
-    card.preview = std::string{head} + (head.size() < words.size() ? "…" : "");
-    break;
-  }
+  if (parsed.has_meta)
+    if (auto m = parsed.meta.find("metadata"); m != parsed.meta.end())
+      read_card_meta(*m, card);
+  for (const auto& line : parsed.messages)
+    if (card.preview = card_preview(line); !card.preview.empty())
+      break;
 }
 
 } // namespace
+
+void read_card_meta(const json& metadata, session_card& card) {
+  if (!metadata.is_object())
+    return;
+  if (auto t = metadata.find("title"); t != metadata.end() && t->is_string())
+    card.title = t->get<std::string>();
+  if (auto a = metadata.find("archived");
+      a != metadata.end() && a->is_boolean())
+    card.archived = a->get<bool>();
+}
+
+std::string card_preview(const std::string& message_line) {
+  auto msg = json::parse(message_line, nullptr, false);
+  if (!msg.is_object() || msg.value("role", "") != "user"
+      || !msg.contains("content"))
+    return {};
+  auto words = fold_space(content_text(msg["content"]));
+  if (words.empty())
+    return {};
+  auto head = utf8_head(words, preview_bytes);
+  return std::string{head} + (head.size() < words.size() ? "…" : "");
+}
 
 session_catalog catalog_sessions(const std::string& dir, int32_t limit) {
   session_catalog out;

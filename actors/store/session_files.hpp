@@ -83,6 +83,14 @@ session_listing list_sessions(const std::string& dir, int32_t limit = 0,
 /// object (ignored when it is not one).
 void read_activity_meta(const nlohmann::json& metadata, session_activity& a);
 
+/// A WebUI card's "title" and "archived" from a session's "metadata"
+/// object (ignored when it is not one).
+void read_card_meta(const nlohmann::ordered_json& metadata, session_card& card);
+
+/// A WebUI card's preview from one stored message line: the folded words
+/// of a user message (cut at a UTF-8 boundary), "" for any other line.
+std::string card_preview(const std::string& message_line);
+
 /// The sessions in `dir` as the WebUI lists them (session_catalog.cpp):
 /// most recently written first, each with its metadata "title" and
 /// "archived", its first user message and its message count.

@@ -1,26 +1,18 @@
 #include "actors/store/session_store.hpp"
 
-#include <algorithm>
-#include <functional>
-
 #include <caf/all.hpp>
 
 #include "actors/common/log.hpp"
 #include "actors/common/thread_name.hpp"
 #include "actors/store/session_files.hpp"
+#include "actors/store/sharded_front.hpp"
 #include "messages/errc.hpp"
 
 namespace nb {
 
 namespace {
 
-using front_ptr = store_admin_actor::stateful_pointer<store_state>;
 using worker_ptr = store_admin_actor::stateful_pointer<store_worker_state>;
-
-const store_admin_actor& route(front_ptr self, const std::string& key) {
-  auto& ws = self->state.workers;
-  return ws[std::hash<std::string>{}(key) % ws.size()];
-}
 
 caf::error report(worker_ptr self, const std::string& key, const char* op,
                   caf::error err) {
@@ -121,59 +113,13 @@ store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
   };
 }
 
-store_admin_actor::behavior_type store_impl(front_ptr self, std::string dir,
-                                      int workers, stats_actor stats) {
-  self->state.meter.start(self, "store", stats);
-  for (int i = 0; i < std::max(workers, 1); ++i)
-    self->state.workers.push_back(
-      self->spawn<caf::detached>(store_worker_impl, dir, stats));
-  // A detached worker's thread keeps it alive, so the front must stop it.
-  self->attach_functor([ws = self->state.workers](const caf::error&) {
-    for (auto& w : ws)
-      caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
-  });
-  return {
-    [=](session_load& m) {
-      auto t = self->state.meter.measure();
-      auto& w = route(self, m.key);
-      return self->delegate(w, std::move(m));
-    },
-    [=](session_append& m) {
-      auto t = self->state.meter.measure();
-      auto& w = route(self, m.key);
-      return self->delegate(w, std::move(m));
-    },
-    [=](session_replace& m) {
-      auto t = self->state.meter.measure();
-      auto& w = route(self, m.key);
-      return self->delegate(w, std::move(m));
-    },
-    [=](session_list& m) {
-      auto t = self->state.meter.measure();
-      return self->delegate(self->state.workers.front(), std::move(m));
-    },
-    [=](session_catalog_request& m) {
-      auto t = self->state.meter.measure();
-      return self->delegate(self->state.workers.front(), std::move(m));
-    },
-    // By key, like every write: in order with that session's own writes.
-    [=](session_patch& m) {
-      auto t = self->state.meter.measure();
-      auto& w = route(self, m.key);
-      return self->delegate(w, std::move(m));
-    },
-    [=](session_remove& m) {
-      auto t = self->state.meter.measure();
-      auto& w = route(self, m.key);
-      return self->delegate(w, std::move(m));
-    },
-  };
-}
-
 store_actor spawn_store(caf::actor_system& sys,
                         const std::string& sessions_dir, int workers,
                         stats_actor stats) {
-  return sys.spawn(store_impl, sessions_dir, workers, std::move(stats));
+  // `stats` is copied into the front: each worker gets it too.
+  return spawn_sharded_front(sys, workers, stats, [&](caf::actor_system& s) {
+    return s.spawn<caf::detached>(store_worker_impl, sessions_dir, stats);
+  });
 }
 
 } // namespace nb

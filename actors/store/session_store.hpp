@@ -1,10 +1,9 @@
-// The session store actor: a front that keeps each key's requests in order,
-// and detached workers that do the blocking file I/O (session_files.hpp).
+// The session store on files: the shared front (sharded_front.hpp) over
+// detached workers that do the blocking file I/O (session_files.hpp).
 #pragma once
 
 #include <memory>
 #include <string>
-#include <vector>
 
 #include <caf/fwd.hpp>
 
@@ -18,14 +17,6 @@ class logger;
 
 namespace nb {
 
-/// The front: owns the workers and routes each request by its key.
-struct store_state {
-  store_state() = default;
-  std::vector<store_admin_actor> workers;
-  actor_meter meter;
-  static inline const char* name = "store";
-};
-
 /// One worker: a detached actor (its own thread) doing file I/O.
 struct store_worker_state {
   store_worker_state() = default;
@@ -34,13 +25,6 @@ struct store_worker_state {
   actor_meter meter;
   static inline const char* name = "store_worker";
 };
-
-/// Front behaviour: request for key k goes to worker hash(k) % workers via
-/// delegate, so one key's operations run in arrival order while different
-/// keys proceed in parallel. Its workers exit with it.
-store_admin_actor::behavior_type
-store_impl(store_admin_actor::stateful_pointer<store_state> self, std::string dir,
-           int workers, stats_actor stats);
 
 /// Worker behaviour: answers session_snapshot / ok_atom, or a caf::error
 /// (nb::errc::store_failed, the message naming the file and errno text).

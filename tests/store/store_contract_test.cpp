@@ -16,82 +16,14 @@
 
 #include "actors/store/pg_store.hpp"
 #include "actors/store/session_files.hpp"
-#include "actors/store/session_store.hpp"
 #include "tests/store/pg_server.hpp"
+#include "tests/store/store_backends.hpp"
 #include "tests/store/temp_dir.hpp"
 #include "tests/support/system_fixture.hpp"
 
 using namespace nb;
 using namespace nb::test;
 using nlohmann::json;
-
-namespace {
-
-constexpr auto wait = std::chrono::seconds(30);
-
-/// One store implementation under test.
-struct backend {
-  std::string name;
-  std::function<store_actor(caf::actor_system&)> make;
-  std::function<void()> crash; ///< the host dies and comes back
-};
-
-/// The two stores; every PostgreSQL test uses fresh keys, since the server
-/// is shared by the whole binary.
-std::vector<backend> backends(const temp_dir& dir) {
-  auto path = dir.path;
-  return {
-    {"file",
-     [path](caf::actor_system& sys) { return spawn_store(sys, path, 4, {}); },
-     [] {}},
-    {"postgres",
-     [](caf::actor_system& sys) {
-       return spawn_pg_store(sys, shared_pg_server().dsn(), 4, {});
-     },
-     [] { shared_pg_server().crash_and_restart(); }},
-  };
-}
-
-/// Keys unique per test run, so the shared database starts empty for them.
-std::string fresh(const std::string& key) {
-  static const auto run = std::to_string(::getpid()) + "-"
-                          + std::to_string(std::chrono::steady_clock::now()
-                                             .time_since_epoch().count());
-  return key + ":" + run;
-}
-
-session_snapshot load(caf::scoped_actor& self, const store_actor& s,
-                      const std::string& key) {
-  session_snapshot out;
-  self->request(s, wait, session_load{key})
-    .receive([&](session_snapshot& snap) { out = std::move(snap); },
-             [&](caf::error& err) { FAIL("load failed: " << caf::to_string(err)); });
-  return out;
-}
-
-caf::error append(caf::scoped_actor& self, const store_actor& s,
-                  const std::string& key, std::vector<std::string> msgs) {
-  caf::error out;
-  self->request(s, wait, session_append{key, std::move(msgs)})
-    .receive([](caf::ok_atom) {}, [&](caf::error& err) { out = err; });
-  return out;
-}
-
-caf::error replace(caf::scoped_actor& self, const store_actor& s,
-                   const std::string& key, std::string meta,
-                   std::vector<std::string> msgs, uint64_t keep = 0) {
-  caf::error out;
-  self->request(s, wait,
-                session_replace{key, std::move(meta), std::move(msgs), keep})
-    .receive([](caf::ok_atom) {}, [&](caf::error& err) { out = err; });
-  return out;
-}
-
-void stop(const store_actor& s) {
-  caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
-}
-
-} // namespace
 
 TEST_CASE_FIXTURE(system_fixture, "a missing session loads as not existing on every store") {
   temp_dir dir;
@@ -147,7 +79,7 @@ TEST_CASE_FIXTURE(system_fixture, "concurrent appends on many keys land in order
     bool timed_out = false;
     while (oks < keys * per_key && !timed_out)
       self->receive([&](caf::ok_atom) { ++oks; },
-                    caf::after(wait) >> [&] { timed_out = true; });
+                    caf::after(store_wait) >> [&] { timed_out = true; });
     REQUIRE_FALSE(timed_out);
     for (int k = 0; k < keys; ++k) {
       auto snap = load(self, s, fresh("k" + std::to_string(k)));
@@ -226,9 +158,10 @@ TEST_CASE_FIXTURE(system_fixture, "sessions are listed newest first with their l
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     REQUIRE_FALSE(append(self, s, newer, {R"({"role":"user","content":"b"})"}));
     session_listing got;
-    self->request(s, wait, session_list{0})
-      .receive([&](session_listing& l) { got = std::move(l); },
-               [&](caf::error& err) { FAIL("list failed: " << caf::to_string(err)); });
+    self->request(s, store_wait, session_list{0})
+      .receive(
+        [&](session_listing& l) { got = std::move(l); },
+        [&](caf::error& err) { FAIL("list failed: " << caf::to_string(err)); });
     auto pos = [&](const std::string& k) {
       for (size_t i = 0; i < got.sessions.size(); ++i)
         if (got.sessions[i].key == k)
@@ -245,9 +178,10 @@ TEST_CASE_FIXTURE(system_fixture, "sessions are listed newest first with their l
       std::chrono::system_clock::now().time_since_epoch()).count();
     CHECK(std::llabs(now_ms - n.updated_ms) < 60000);
     // A limit keeps the newest.
-    self->request(s, wait, session_list{1})
-      .receive([&](session_listing& l) { got = std::move(l); },
-               [&](caf::error& err) { FAIL("list failed: " << caf::to_string(err)); });
+    self->request(s, store_wait, session_list{1})
+      .receive(
+        [&](session_listing& l) { got = std::move(l); },
+        [&](caf::error& err) { FAIL("list failed: " << caf::to_string(err)); });
     CHECK(got.sessions.size() == 1);
     stop(s);
   }
@@ -268,7 +202,7 @@ TEST_CASE_FIXTURE(system_fixture,
                           R"({"last_channel": "discord:chat-42"})",
                           {R"({"role":"user","content":"b"})"}, 0));
     session_listing got;
-    self->request(s, wait, session_list{0})
+    self->request(s, store_wait, session_list{0})
       .receive(
         [&](session_listing& l) { got = std::move(l); },
         [&](caf::error& err) { FAIL("list failed: " << caf::to_string(err)); });
@@ -337,7 +271,7 @@ TEST_CASE_FIXTURE(system_fixture, "a PostgreSQL store that cannot connect answer
                                "connect_timeout=3", 1, {});
   caf::scoped_actor self{sys};
   caf::error err;
-  self->request(s, wait, session_load{"api:x"})
+  self->request(s, store_wait, session_load{"api:x"})
     .receive([](session_snapshot&) {}, [&](caf::error& e) { err = e; });
   REQUIRE(err);
   CHECK(err.code() == static_cast<uint8_t>(errc::store_failed));
