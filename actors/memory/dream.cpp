@@ -135,6 +135,9 @@ caf::behavior dream_worker(caf::event_based_actor* self, dream_job job) {
         if (p->done)
           return;
         p->done = true;
+        // A monitor left on the long-lived provider would keep this
+        // worker's memory block (and an entry in the provider) for good.
+        self->demonitor(job.provider.address());
         p->rp.deliver(std::move(what));
         self->quit();
       };

@@ -32,6 +32,9 @@ caf::behavior archive_worker(caf::event_based_actor* self, archive_job job) {
         if (p->done)
           return;
         p->done = true;
+        // The provider outlives this worker: a monitor left on it would keep
+        // the worker's memory block (and an entry in the provider) for good.
+        self->demonitor(job.provider.address());
         if (job.files) {
           // The workspace actor owns the files: it appends both.
           workspace_append rq{job.session_key,
