@@ -14,7 +14,7 @@ namespace nb {
 
 namespace {
 
-using worker_ptr = store_admin_actor::stateful_pointer<pg_worker_state>;
+using worker_ptr = store_worker_actor::stateful_pointer<pg_worker_state>;
 
 caf::error report(worker_ptr self, const std::string& key, const char* op,
                   caf::error err) {
@@ -50,7 +50,7 @@ caf::result<caf::ok_atom> done(worker_ptr self, const std::string& key,
   return caf::ok_atom::value;
 }
 
-store_admin_actor::behavior_type
+store_worker_actor::behavior_type
 pg_worker_impl(worker_ptr self, std::string dsn, stats_actor stats) {
   name_thread("nb.store");
   self->state.db = std::make_unique<pg_connection>(std::move(dsn));
@@ -116,6 +116,11 @@ pg_worker_impl(worker_ptr self, std::string dsn, stats_actor stats) {
         return done(self, m.key, "remove", pg_remove_session(db, m.key));
       });
     },
+    // Its connection closes with it.
+    [=](store_retire_atom) {
+      self->quit();
+      return caf::ok_atom::value;
+    },
   };
 }
 
@@ -123,10 +128,11 @@ pg_worker_impl(worker_ptr self, std::string dsn, stats_actor stats) {
 
 store_actor spawn_pg_store(caf::actor_system& sys, const std::string& dsn,
                            int workers, stats_actor stats) {
-  // `stats` is copied into the front: each worker gets it too.
-  return spawn_sharded_front(sys, workers, stats, [&](caf::actor_system& s) {
-    return s.spawn<caf::detached>(pg_worker_impl, dsn, stats);
-  });
+  // Workers start when their shard is first used: they keep copies.
+  return spawn_sharded_front(
+    sys, workers, stats, [dsn, stats](caf::actor_system& s) {
+      return s.spawn<caf::detached>(pg_worker_impl, dsn, stats);
+    });
 }
 
 } // namespace nb

@@ -12,7 +12,7 @@ namespace nb {
 
 namespace {
 
-using worker_ptr = store_admin_actor::stateful_pointer<store_worker_state>;
+using worker_ptr = store_worker_actor::stateful_pointer<store_worker_state>;
 
 caf::error report(worker_ptr self, const std::string& key, const char* op,
                   caf::error err) {
@@ -55,7 +55,7 @@ caf::result<caf::ok_atom> done(worker_ptr self, const std::string& key,
 
 } // namespace
 
-store_admin_actor::behavior_type
+store_worker_actor::behavior_type
 store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
   name_thread("nb.store");
   self->state.dir = std::move(dir);
@@ -110,16 +110,23 @@ store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
         return done(self, m.key, "remove", std::move(err));
       });
     },
+    [=](store_retire_atom) {
+      self->quit();
+      return caf::ok_atom::value;
+    },
   };
 }
 
-store_actor spawn_store(caf::actor_system& sys,
-                        const std::string& sessions_dir, int workers,
-                        stats_actor stats) {
-  // `stats` is copied into the front: each worker gets it too.
-  return spawn_sharded_front(sys, workers, stats, [&](caf::actor_system& s) {
-    return s.spawn<caf::detached>(store_worker_impl, sessions_dir, stats);
-  });
+store_actor spawn_store(caf::actor_system& sys, const std::string& sessions_dir,
+                        int workers, stats_actor stats,
+                        std::chrono::milliseconds idle_limit) {
+  // Workers start when their shard is first used: they keep copies.
+  return spawn_sharded_front(
+    sys, workers, stats,
+    [sessions_dir, stats](caf::actor_system& s) {
+      return s.spawn<caf::detached>(store_worker_impl, sessions_dir, stats);
+    },
+    idle_limit);
 }
 
 } // namespace nb

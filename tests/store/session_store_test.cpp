@@ -27,6 +27,25 @@ std::string store_line(const std::string& key, int seq) {
   return json{{"role", "user"}, {"content", key}, {"seq", seq}}.dump();
 }
 
+/// Loads `n` keys: enough to start every shard's worker (the keys' hashes
+/// are fixed, so this is the same shards every run).
+void load_many(nb::test::system_fixture& f, const store_actor& store, int n) {
+  caf::scoped_actor self{f.sys};
+  for (int i = 0; i < n; ++i)
+    self->request(store, 10s, session_load{"key-" + std::to_string(i)})
+      .receive([](const session_snapshot&) {},
+               [&](caf::error& e) { FAIL(f.sys.render(e)); });
+}
+
+/// Waits (generously: only a hang reaches the bound) until `want` actors run.
+bool running_becomes(nb::test::system_fixture& f, size_t want) {
+  auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (f.sys.registry().running() != want
+         && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  return f.sys.registry().running() == want;
+}
+
 } // namespace
 
 TEST_CASE("concurrent appends on many keys all land in order per key") {
@@ -127,12 +146,7 @@ TEST_CASE("exiting the front stops its detached workers") {
   nb::test::system_fixture f;
   auto baseline = f.sys.registry().running();
   auto store = spawn_store(f.sys, d.path, 3, stats_actor{});
-  {
-    caf::scoped_actor self{f.sys};
-    self->request(store, 10s, session_load{"k"}).receive(
-      [](const session_snapshot&) {},
-      [&](caf::error& e) { FAIL(f.sys.render(e)); });
-  }
+  load_many(f, store, 30); // every shard's worker starts
   CHECK(f.sys.registry().running() == baseline + 4);
   caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
   // Generous bound: only a hang (workers left behind) would reach it.
@@ -148,7 +162,9 @@ TEST_CASE("dropping the last handle also stops the workers") {
   nb::test::system_fixture f;
   auto baseline = f.sys.registry().running();
   {
-    auto store = spawn_store(f.sys, d.path, 2, stats_actor{});
+    // The front's idle timer holds it until its workers have ended: a
+    // short idle limit keeps the wait short.
+    auto store = spawn_store(f.sys, d.path, 2, stats_actor{}, 100ms);
     caf::scoped_actor self{f.sys};
     self->request(store, 10s, session_append{"k", {store_line("k", 0)}})
       .receive([](caf::ok_atom) {},
@@ -159,4 +175,58 @@ TEST_CASE("dropping the last handle also stops the workers") {
          && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(5ms);
   CHECK(f.sys.registry().running() == baseline);
+}
+
+TEST_CASE("a shard's worker starts with its first request and ends when idle") {
+  temp_dir d;
+  nb::test::system_fixture f;
+  auto baseline = f.sys.registry().running();
+  auto store = spawn_store(f.sys, d.path, 3, stats_actor{}, 100ms);
+  CHECK(f.sys.registry().running() == baseline + 1); // the front alone
+  load_many(f, store, 30);
+  CHECK(running_becomes(f, baseline + 4));
+  CHECK(running_becomes(f, baseline + 1)); // idle: the workers ended
+  { // The next request starts a worker again, and it sees what was written.
+    caf::scoped_actor self{f.sys};
+    self->request(store, 10s, session_append{"k", {store_line("k", 0)}})
+      .receive([](caf::ok_atom) {},
+               [&](caf::error& e) { FAIL(f.sys.render(e)); });
+    self->request(store, 10s, session_load{"k"})
+      .receive([](const session_snapshot& s) { CHECK(s.messages.size() == 1); },
+               [&](caf::error& e) { FAIL(f.sys.render(e)); });
+  }
+  caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
+  CHECK(running_becomes(f, baseline));
+}
+
+TEST_CASE(
+  "a key's writes keep their order while its worker ends and restarts") {
+  temp_dir d;
+  nb::test::system_fixture f;
+  // Bursts of appends separated by about the idle limit: some arrive while
+  // the shard's worker is ending, wait in the front, and go to the next one.
+  auto store = spawn_store(f.sys, d.path, 2, stats_actor{}, 20ms);
+  caf::scoped_actor self{f.sys};
+  int seq = 0;
+  std::vector<decltype(self->request(store, 30s, session_append{}))> pending;
+  for (int burst = 0; burst < 30; ++burst) {
+    for (int i = 0; i < 5; ++i)
+      pending.push_back(self->request(
+        store, 30s, session_append{"k", {store_line("k", seq++)}}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10 + burst % 3 * 10));
+  }
+  int answered = 0;
+  for (auto& p : pending)
+    p.receive([&](caf::ok_atom) { ++answered; },
+              [&](caf::error& e) { FAIL(f.sys.render(e)); });
+  CHECK(answered == seq);
+  self->request(store, 10s, session_load{"k"})
+    .receive(
+      [&](const session_snapshot& s) {
+        REQUIRE(s.messages.size() == static_cast<size_t>(seq));
+        for (int i = 0; i < seq; ++i)
+          CHECK(json::parse(s.messages[static_cast<size_t>(i)])["seq"] == i);
+      },
+      [&](caf::error& e) { FAIL(f.sys.render(e)); });
+  caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
 }
