@@ -63,10 +63,9 @@ void adopt(inbox_pointer self, inbox::journal_image& img,
     e.id = img.epoch + "." + std::to_string(img.next_seq++);
     img.live.push_back(std::move(e));
   }
-  for (auto& key : orphan.seen)
-    img.seen.push_back(std::move(key));
-  while (img.seen.size() > st.cfg.seen_limit)
-    img.seen.pop_front();
+  img.seen.set_limit(st.cfg.seen_limit);
+  for (auto d : orphan.seen.digests())
+    img.seen.add_digest(d);
 }
 
 /// Takes the journal as read at start (and those it adopted): sets messages
@@ -119,11 +118,10 @@ void start_from(inbox_pointer self, const std::string& bytes,
     replay.push_back(std::move(e));
   }
   img.live = replay;
-  for (auto& key : img.seen) {
-    st.by_key[key] = "";
-    st.seen_bytes += static_cast<int64_t>(key.size()) + 4;
-  }
   st.seen = img.seen;
+  st.seen.set_limit(st.cfg.seen_limit);
+  st.seen_bytes =
+    static_cast<int64_t>(st.seen.size()) * inbox::seen_digest_bytes;
   for (auto& e : replay) {
     auto frame = inbox::put_record(e);
     st.live_bytes += static_cast<int64_t>(frame.size());

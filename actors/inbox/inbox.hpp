@@ -25,6 +25,7 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/inbox/inbox_worker.hpp"
+#include "actors/inbox/seen_keys.hpp"
 #include "messages/interfaces.hpp"
 
 namespace nb {
@@ -74,8 +75,9 @@ struct inbox_state {
   std::string epoch;
   int64_t next_seq = 1;
   std::map<int64_t, live_entry> live; ///< unsettled, by sequence number
-  std::unordered_map<std::string, std::string> by_key; ///< dedup key -> id
-  std::deque<std::string> seen; ///< settled dedup keys, oldest first
+  /// Dedup key -> id of the unsettled entry with that key.
+  std::unordered_map<std::string, std::string> by_key;
+  inbox::seen_keys seen; ///< settled dedup keys, oldest first
 
   std::vector<item> batch;   ///< waiting for the next write
   std::string batch_bytes;   ///< their records and settle records

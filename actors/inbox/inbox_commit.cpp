@@ -180,6 +180,15 @@ void record(inbox_pointer self, inbound_msg msg,
     return;
   }
   auto key = inbox::dedup_key(msg);
+  if (!key.empty() && !st.by_key.count(key) && st.seen.contains(key)) {
+    // Settled already: its session has it.
+    ++st.duplicates;
+    st.log->debug("redelivered message ({}) dropped: settled before",
+                  routed_session_key(msg));
+    if (promise)
+      promise->deliver(inbox_receipt{"", true});
+    return;
+  }
   if (!key.empty()) {
     if (auto k = st.by_key.find(key); k != st.by_key.end()) {
       ++st.duplicates;
@@ -266,17 +275,11 @@ void settle(inbox_pointer self, const std::string& id) {
     return; // settled already
   st.live_bytes -= static_cast<int64_t>(i->second.frame.size());
   if (auto& key = i->second.dedup_key; !key.empty()) {
-    st.seen.push_back(key);
-    st.seen_bytes += static_cast<int64_t>(key.size()) + 4;
-    while (st.seen.size() > st.cfg.seen_limit) {
-      auto& old = st.seen.front();
-      st.seen_bytes -= static_cast<int64_t>(old.size()) + 4;
-      // Forget the key unless a live entry uses it again.
-      auto k = st.by_key.find(old);
-      if (k != st.by_key.end() && !st.live.count(inbox::seq_of(k->second)))
-        st.by_key.erase(k);
-      st.seen.pop_front();
-    }
+    st.seen.add(key);
+    st.seen_bytes =
+      static_cast<int64_t>(st.seen.size()) * inbox::seen_digest_bytes;
+    if (auto k = st.by_key.find(key); k != st.by_key.end() && k->second == id)
+      st.by_key.erase(k);
   }
   st.live.erase(i);
   st.batch_bytes += inbox::settle_record(id);

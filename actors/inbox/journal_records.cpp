@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <optional>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -62,6 +64,25 @@ std::string dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+/// A digest written as 16 hex digits; none for anything else.
+std::optional<uint64_t> digest_of(const json& h) {
+  if (!h.is_string())
+    return std::nullopt;
+  const auto& text = h.get_ref<const std::string&>();
+  if (text.size() != 16)
+    return std::nullopt;
+  uint64_t d = 0;
+  for (char c : text) {
+    int v = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                   : -1;
+    if (v < 0)
+      return std::nullopt;
+    d = (d << 4) | static_cast<uint64_t>(v);
+  }
+  return d;
+}
+
 } // namespace
 
 std::string dedup_key(const inbound_msg& msg) {
@@ -100,8 +121,15 @@ std::string settle_record(const std::string& id) {
   return frame(dump(json{{"t", "settle"}, {"id", id}}));
 }
 
-std::string seen_record(const std::deque<std::string>& keys) {
-  return frame(dump(json{{"t", "seen"}, {"dk", keys}}));
+std::string seen_record(const seen_keys& seen) {
+  json digests = json::array();
+  char hex[17];
+  for (auto d : seen.digests()) {
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(d));
+    digests.push_back(hex);
+  }
+  return frame(dump(json{{"t", "seen"}, {"dh", std::move(digests)}}));
 }
 
 int64_t seq_of(const std::string& id) {
@@ -125,12 +153,10 @@ journal_image read_journal(std::string_view bytes, size_t seen_limit) {
   std::vector<journal_entry> entries;
   std::unordered_map<std::string, size_t> where; // id -> index in entries
   std::vector<bool> settled;
-  auto remember = [&](std::string key) {
-    if (key.empty())
-      return;
-    img.seen.push_back(std::move(key));
-    while (img.seen.size() > seen_limit)
-      img.seen.pop_front();
+  img.seen.set_limit(seen_limit);
+  auto remember = [&](const std::string& key) {
+    if (!key.empty())
+      img.seen.add(key);
   };
   for (auto payload : scan.payloads) {
     auto j = json::parse(payload, nullptr, false);
@@ -164,6 +190,10 @@ journal_image read_journal(std::string_view bytes, size_t seen_limit) {
         settled[i->second] = true;
         remember(entries[i->second].dedup_key);
       }
+    } else if (t == "seen" && j.contains("dh") && j["dh"].is_array()) {
+      for (auto& h : j["dh"])
+        if (auto d = digest_of(h))
+          img.seen.add_digest(*d);
     } else if (t == "seen" && j.contains("dk") && j["dk"].is_array()) {
       for (auto& k : j["dk"])
         if (k.is_string())

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "actors/inbox/journal_frames.hpp"
+#include "actors/inbox/seen_keys.hpp"
 #include "messages/chat.hpp"
 
 namespace nb::inbox {
@@ -30,14 +31,16 @@ std::string dedup_key(const inbound_msg& msg);
 std::string head_record(const std::string& epoch, int64_t next_seq);
 std::string put_record(const journal_entry& e);
 std::string settle_record(const std::string& id);
-std::string seen_record(const std::deque<std::string>& keys);
+/// The seen list as digests ({"t":"seen","dh":[16 hex digits, ...]}); a
+/// journal written before digests has the keys themselves ("dk").
+std::string seen_record(const seen_keys& seen);
 
 /// The journal as read back.
 struct journal_image {
   std::string epoch;    ///< "" when the file had no head
   int64_t next_seq = 1;
   std::vector<journal_entry> live;  ///< unsettled, in arrival order
-  std::deque<std::string> seen;     ///< settled dedup keys, oldest first
+  seen_keys seen;                   ///< settled dedup keys, oldest first
   size_t good_bytes = 0;
   tail_kind tail = tail_kind::clean;
   size_t bad_records = 0; ///< framed but unreadable (skipped)
