@@ -9,6 +9,7 @@
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/clock.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/cron/cron_admin.hpp"
 #include "actors/cron/cron_ops.hpp"
 #include "actors/cron/system_jobs.hpp"
@@ -207,6 +208,7 @@ inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
 cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
                                           stats_actor stats,
                                           provider_actor provider) {
+  name_thread("nb.cron");
   auto& st = self->state;
   st.cfg = std::move(cfg);
   if (!st.cfg.now_ms)

@@ -6,6 +6,7 @@
 
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/evaluator/decision.hpp"
 #include "actors/evaluator/evaluator_prompt.hpp"
 
@@ -57,6 +58,7 @@ evaluator_config make_evaluator_config(const settings& cfg) {
 evaluator_actor::behavior_type evaluator_impl(evaluator_pointer self,
                                               evaluator_config cfg,
                                               session_services svc) {
+  name_thread("nb.evaluator");
   auto& st = self->state;
   st.cfg = std::move(cfg);
   st.svc = std::move(svc);

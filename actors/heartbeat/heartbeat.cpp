@@ -8,6 +8,7 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/common/timed_request.hpp"
 
 namespace nb {
@@ -215,6 +216,7 @@ heartbeat_config make_heartbeat_config(const settings& cfg) {
 heartbeat_actor::behavior_type heartbeat_impl(heartbeat_pointer self,
                                               heartbeat_config cfg,
                                               heartbeat_links links) {
+  name_thread("nb.heartbeat");
   auto& st = self->state;
   st.cfg = std::move(cfg);
   st.links = std::move(links);

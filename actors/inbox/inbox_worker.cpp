@@ -5,6 +5,7 @@
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "actors/common/thread_name.hpp"
 #include "actors/inbox/journal_file.hpp"
 
 namespace nb::inbox {
@@ -21,6 +22,7 @@ struct worker_state {
 using worker_pointer = worker_actor::stateful_pointer<worker_state>;
 
 worker_actor::behavior_type worker_impl(worker_pointer self, std::string dir) {
+  name_thread("nb.inbox");
   self->state.dir = std::move(dir);
   self->state.file = std::make_unique<journal_file>();
   return {

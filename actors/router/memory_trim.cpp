@@ -9,6 +9,7 @@
 #include <caf/send.hpp>
 
 #include "actors/common/heap.hpp"
+#include "actors/common/thread_name.hpp"
 #include "messages/stats.hpp"
 
 namespace nb {
@@ -39,6 +40,7 @@ struct trim_totals {
 
 caf::behavior memory_trimmer(caf::event_based_actor* self, stats_actor stats,
                              std::chrono::seconds every) {
+  name_thread("nb.trim");
   auto totals = std::make_shared<trim_totals>();
   auto trim = [=] {
     auto before = resident_kb();

@@ -15,6 +15,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/common/clock.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/store/pg_conn.hpp"
 #include "actors/store/process_mark.hpp"
 #include "config/atomic_file.hpp"
@@ -178,6 +179,7 @@ lease_actor spawn_lease_keeper(caf::actor_system& sys,
   using state = lease_keeper_state;
   auto impl = [](lease_actor::stateful_pointer<state> self, std::string dir,
                  std::string dsn) -> lease_actor::behavior_type {
+    name_thread("nb.lease");
     self->state.dir = std::move(dir);
     if (!dsn.empty())
       self->state.db = std::make_unique<pg_connection>(std::move(dsn));

@@ -4,6 +4,7 @@
 
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/evaluator/prompt_command.hpp"
 #include "actors/memory/history_file.hpp"
 #include "actors/memory/memory_file.hpp"
@@ -65,6 +66,7 @@ answer(std::variant<workspace_text, std::string> got) {
 workspace_admin_actor::behavior_type workspace_impl(workspace_pointer self,
                                                     workspace_config cfg,
                                                     stats_actor stats) {
+  name_thread("nb.workspace");
   auto& st = self->state;
   st.cfg = std::move(cfg);
   auto path = std::getenv("PATH");

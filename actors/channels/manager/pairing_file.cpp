@@ -7,6 +7,7 @@
 
 #include "actors/channels/manager/manager.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 #include "config/atomic_file.hpp"
 
 namespace nb {
@@ -14,6 +15,7 @@ namespace nb {
 namespace {
 
 pairing_file_actor::behavior_type pairing_file_impl(std::string path) {
+  name_thread("nb.pairing");
   return {
     [path](caf::get_atom) -> std::string {
       return load_pairing_book(path).to_json();
