@@ -24,7 +24,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   cd "$build"
   # Child processes (the nanobot binary in process tests) inherit these.
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:${ASAN_OPTIONS:-}"
-  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$root/deploy/ubsan.supp:${UBSAN_OPTIONS:-}"
   export LSAN_OPTIONS="suppressions=$root/deploy/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
   ctest -j2 --output-on-failure --timeout 1800
   exit $?
