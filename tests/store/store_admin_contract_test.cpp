@@ -52,11 +52,7 @@ caf::error admin(caf::scoped_actor& self, const store_actor& s, Request req) {
 
 TEST_CASE_FIXTURE(system_fixture,
                   "the catalog gives title, preview and size on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto key = fresh("telegram:card");
     std::string long_text(300, 'x');
     REQUIRE_FALSE(replace(
@@ -81,17 +77,12 @@ TEST_CASE_FIXTURE(system_fixture,
     REQUIRE(cut != nullptr);
     CHECK(cut->title.empty());
     CHECK(cut->preview == std::string(160, 'x') + "…");
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(system_fixture,
                   "a metadata change keeps every message on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto key = fresh("unified");
     REQUIRE_FALSE(replace(self, s, key, R"({"title": "Old", "keep": {"a": 1}})",
                           {R"({"role":"user","content":"one"})",
@@ -122,18 +113,13 @@ TEST_CASE_FIXTURE(system_fixture,
     err = admin(self, s, session_patch{key, "[1]"});
     REQUIRE(err);
     CHECK(store_error_text(err).find("not a JSON object") != std::string::npos);
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(
   system_fixture,
   "deleting a session removes it and its messages on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto key = fresh("websocket:gone"), kept = fresh("websocket:kept");
     REQUIRE_FALSE(append(self, s, key, {R"({"role":"user","content":"a"})"}));
     REQUIRE_FALSE(append(self, s, kept, {R"({"role":"user","content":"b"})"}));
@@ -146,6 +132,5 @@ TEST_CASE_FIXTURE(
     CHECK_FALSE(admin(self, s, session_remove{key}));
     REQUIRE_FALSE(append(self, s, key, {R"({"role":"user","content":"c"})"}));
     CHECK(load(self, s, key).messages.size() == 1);
-    stop(s);
-  }
+  });
 }

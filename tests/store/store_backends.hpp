@@ -88,4 +88,18 @@ inline void stop(const store_actor& s) {
   caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
 }
 
+/// Runs `body(self, store)` once for each store, with a store actor of its
+/// own that is stopped afterwards.
+template <class F>
+void on_every_store(caf::actor_system& sys, F body) {
+  temp_dir dir;
+  for (auto& b : backends(dir)) {
+    CAPTURE(b.name);
+    auto s = b.make(sys);
+    caf::scoped_actor self{sys};
+    body(self, s);
+    stop(s);
+  }
+}
+
 } // namespace nb::test

@@ -26,25 +26,16 @@ using namespace nb::test;
 using nlohmann::json;
 
 TEST_CASE_FIXTURE(system_fixture, "a missing session loads as not existing on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto snap = load(self, s, fresh("api:none"));
     CHECK_FALSE(snap.existed);
     CHECK(snap.messages.empty());
     CHECK(snap.metadata_json == "{}");
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(system_fixture, "appends load back in order with their fields on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto key = fresh("api:order");
     REQUIRE_FALSE(append(self, s, key, {R"({"role":"user","content":"one"})"}));
     REQUIRE_FALSE(append(self, s, key,
@@ -59,16 +50,11 @@ TEST_CASE_FIXTURE(system_fixture, "appends load back in order with their fields 
     CHECK(snap.messages[2].find('\n') == std::string::npos);
     CHECK(json::parse(snap.messages[2])["content"] == "three");
     CHECK(snap.skipped_lines == 0);
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(system_fixture, "concurrent appends on many keys land in order per key on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     constexpr int keys = 24, per_key = 15;
     // All requests in flight at once; each key's must still land in order.
     for (int m = 0; m < per_key; ++m)
@@ -87,16 +73,11 @@ TEST_CASE_FIXTURE(system_fixture, "concurrent appends on many keys land in order
       for (int m = 0; m < per_key; ++m)
         CHECK(json::parse(snap.messages[m])["n"] == m);
     }
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(system_fixture, "replace swaps the whole session and later appends follow it on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto key = fresh("api:replace");
     REQUIRE_FALSE(append(self, s, key, {R"({"role":"user","content":"old"})",
                                         R"({"role":"assistant","content":"old"})"}));
@@ -108,16 +89,11 @@ TEST_CASE_FIXTURE(system_fixture, "replace swaps the whole session and later app
     CHECK(json::parse(snap.messages[0])["content"] == "new");
     CHECK(json::parse(snap.messages[1])["content"] == "after");
     CHECK(json::parse(snap.metadata_json)["last_consolidated"] == 2);
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(system_fixture, "replace keeps the first messages it is told to keep on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto key = fresh("api:keep");
     std::vector<std::string> old;
     for (int i = 0; i < 5; ++i)
@@ -142,16 +118,11 @@ TEST_CASE_FIXTURE(system_fixture, "replace keeps the first messages it is told t
     REQUIRE(err);
     CHECK(err.code() == static_cast<uint8_t>(errc::store_failed));
     CHECK(load(self, s, key).messages.size() == 6);
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(system_fixture, "sessions are listed newest first with their last write on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto older = fresh("telegram:older"), newer = fresh("telegram:newer");
     REQUIRE_FALSE(append(self, s, older, {R"({"role":"user","content":"a"})"}));
     // Past the clock's granularity (file mtimes, timestamptz).
@@ -183,18 +154,13 @@ TEST_CASE_FIXTURE(system_fixture, "sessions are listed newest first with their l
         [&](session_listing& l) { got = std::move(l); },
         [&](caf::error& err) { FAIL("list failed: " << caf::to_string(err)); });
     CHECK(got.sessions.size() == 1);
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(system_fixture,
                   "the listing carries the archived flag and the last chat "
                   "from the metadata on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto archived = fresh("websocket:archived"), unified = fresh("unified");
     REQUIRE_FALSE(replace(self, s, archived, R"({"archived": true})",
                           {R"({"role":"user","content":"a"})"}, 0));
@@ -219,16 +185,11 @@ TEST_CASE_FIXTURE(system_fixture,
       }
     }
     CHECK(seen == 2);
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(system_fixture, "bad input is refused with store_failed and nothing written on every store") {
-  temp_dir dir;
-  for (auto& b : backends(dir)) {
-    CAPTURE(b.name);
-    auto s = b.make(sys);
-    caf::scoped_actor self{sys};
+  on_every_store(sys, [&](caf::scoped_actor& self, const store_actor& s) {
     auto key = fresh("api:bad");
     auto err = append(self, s, key, {R"({"role":"user"})", "[1,2]"});
     REQUIRE(err);
@@ -240,8 +201,7 @@ TEST_CASE_FIXTURE(system_fixture, "bad input is refused with store_failed and no
           == static_cast<uint8_t>(errc::store_failed));
     CHECK(append(self, s, "", {R"({"role":"user"})"}).code()
           == static_cast<uint8_t>(errc::store_failed));
-    stop(s);
-  }
+  });
 }
 
 TEST_CASE_FIXTURE(system_fixture, "an acknowledged append survives its host crashing on every store") {
