@@ -169,6 +169,7 @@ inbox_actor::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
                                       router_actor entry, stats_actor stats) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
+  st.seen.set_limit(st.cfg.seen_limit);
   st.entry = std::move(entry);
   st.stats = std::move(stats);
   st.log = log::get("inbox");

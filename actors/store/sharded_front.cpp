@@ -11,6 +11,7 @@ namespace nb {
 namespace {
 
 using front_ptr = sharded_front_actor::stateful_pointer<sharded_front_state>;
+
 size_t shard_of(front_ptr self, const std::string& key) {
   return std::hash<std::string>{}(key) % self->state.shards.size();
 }
