@@ -73,6 +73,10 @@ index_db::index_db(const std::string& path) : path_(path) {
     sqlite3_busy_timeout(db_, 5000);
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
+    // 512 KiB of page cache, not SQLite's 2 MB: the file's pages are in the
+    // OS's cache anyway, and the soak's heap profile showed the default
+    // filling up as history grew (2.6 MB of 7.6 MB in use at minute 31).
+    exec("PRAGMA cache_size=-512");
     exec(schema);
     // A damaged file shows here rather than in the middle of a search.
     stmt check{*this, "PRAGMA quick_check"};
