@@ -56,6 +56,8 @@ void add_message(tool_registry& reg);
 
 /// exec: one shell command in a fresh process group, with a time limit.
 void add_exec(tool_registry& reg);
+/// write_stdin and list_exec_sessions (exec's background sessions).
+void add_exec_sessions(tool_registry& reg);
 
 /// cron: add, list and remove scheduled jobs (actors/tools/cron_tool.cpp).
 void add_cron(tool_registry& reg);

@@ -25,8 +25,10 @@ tool_registry make_builtin_registry(const settings& cfg) {
     add_web_fetch(reg);
     add_web_search(reg);
   }
-  if (cfg.tools.exec.enable)
+  if (cfg.tools.exec.enable) {
     add_exec(reg);
+    add_exec_sessions(reg);
+  }
   if (browser_enabled(cfg.tools.browser))
     add_browser(reg, cfg.tools.browser);
   return reg;

@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,14 +40,6 @@ void finish(captured_stream& s, size_t limit) {
     s.tail.erase(0, s.tail.size() - limit);
 }
 
-int decode_status(int status) {
-  if (WIFEXITED(status))
-    return WEXITSTATUS(status);
-  if (WIFSIGNALED(status))
-    return -WTERMSIG(status);
-  return -1;
-}
-
 void reap(pid_t pid, int& status) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -54,43 +47,61 @@ void reap(pid_t pid, int& status) {
 
 } // namespace
 
-process_result run_process(const process_options& o) {
-  process_result r;
+started_process start_process(const process_options& o, bool with_stdin) {
+  started_process sp;
   int out_pipe[2];
   int err_pipe[2];
+  int in_pair[2] = {-1, -1};
   // O_CLOEXEC: children other threads spawn meanwhile must not inherit the
   // write ends, or our reads would never see EOF.
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
-    r.error = std::strerror(errno);
-    return r;
+    sp.error = std::strerror(errno);
+    return sp;
   }
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
-    r.error = std::strerror(errno);
+    sp.error = std::strerror(errno);
     ::close(out_pipe[0]);
     ::close(out_pipe[1]);
-    return r;
+    return sp;
+  }
+  // stdin as a socket: a write to a child that closed it fails with EPIPE
+  // (MSG_NOSIGNAL) instead of raising SIGPIPE in the gateway.
+  if (with_stdin
+      && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_pair) != 0) {
+    sp.error = std::strerror(errno);
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
+      ::close(fd);
+    return sp;
   }
   child_spec spec;
   spec.program = o.program;
   spec.argv = o.argv;
   spec.env = o.env;
   spec.cwd = o.cwd;
+  spec.stdin_fd = in_pair[1];
   spec.stdout_fd = out_pipe[1];
   spec.stderr_fd = err_pipe[1];
   spec.limits = o.limits;
   spec.cgroup_procs_fd = o.cgroup_procs_fd;
   spec.extra_fds = o.inherit_fds;
-  pid_t pid = spawn_child(spec, r.error);
+  pid_t pid = spawn_child(spec, sp.error);
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
-  if (pid < 0) {
+  if (in_pair[1] >= 0)
+    ::close(in_pair[1]);
+  auto close_ours = [&] {
     ::close(out_pipe[0]);
     ::close(err_pipe[0]);
-    return r;
+    if (in_pair[0] >= 0)
+      ::close(in_pair[0]);
+  };
+  if (pid < 0) {
+    close_ours();
+    return sp;
   }
   if (o.started) {
-    r.error = o.started(pid);
-    if (!r.error.empty()) {
+    sp.error = o.started(pid);
+    if (!sp.error.empty()) {
       ::killpg(pid, SIGKILL);
       ::kill(pid, SIGKILL);
       int status;
@@ -101,17 +112,39 @@ process_result run_process(const process_options& o) {
       if (::poll(&p, 1, 200) > 0) {
         auto n = ::read(err_pipe[0], said, sizeof said);
         if (n > 0)
-          r.error += " (" + std::string(said, static_cast<size_t>(n)) + ")";
+          sp.error += " (" + std::string(said, static_cast<size_t>(n)) + ")";
       }
-      ::close(out_pipe[0]);
-      ::close(err_pipe[0]);
-      return r;
+      close_ours();
+      return sp;
     }
   }
-  int fds[2] = {out_pipe[0], err_pipe[0]};
-  captured_stream* sinks[2] = {&r.out, &r.err};
-  for (int fd : fds)
+  for (int fd : {out_pipe[0], err_pipe[0]})
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  sp.pid = pid;
+  sp.stdin_fd = in_pair[0];
+  sp.out_fd = out_pipe[0];
+  sp.err_fd = err_pipe[0];
+  return sp;
+}
+
+int decode_exit_status(int status) {
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
+  if (WIFSIGNALED(status))
+    return -WTERMSIG(status);
+  return -1;
+}
+
+process_result run_process(const process_options& o) {
+  process_result r;
+  auto sp = start_process(o, false);
+  if (sp.pid < 0) {
+    r.error = std::move(sp.error);
+    return r;
+  }
+  pid_t pid = sp.pid;
+  int fds[2] = {sp.out_fd, sp.err_fd};
+  captured_stream* sinks[2] = {&r.out, &r.err};
   auto deadline = o.timeout_s > 0
                     ? steady::now() + std::chrono::seconds(o.timeout_s)
                     : steady::time_point::max();
@@ -181,7 +214,7 @@ process_result run_process(const process_options& o) {
       ::close(fd);
   finish(r.out, o.capture_limit);
   finish(r.err, o.capture_limit);
-  r.exit_code = decode_status(status);
+  r.exit_code = decode_exit_status(status);
   return r;
 }
 

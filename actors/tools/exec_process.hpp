@@ -57,6 +57,25 @@ struct process_result {
   captured_stream err;
 };
 
+/// A child started by start_process: its pid and our ends of its pipes
+/// (-1 when not opened), or the reason it did not start.
+struct started_process {
+  std::string error;
+  pid_t pid = -1;
+  int stdin_fd = -1; ///< a socket (send with MSG_NOSIGNAL); -1 = /dev/null
+  int out_fd = -1;   ///< non-blocking
+  int err_fd = -1;   ///< non-blocking
+};
+
+/// Starts the child of `opts` in a new process group with its output on
+/// two pipes and, with `with_stdin`, its stdin on a socket we write to;
+/// runs `opts.started`. On failure nothing is left open or running.
+started_process start_process(const process_options& opts, bool with_stdin);
+
+/// Returns the exit code waitpid's `status` stands for (negative: the
+/// signal that killed it).
+int decode_exit_status(int status);
+
 /// Runs the child to completion (or the time limit) and returns what it
 /// wrote. The child runs in a new process group; on timeout, or when
 /// leftover processes still hold the pipes after the drain, the whole group

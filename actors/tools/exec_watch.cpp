@@ -4,7 +4,10 @@
 
 #include <caf/event_based_actor.hpp>
 
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/tools/exec_sessions.hpp"
+#include "actors/tools/stop_with.hpp"
 
 namespace nb {
 
@@ -27,6 +30,18 @@ void prune(exec_watch_state& st) {
          && (st.early.size() > early_cap
              || now - st.early.front().second > early_ttl))
     st.early.pop_front();
+}
+
+// The session manager, spawned on first use; it ends with the watch.
+exec_sessions_actor session_manager(watch_ptr self) {
+  auto& st = self->state;
+  if (!st.sessions) {
+    auto full =
+      self->spawn<caf::detached>(exec_sessions_impl, exec_session_limits{});
+    stop_with(self, full);
+    st.sessions = caf::actor_cast<exec_sessions_actor>(full);
+  }
+  return st.sessions;
 }
 
 } // namespace
@@ -84,7 +99,30 @@ exec_watch_actor::behavior_type exec_watch_impl(watch_ptr self) {
       if (killed > 0)
         log::get("tools")->info("[{}] stopping {} running command(s)",
                                 c.session_key, killed);
+      // The whole session stops: its background commands end too.
+      if (c.call_ids.empty() && st.sessions)
+        self->send(st.sessions, std::move(c));
     },
+    guard("exec_watch",
+          [self](exec_session_start& rq) -> caf::result<exec_session_poll> {
+            return self->delegate(session_manager(self), std::move(rq));
+          }),
+    guard("exec_watch",
+          [self](exec_session_write& rq) -> caf::result<exec_session_poll> {
+            if (!self->state.sessions) {
+              exec_session_poll p;
+              p.error = "Error: exec session not found: '" + rq.id + "'";
+              return p;
+            }
+            return self->delegate(self->state.sessions, std::move(rq));
+          }),
+    guard("exec_watch",
+          [self](exec_session_list& rq)
+            -> caf::result<std::vector<exec_session_info>> {
+            if (!self->state.sessions)
+              return std::vector<exec_session_info>{};
+            return self->delegate(self->state.sessions, std::move(rq));
+          }),
   };
 }
 

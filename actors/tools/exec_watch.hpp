@@ -1,7 +1,10 @@
 // Tools: the exec watch. Every running exec registers here with a small
 // mailbox of its own; /stop (cancel_tools) reaches the running commands of
 // a session through it, and a command cancelled before it started is
-// refused when it registers.
+// refused when it registers. It also fronts the background sessions (exec
+// with yield_time_ms): the first one spawns the session manager
+// (exec_sessions.hpp), and a session-wide cancel_tools ends that session
+// key's background commands too.
 #pragma once
 
 #include <chrono>
@@ -17,6 +20,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "messages/atoms.hpp"
+#include "messages/exec_session.hpp"
 #include "messages/tool.hpp"
 
 namespace nb {
@@ -40,9 +44,11 @@ typename Inspector::result_type inspect(Inspector& f, watch_exec& x) {
            x.canceller);
 }
 
-using exec_watch_actor
-  = caf::typed_actor<caf::replies_to<watch_exec>::with<bool>,
-                     caf::reacts_to<cancel_tools>>;
+using exec_watch_actor = caf::typed_actor<
+  caf::replies_to<watch_exec>::with<bool>, caf::reacts_to<cancel_tools>,
+  caf::replies_to<exec_session_start>::with<exec_session_poll>,
+  caf::replies_to<exec_session_write>::with<exec_session_poll>,
+  caf::replies_to<exec_session_list>::with<std::vector<exec_session_info>>>;
 
 struct exec_watch_state {
   exec_watch_state() = default;
@@ -59,6 +65,8 @@ struct exec_watch_state {
   /// forgotten after a while (a cancelled call that never runs).
   std::deque<std::pair<std::string, std::chrono::steady_clock::time_point>>
     early;
+  /// The background session manager; null until the first one starts.
+  exec_sessions_actor sessions;
 };
 
 /// The watch; runs on the scheduler (it never blocks).

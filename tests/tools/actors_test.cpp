@@ -110,9 +110,10 @@ TEST_CASE("tools front lists the specs and answers bad calls at once") {
   self->request(front, seconds(5), list_tools_atom::value)
     .receive(
       [&](std::vector<tool_spec>& specs) {
-        REQUIRE(specs.size() == 20); // with my and send_session_message
+        // with my, send_session_message, write_stdin, list_exec_sessions
+        REQUIRE(specs.size() == 22);
         CHECK(specs.front().name == "apply_patch");
-        CHECK(specs.back().name == "write_file");
+        CHECK(specs.back().name == "write_stdin");
       },
       [&](caf::error& e) { FAIL(f.sys.render(e)); });
   auto out = run_all(f.sys, front,

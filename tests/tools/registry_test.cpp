@@ -68,16 +68,20 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
   CHECK(names
         == std::vector<std::string>{"apply_patch", "boom", "cron", "edit_file",
                                     "exec", "find_files", "grep", "list_dir",
-                                    "list_sessions", "memory_forget",
+                                    "list_exec_sessions", "list_sessions",
+                                    "memory_forget",
                                     "memory_save", "memory_search", "message", "my",
                                     "noop", "read_file", "read_session",
                                     "search_sessions", "send_session_message",
                                     "typed", "web_fetch",
-                                    "web_search", "write_file", "mcp_fs_list"});
+                                    "web_search", "write_file", "write_stdin",
+                                    "mcp_fs_list"});
   auto reg = make_builtin_registry(without_browser());
   CHECK(concurrency_safe(reg.find("read_file")->spec));
   CHECK(concurrency_safe(reg.find("list_dir")->spec));
   CHECK(reg.find("exec")->spec.exclusive);
+  CHECK(reg.find("write_stdin")->spec.exclusive);
+  CHECK(concurrency_safe(reg.find("list_exec_sessions")->spec));
   CHECK_FALSE(reg.find("write_file")->spec.read_only);
   CHECK_FALSE(reg.find("edit_file")->spec.read_only);
   auto schema = json::parse(reg.find("read_file")->spec.parameters_json);

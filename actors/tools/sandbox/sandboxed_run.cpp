@@ -50,22 +50,28 @@ sandbox_plan plan_for(const sandbox_request& req) {
 
 } // namespace
 
-process_result run_sandboxed(process_options opts, const sandbox_request& req,
-                             const sandbox_status& status) {
+sandbox_launch::sandbox_launch() = default;
+sandbox_launch::sandbox_launch(sandbox_launch&&) noexcept = default;
+sandbox_launch& sandbox_launch::operator=(sandbox_launch&&) noexcept = default;
+sandbox_launch::~sandbox_launch() = default;
+
+sandbox_launch prepare_sandboxed(process_options opts,
+                                 const sandbox_request& req,
+                                 const sandbox_status& status) {
+  sandbox_launch out;
   auto plan = plan_for(req);
   // Outbound access needs slirp4netns; without it (or if its pipes fail)
   // "loopback-denied" falls back to no network, never to the host's.
-  std::unique_ptr<slirp_network> net;
   if (plan.network == sandbox_network::loopback_denied
       && status.outbound_problem.empty()) {
-    net = std::make_unique<slirp_network>(status.slirp4netns);
-    if (net->ok()) {
+    out.net = std::make_unique<slirp_network>(status.slirp4netns);
+    if (out.net->ok()) {
       plan.outbound = true;
       plan.info_fd = 3; // bwrap_fds() order, renumbered by spawn_child
       plan.block_fd = 4;
       plan.resolv_fd = 5;
-      opts.inherit_fds = net->bwrap_fds();
-      opts.started = [n = net.get()](pid_t pid) { return n->attach(pid); };
+      opts.inherit_fds = out.net->bwrap_fds();
+      opts.started = [n = out.net.get()](pid_t pid) { return n->attach(pid); };
     }
   }
   std::vector<std::string> argv{status.bwrap};
@@ -78,10 +84,17 @@ process_result run_sandboxed(process_options opts, const sandbox_request& req,
   for (auto& e : opts.env)
     if (e.rfind("HOME=", 0) == 0)
       e = "HOME=" + req.workspace;
-  pids_cgroup cgroup{req.max_processes};
-  opts.cgroup_procs_fd = cgroup.procs_fd();
-  auto r = run_process(opts);
-  cgroup.kill_all();
+  out.cgroup = std::make_unique<pids_cgroup>(req.max_processes);
+  opts.cgroup_procs_fd = out.cgroup->procs_fd();
+  out.opts = std::move(opts);
+  return out;
+}
+
+process_result run_sandboxed(process_options opts, const sandbox_request& req,
+                             const sandbox_status& status) {
+  auto launch = prepare_sandboxed(std::move(opts), req, status);
+  auto r = run_process(launch.opts);
+  launch.cgroup->kill_all();
   return r;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,28 @@ struct sandbox_request {
   std::vector<std::string> rw_binds; ///< extra trees shown writable
   int64_t max_processes = 256;       ///< the pids cgroup's limit
 };
+
+class slirp_network;
+class pids_cgroup;
+
+/// A sandboxed command about to start: the options for start_process or
+/// run_process (bwrap in front, HOME = the workspace) and what must live as
+/// long as the command does: its network helper and its pids cgroup, which
+/// kills whatever is left in it when destroyed.
+struct sandbox_launch {
+  process_options opts;
+  std::unique_ptr<slirp_network> net;
+  std::unique_ptr<pids_cgroup> cgroup;
+  sandbox_launch();
+  sandbox_launch(sandbox_launch&&) noexcept;
+  sandbox_launch& operator=(sandbox_launch&&) noexcept;
+  ~sandbox_launch();
+};
+
+/// Wraps `opts` for the sandbox `req` describes.
+sandbox_launch prepare_sandboxed(process_options opts,
+                                 const sandbox_request& req,
+                                 const sandbox_status& status);
 
 /// Runs `opts` (program, argv, env as for an unsandboxed run) inside the
 /// sandbox: bwrap's arguments go in front of the argv, HOME becomes the
