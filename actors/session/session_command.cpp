@@ -103,6 +103,8 @@ void do_command(session_pointer self) {
     });
     return;
   }
+  if (cmd.spec && cmd.spec->run == cmd_stop)
+    stop_exec_sessions(self); // even when nothing else runs
   if (counts_subagents(cmd) && st.svc.subagents) {
     // No turn runs, but subagents may: /status and /stop count them.
     with_subagent_count(self, [=](int32_t n) mutable {

@@ -1,6 +1,7 @@
 // A session's view of its subagents: how many run (for /status and /stop)
-// and stopping them (/stop, /new). The subagent manager owns them; a
-// session without one has none.
+// and stopping them (/stop, /new), with the chat's background exec
+// sessions. The subagent manager owns them; a session without one has
+// none.
 #include "actors/session/session.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/session/session_subagents.hpp"
@@ -29,8 +30,17 @@ void with_subagent_count(session_pointer self,
           [then](caf::error&) { then(0); });
 }
 
+void stop_exec_sessions(session_pointer self) {
+  auto& st = self->state;
+  // A session-wide cancel: the tools end this chat's background exec
+  // sessions (exec with yield_time_ms).
+  if (st.svc.tools)
+    self->send(st.svc.tools, cancel_tools{st.key, {}});
+}
+
 void stop_subagents(session_pointer self, std::function<void(int32_t)> then) {
   auto& st = self->state;
+  stop_exec_sessions(self);
   if (!st.svc.subagents) {
     if (then)
       then(0);

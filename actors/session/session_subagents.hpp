@@ -16,7 +16,11 @@ namespace nb {
 void with_subagent_count(session_pointer self,
                          std::function<void(int32_t)> then);
 
-/// Stops this session's subagents; `then` (may be empty) gets how many.
+/// Ends this session's background exec sessions (/stop, /new).
+void stop_exec_sessions(session_pointer self);
+
+/// Stops this session's subagents and its background exec sessions;
+/// `then` (may be empty) gets how many subagents.
 void stop_subagents(session_pointer self, std::function<void(int32_t)> then);
 
 /// "Stopped n task(s)." or, for 0, "No active task to stop."

@@ -94,6 +94,9 @@ void finished(subagents_pointer self, const std::string& id,
     return;
   auto t = std::move(i->second);
   st.running.erase(i);
+  // Its background exec sessions end with it (nobody could reach them).
+  if (t.tools)
+    self->send(t.tools, cancel_tools{"subagent:" + t.info.id, {}});
   bool ok = false;
   std::string result;
   if (err) {
@@ -147,6 +150,7 @@ caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
   // The calling agent's workspace and tools (main's when not given).
   auto workspace = rq.workspace.empty() ? st.cfg.workspace : rq.workspace;
   auto tools = rq.tools ? caf::actor_cast<tools_actor>(rq.tools) : st.tools;
+  t.tools = tools;
   offload_settings offload{workspace};
   offload.max_chars = st.cfg.max_tool_result_chars;
   // Its own context: no session to inject into, no spawn tool.

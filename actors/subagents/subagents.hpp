@@ -61,6 +61,7 @@ struct subagents_state {
   struct task {
     subagent_info info;
     runner_actor runner;
+    tools_actor tools;   ///< the tools its runner calls
     std::string channel; ///< where its result is announced
     std::string chat_id;
     std::string agent; ///< whose session it reports back to
