@@ -7,6 +7,7 @@
 
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/file_walk.hpp"
+#include "actors/tools/tool_args.hpp"
 #include "actors/tools/workspace_guard.hpp"
 #include "actors/common/strings.hpp"
 
@@ -16,16 +17,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int64_t default_head = 200;
-constexpr int64_t max_head = 1000;
+constexpr int64_t find_default_head = 200;
 constexpr int64_t max_offset = 100000;
-constexpr int64_t walk_limit = 100000;
-
-int64_t int_or(const json& args, const char* key, int64_t fallback) {
-  return args.contains(key) && args[key].is_number_integer()
-           ? args[key].get<int64_t>()
-           : fallback;
-}
 
 tool_output find_files(const json& args, const tool_context& ctx) {
   auto path = args.value("path", std::string{});
@@ -34,9 +27,9 @@ tool_output find_files(const json& args, const tool_context& ctx) {
     return {"Error: sort must be path or modified (got '" + sort + "')",
             true};
   bool include_dirs = args.value("include_dirs", false);
-  auto head = int_or(args, "head_limit", default_head);
-  head = head <= 0 ? max_head : std::min(head, max_head);
-  auto offset = std::clamp<int64_t>(int_or(args, "offset", 0), 0, max_offset);
+  auto head = int_arg(args, "head_limit", find_default_head);
+  head = head <= 0 ? max_head_limit : std::min(head, max_head_limit);
+  auto offset = std::clamp<int64_t>(int_arg(args, "offset", 0), 0, max_offset);
   std::vector<std::string> terms;
   std::istringstream words{ascii_lower(args.value("query", std::string{}))};
   for (std::string w; words >> w;)
@@ -137,11 +130,15 @@ void add_find_files(tool_registry& reg) {
         {"enum", {"path", "modified"}},
         {"description", "path (default) or modified (newest first)"}}},
       {"head_limit",
-       {{"type", "integer"}, {"minimum", 0}, {"maximum", max_head},
+       {{"type", "integer"},
+        {"minimum", 0},
+        {"maximum", max_head_limit},
         {"description", "Most entries to return (default 200, 0 = up to "
                         "1000)"}}},
       {"offset",
-       {{"type", "integer"}, {"minimum", 0}, {"maximum", max_offset},
+       {{"type", "integer"},
+        {"minimum", 0},
+        {"maximum", max_offset},
         {"description", "Entries to skip, for paging"}}}}},
     {"additionalProperties", false},
   };

@@ -9,6 +9,7 @@
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/file_io.hpp"
 #include "actors/tools/file_walk.hpp"
+#include "actors/tools/tool_args.hpp"
 #include "config/posix_regex.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/untrusted.hpp"
@@ -23,8 +24,7 @@ using nlohmann::json;
 
 constexpr uint64_t walk_file_cap = 2ull * 1024 * 1024;
 constexpr uint64_t explicit_file_cap = 100ull * 1024 * 1024;
-constexpr int64_t default_head = 250;
-constexpr int64_t max_head = 1000;
+constexpr int64_t grep_default_head = 250;
 constexpr size_t max_result_chars = 128000;
 
 /// Lines without their "\n" or "\r\n" (grep matches CRLF files as text).
@@ -44,12 +44,6 @@ std::vector<std::string_view> split_lines_crlf(std::string_view text) {
   return lines;
 }
 
-int64_t int_or(const json& args, const char* key, int64_t fallback) {
-  return args.contains(key) && args[key].is_number_integer()
-           ? args[key].get<int64_t>()
-           : fallback;
-}
-
 struct matcher {
   std::string needle; // fixed strings (lowercased when icase)
   std::unique_ptr<posix_regex> re;
@@ -67,7 +61,7 @@ struct search {
   matcher m;
   std::string mode;
   int64_t before = 0, after = 0;
-  int64_t offset = 0, head = default_head;
+  int64_t offset = 0, head = grep_default_head;
   int64_t total = 0; // units: matching lines (content) or files
   int64_t shown = 0;
   int64_t binary = 0, large = 0;
@@ -147,16 +141,16 @@ tool_output grep_tool(const json& args, const tool_context& ctx) {
       "Error: output_mode must be content, files_with_matches or "
       "count (got '"
       + s.mode + "')");
-  s.before = std::clamp<int64_t>(int_or(args, "context_before", 0), 0, 20);
-  s.after = std::clamp<int64_t>(int_or(args, "context_after", 0), 0, 20);
-  s.offset = std::max<int64_t>(0, int_or(args, "offset", 0));
-  auto head = int_or(args, "head_limit", -1);
+  s.before = std::clamp<int64_t>(int_arg(args, "context_before", 0), 0, 20);
+  s.after = std::clamp<int64_t>(int_arg(args, "context_after", 0), 0, 20);
+  s.offset = std::max<int64_t>(0, int_arg(args, "offset", 0));
+  auto head = int_arg(args, "head_limit", -1);
   for (auto legacy : {"max_matches", "max_results"})
     if (head < 0)
-      head = int_or(args, legacy, -1);
-  s.head = head < 0    ? default_head
-           : head == 0 ? max_head
-                       : std::min(head, max_head);
+      head = int_arg(args, legacy, -1);
+  s.head = head < 0    ? grep_default_head
+           : head == 0 ? max_head_limit
+                       : std::min(head, max_head_limit);
   bool icase = args.value("case_insensitive", false);
   s.m.icase = icase;
   if (args.value("fixed_strings", false)) {
@@ -293,7 +287,8 @@ void add_grep(tool_registry& reg) {
     {"type", "object"},
     {"properties",
      {{"pattern",
-       {{"type", "string"}, {"minLength", 1},
+       {{"type", "string"},
+        {"minLength", 1},
         {"description", "Regular expression (or text with fixed_strings)"}}},
       {"path", text("File or folder to search (default: the workspace)")},
       {"glob", text("Only files matching this glob, e.g. \"*.py\" or "
@@ -310,15 +305,19 @@ void add_grep(tool_registry& reg) {
                         "files_with_matches (default): file paths; count: "
                         "matches per file"}}},
       {"context_before", integer("Lines of context before each match "
-                                 "(content mode)", 0, 20)},
+                                 "(content mode)",
+                                 0, 20)},
       {"context_after", integer("Lines of context after each match "
-                                "(content mode)", 0, 20)},
+                                "(content mode)",
+                                0, 20)},
       {"head_limit", integer("Most results to return (default 250, 0 = "
-                             "all up to 1000)", 0, max_head)},
-      {"offset", integer("Results to skip, for paging (default 0)", 0,
-                         100000)},
-      {"max_matches", integer("Same as head_limit (legacy)", 0, max_head)},
-      {"max_results", integer("Same as head_limit (legacy)", 0, max_head)}}},
+                             "all up to 1000)",
+                             0, max_head_limit)},
+      {"offset", integer("Results to skip, for paging (default 0)", 0, 100000)},
+      {"max_matches",
+       integer("Same as head_limit (legacy)", 0, max_head_limit)},
+      {"max_results",
+       integer("Same as head_limit (legacy)", 0, max_head_limit)}}},
     {"required", {"pattern"}},
     {"additionalProperties", false},
   };

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "actors/common/strings.hpp"
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "actors/tools/schema.hpp"
@@ -35,14 +36,6 @@ std::string lookup_key(const std::string& name) {
   return key;
 }
 
-
-std::string trimmed(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos)
-    return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
 std::string join(const std::vector<std::string>& xs, const char* sep) {
   std::string out;
   for (auto& x : xs) {
@@ -60,7 +53,7 @@ json coerce_arguments(json value) {
     return json::object();
   if (!value.is_string())
     return value;
-  auto text = trimmed(value.get<std::string>());
+  auto text = trim_space(value.get<std::string>());
   if (text.empty())
     return json::object();
   if (text[0] != '{' && text[0] != '[')
@@ -109,7 +102,7 @@ prepared_call tool_registry::prepare_call(
   const std::string& name, const std::string& arguments_json) const {
   prepared_call out;
   auto available = " Available: " + join(names(), ", ");
-  if (trimmed(name).empty()) {
+  if (trim_space(name).empty()) {
     out.error = "Error: Tool call has no tool name. Tool names must match "
                 "exactly."
                 + available;
@@ -140,7 +133,7 @@ prepared_call tool_registry::prepare_call(
     out.error = "Error: Tool '" + name + "' not found." + hint + available;
     return out;
   }
-  auto text = trimmed(arguments_json);
+  auto text = trim_space(arguments_json);
   json args = json::object();
   if (!text.empty()) {
     args = json::parse(text, nullptr, false);

@@ -42,17 +42,9 @@ bool nullable(const json& schema) {
   return n != schema.end() && n->is_boolean() && n->get<bool>();
 }
 
-std::string trimmed(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos)
-    return {};
-  auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
 json cast_integer(const json& v) {
   if (v.is_string()) {
-    auto s = trimmed(v.get<std::string>());
+    auto s = trim_space(v.get<std::string>());
     const char* first = s.data();
     if (!s.empty() && s[0] == '+')
       ++first;
@@ -74,7 +66,7 @@ json cast_integer(const json& v) {
 json cast_number(const json& v) {
   if (!v.is_string())
     return v;
-  auto s = trimmed(v.get<std::string>());
+  auto s = trim_space(v.get<std::string>());
   if (s.empty())
     return v;
   char* end = nullptr;
@@ -87,7 +79,7 @@ json cast_number(const json& v) {
 json cast_boolean(const json& v) {
   if (!v.is_string())
     return v;
-  auto s = ascii_lower(trimmed(v.get<std::string>()));
+  auto s = ascii_lower(trim_space(v.get<std::string>()));
   if (s == "true" || s == "1" || s == "yes")
     return true;
   if (s == "false" || s == "0" || s == "no")
