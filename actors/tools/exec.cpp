@@ -47,13 +47,6 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
 } // namespace
 
 void add_exec(tool_registry& reg) {
-  auto nullable = [](const char* type) { return json{type, "null"}; };
-  auto output_cap = [&](const char* text) {
-    return json{{"type", nullable("integer")},
-                {"description", text},
-                {"minimum", exec_min_output},
-                {"maximum", exec_max_output}};
-  };
   json schema = {
     {"type", "object"},
     {"properties",
@@ -72,17 +65,17 @@ void add_exec(tool_registry& reg) {
         {"minimum", 1},
         {"maximum", exec_max_timeout_s}}},
       {"shell",
-       {{"type", nullable("string")},
+       {{"type", nullable_type("string")},
         {"description", "bash (default), sh or zsh"}}},
       {"login",
-       {{"type", nullable("boolean")},
+       {{"type", nullable_type("boolean")},
         {"description", "Run bash or zsh as a login shell (default false)"},
         {"default", false}}},
       {"max_output_chars",
-       output_cap("Most output characters to return (default 10000, at "
-                  "most 50000)")},
+       output_cap_schema("Most output characters to return (default 10000, at "
+                         "most 50000)")},
       {"yield_time_ms",
-       {{"type", nullable("integer")},
+       {{"type", nullable_type("integer")},
         {"description",
          "Milliseconds to wait for output before answering (at most "
          "30000). Set it for servers, watchers and programs that read "
@@ -91,7 +84,7 @@ void add_exec(tool_registry& reg) {
          "stops. Leave it out to run the command to completion."},
         {"minimum", 0},
         {"maximum", exec_max_yield_ms}}},
-      {"max_output_tokens", output_cap("Same as max_output_chars")}}},
+      {"max_output_tokens", output_cap_schema("Same as max_output_chars")}}},
     {"additionalProperties", false},
   };
   reg.add({"exec",

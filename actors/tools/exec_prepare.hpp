@@ -24,6 +24,20 @@ inline constexpr int64_t exec_default_output = 10000;
 inline constexpr int64_t exec_min_output = 1000;
 inline constexpr int64_t exec_max_output = 50000;
 
+/// A schema type that also admits null: ["integer", "null"].
+inline nlohmann::json nullable_type(const char* type) {
+  return nlohmann::json{type, "null"};
+}
+
+/// The schema of max_output_chars (and its alias max_output_tokens) in
+/// exec and write_stdin.
+inline nlohmann::json output_cap_schema(const char* text) {
+  return {{"type", nullable_type("integer")},
+          {"description", text},
+          {"minimum", exec_min_output},
+          {"maximum", exec_max_output}};
+}
+
 /// Checks exec's `args` under `ctx` and fills `out` with the command to
 /// start; returns the refusal the model sees when the command must not
 /// run. `max_output` gets the clamped max_output_chars.

@@ -154,13 +154,6 @@ tool_output start_exec_session(exec_launch launch, int64_t yield_ms,
 }
 
 void add_exec_sessions(tool_registry& reg) {
-  auto nullable = [](const char* type) { return json{type, "null"}; };
-  auto output_cap = [&](const char* text) {
-    return json{{"type", nullable("integer")},
-                {"description", text},
-                {"minimum", exec_min_output},
-                {"maximum", exec_max_output}};
-  };
   json write_schema = {
     {"type", "object"},
     {"properties",
@@ -168,7 +161,7 @@ void add_exec_sessions(tool_registry& reg) {
        {{"type", "string"},
         {"description", "The session_id exec answered (yield_time_ms)"}}},
       {"chars",
-       {{"type", nullable("string")},
+       {{"type", nullable_type("string")},
         {"description", "Text to type into the command's stdin (include "
                         "\"\\n\" to end a line); empty or left out: only "
                         "read what it wrote since the last call"}}},
@@ -188,20 +181,20 @@ void add_exec_sessions(tool_registry& reg) {
         {"minimum", 0},
         {"maximum", exec_max_yield_ms}}},
       {"wait_for",
-       {{"type", nullable("string")},
+       {{"type", nullable_type("string")},
         {"description", "Text to wait for in the output (a prompt, "
                         "\"listening on\"); the call answers once it "
                         "appears or wait_timeout_ms passes"}}},
       {"wait_timeout_ms",
-       {{"type", nullable("integer")},
+       {{"type", nullable_type("integer")},
         {"description", "Most milliseconds to wait for wait_for (default "
                         "10000, at most 120000)"},
         {"minimum", 0},
         {"maximum", stdin_max_wait_ms}}},
       {"max_output_chars",
-       output_cap("Most output characters to return (default 10000, at "
-                  "most 50000)")},
-      {"max_output_tokens", output_cap("Same as max_output_chars")}}},
+       output_cap_schema("Most output characters to return (default 10000, at "
+                         "most 50000)")},
+      {"max_output_tokens", output_cap_schema("Same as max_output_chars")}}},
     {"required", {"session_id"}},
     {"additionalProperties", false},
   };
