@@ -32,19 +32,6 @@ std::vector<int> wait_for_sleeps(size_t n) {
   return {};
 }
 
-bool all_gone(const std::vector<int>& pids) {
-  auto until = steady_clock::now() + 10s;
-  while (steady_clock::now() < until) {
-    bool gone = true;
-    for (auto p : pids)
-      gone = gone && proc_gone(p);
-    if (gone)
-      return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return false;
-}
-
 } // namespace
 
 TEST_CASE("stop kills a running exec with its grandchildren and the next turn runs at once") {

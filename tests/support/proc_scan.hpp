@@ -2,11 +2,13 @@
 // tests can check that a killed command took its whole group with it.
 #pragma once
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -92,6 +94,23 @@ inline std::vector<int> descendants_named(const std::string& comm,
 inline bool proc_gone(int pid) {
   auto e = read_proc(pid);
   return e.pid == 0 || e.state == 'Z';
+}
+
+/// Whether every one of `pids` is gone within `within` (polled every 20 ms;
+/// a generous bound: only a process left behind reaches it).
+inline bool
+all_gone(const std::vector<int>& pids,
+         std::chrono::milliseconds within = std::chrono::seconds(10)) {
+  auto until = std::chrono::steady_clock::now() + within;
+  while (std::chrono::steady_clock::now() < until) {
+    bool gone = true;
+    for (auto p : pids)
+      gone = gone && proc_gone(p);
+    if (gone)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
 }
 
 /// The resident set size of `pid` in kB (VmRSS), -1 when it is gone.

@@ -41,19 +41,6 @@ std::vector<int> wait_for(const std::string& comm, size_t n) {
   return {};
 }
 
-bool all_gone(const std::vector<int>& pids, seconds within) {
-  auto until = steady_clock::now() + within;
-  while (steady_clock::now() < until) {
-    bool gone = true;
-    for (auto p : pids)
-      gone = gone && nb::test::proc_gone(p);
-    if (gone)
-      return true;
-    std::this_thread::sleep_for(milliseconds(20));
-  }
-  return false;
-}
-
 } // namespace
 
 TEST_CASE("stop kills a running exec with its grandchildren and frees the chat") {
@@ -77,7 +64,7 @@ TEST_CASE("stop kills a running exec with its grandchildren and frees the chat")
   MESSAGE("exec stopped after " << ms << " ms");
   CHECK(r.is_error);
   CHECK(has(r.content, "stopped"));
-  CHECK(all_gone(pids, seconds(5)));
+  CHECK(nb::test::all_gone(pids, seconds(5)));
   // The chat is free at once: a new command runs without waiting out the
   // killed one's 60 s timeout.
   t0 = steady_clock::now();

@@ -79,19 +79,6 @@ std::vector<int> wait_for_procs(const std::string& comm, size_t n) {
   return nb::test::descendants_named(comm);
 }
 
-bool all_gone(const std::vector<int>& pids) {
-  auto until = steady_clock::now() + seconds(10);
-  while (steady_clock::now() < until) {
-    bool gone = true;
-    for (auto p : pids)
-      gone = gone && nb::test::proc_gone(p);
-    if (gone)
-      return true;
-    std::this_thread::sleep_for(milliseconds(20));
-  }
-  return false;
-}
-
 } // namespace
 
 TEST_CASE(
@@ -204,7 +191,7 @@ TEST_CASE("terminate ends a session with everything it started") {
   r = rig.call("s1", "write_stdin", {{"session_id", id}, {"terminate", true}});
   CHECK(has(r.content, "Session terminated."));
   CHECK(has(r.content, "Exit code: -9"));
-  CHECK(all_gone(pids));
+  CHECK(nb::test::all_gone(pids));
 }
 
 TEST_CASE("sessions belong to the session key that started them") {
@@ -243,7 +230,7 @@ TEST_CASE("sessions belong to the session key that started them") {
   CHECK(
     has(rig.call("chat:b", "list_exec_sessions", json::object()).content, b));
   rig.stop("chat:b");
-  CHECK(all_gone(pids));
+  CHECK(nb::test::all_gone(pids));
 }
 
 TEST_CASE(
@@ -261,7 +248,7 @@ TEST_CASE(
   auto pids = wait_for_procs("sleep", 8);
   REQUIRE(pids.size() == 8);
   rig.stop("s1");
-  CHECK(all_gone(pids));
+  CHECK(nb::test::all_gone(pids));
   r = rig.call("s1", "exec",
                {{"command", "echo room-again"}, {"yield_time_ms", 5000}});
   CHECK(has(r.content, "room-again"));
@@ -305,7 +292,7 @@ TEST_CASE(
   CHECK(r.is_error);
   CHECK(has(first + r.content, "started"));
   CHECK(has(r.content, "Error: Command timed out; session was terminated."));
-  CHECK(all_gone(pids));
+  CHECK(nb::test::all_gone(pids));
 }
 
 namespace {
@@ -343,7 +330,7 @@ TEST_CASE(
   CHECK_FALSE(p.done);
   auto idle = wait_for_procs("sleep", 1);
   REQUIRE(idle.size() == 1);
-  CHECK(all_gone(idle));
+  CHECK(nb::test::all_gone(idle));
   caf::anon_send_exit(quick, caf::exit_reason::user_shutdown);
   // A manager that stops (the gateway shuts down) takes its processes.
   auto lasting =
@@ -353,5 +340,5 @@ TEST_CASE(
   auto owned = wait_for_procs("sleep", 2);
   REQUIRE(owned.size() == 2);
   caf::anon_send_exit(lasting, caf::exit_reason::user_shutdown);
-  CHECK(all_gone(owned));
+  CHECK(nb::test::all_gone(owned));
 }
