@@ -16,12 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-/// The echo answers with the whole user message (the runtime context block
-/// follows the text).
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
-
 /// The system prompt of a recorded request.
 std::string system_text(const recorded_request& rq) {
   for (auto& m : rq.body["messages"])
@@ -44,7 +38,8 @@ TEST_CASE("options: reasoningEffort, the thinking style and extraBody reach "
   });
   auto r = gw.say_in("a1", "think about it");
   REQUIRE_FALSE(r.timed_out);
-  CHECK(starts_with(r.content, "echo: think about it"));
+  // The echo repeats the whole user message; the runtime context follows.
+  CHECK(r.content.starts_with("echo: think about it"));
   auto rq = gw.llm.requests().at(0);
   CHECK(rq.body["reasoning_effort"] == "medium");
   CHECK(rq.body["thinking"] == json{{"type", "enabled"}});
@@ -56,11 +51,11 @@ TEST_CASE("options: unifiedSession makes every chat one conversation") {
   gateway_fixture gw(
     [](settings& cfg, fake_llm&) { cfg.agent.unified_session = true; });
   auto first = gw.say_in("a1", "my name is Ada");
-  CHECK(starts_with(first.content, "echo: my name is Ada"));
+  CHECK(first.content.starts_with("echo: my name is Ada"));
   auto second =
     chat(gw.rt->system(), gw.rt->router(), "other", "b2", "who am I?");
   REQUIRE_FALSE(second.timed_out);
-  CHECK(starts_with(second.content, "echo: who am I?"));
+  CHECK(second.content.starts_with("echo: who am I?"));
   // The second chat's request carries the first chat's turn.
   auto reqs = gw.llm.requests();
   REQUIRE(reqs.size() == 2);

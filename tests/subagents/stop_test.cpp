@@ -21,17 +21,6 @@ namespace {
 
 const char* two_sleeps = "sh -c 'sleep 300 & sleep 300'";
 
-std::vector<int> wait_for_sleeps(size_t n) {
-  auto until = steady_clock::now() + 30s;
-  while (steady_clock::now() < until) {
-    auto pids = descendants_named("sleep");
-    if (pids.size() >= n)
-      return pids;
-    std::this_thread::sleep_for(20ms);
-  }
-  return {};
-}
-
 } // namespace
 
 TEST_CASE("stop kills a running exec with its grandchildren and the next turn runs at once") {
@@ -40,7 +29,7 @@ TEST_CASE("stop kills a running exec with its grandchildren and the next turn ru
   gw.llm.push(tool_calls({call("s2", "exec", json{{"command", "echo free"}})}));
   gw.llm.push(text("ran it"));
   gw.send("start the long job");
-  auto pids = wait_for_sleeps(2);
+  auto pids = wait_for_descendants("sleep", 2);
   REQUIRE(pids.size() == 2);
   caf::scoped_actor stopper{gw.fx.sys};
   inbound_msg stop;
@@ -88,7 +77,7 @@ TEST_CASE("stop ends a running subagent and its exec without an announcement") {
   });
   gw.send("start a helper");
   CHECK(gw.reply() == "started the helper");
-  auto pids = wait_for_sleeps(2);
+  auto pids = wait_for_descendants("sleep", 2);
   REQUIRE(pids.size() == 2);
   REQUIRE(gw.running().size() == 1);
   CHECK(gw.running()[0].label == "sleeper");

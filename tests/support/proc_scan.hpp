@@ -96,6 +96,21 @@ inline bool proc_gone(int pid) {
   return e.pid == 0 || e.state == 'Z';
 }
 
+/// Waits (generously: only a process that never starts reaches the bound)
+/// until `n` processes named `comm` run under this process's children;
+/// returns the last ones seen (fewer than `n` when the wait ran out).
+inline std::vector<int> wait_for_descendants(
+  const std::string& comm, size_t n,
+  std::chrono::milliseconds within = std::chrono::seconds(30)) {
+  auto until = std::chrono::steady_clock::now() + within;
+  auto pids = descendants_named(comm);
+  while (pids.size() < n && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    pids = descendants_named(comm);
+  }
+  return pids;
+}
+
 /// Whether every one of `pids` is gone within `within` (polled every 20 ms;
 /// a generous bound: only a process left behind reaches it).
 inline bool

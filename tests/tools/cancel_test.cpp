@@ -29,18 +29,6 @@ tool_request exec_req(const std::string& session, const std::string& id,
   return r;
 }
 
-/// Waits until `n` processes named `comm` run under this test's children.
-std::vector<int> wait_for(const std::string& comm, size_t n) {
-  auto until = steady_clock::now() + seconds(20);
-  while (steady_clock::now() < until) {
-    auto pids = nb::test::descendants_named(comm);
-    if (pids.size() >= n)
-      return pids;
-    std::this_thread::sleep_for(milliseconds(20));
-  }
-  return {};
-}
-
 } // namespace
 
 TEST_CASE("stop kills a running exec with its grandchildren and frees the chat") {
@@ -53,7 +41,7 @@ TEST_CASE("stop kills a running exec with its grandchildren and frees the chat")
   auto pending = self->request(front, seconds(120),
                                exec_req("s1", "c1",
                                         "sh -c 'sleep 300 & sleep 300'"));
-  auto pids = wait_for("sleep", 2);
+  auto pids = nb::test::wait_for_descendants("sleep", 2);
   REQUIRE(pids.size() == 2);
   auto t0 = steady_clock::now();
   self->send(front, cancel_tools{"s1", {"c1"}});
@@ -85,7 +73,7 @@ TEST_CASE("a cancelled exec that waits behind its chat never runs") {
   caf::scoped_actor self{fx.sys};
   auto first = self->request(front, seconds(60),
                              exec_req("s2", "busy", "sleep 1; echo first"));
-  REQUIRE(wait_for("sleep", 1).size() == 1);
+  REQUIRE(nb::test::wait_for_descendants("sleep", 1).size() == 1);
   auto second = self->request(front, seconds(60),
                               exec_req("s2", "queued", "touch ran.txt"));
   // Another session's stop touches nothing of s2.

@@ -68,17 +68,6 @@ std::string session_id_in(const std::string& text) {
   return {};
 }
 
-std::vector<int> wait_for_procs(const std::string& comm, size_t n) {
-  auto until = steady_clock::now() + seconds(20);
-  while (steady_clock::now() < until) {
-    auto pids = nb::test::descendants_named(comm);
-    if (pids.size() >= n)
-      return pids;
-    std::this_thread::sleep_for(milliseconds(20));
-  }
-  return nb::test::descendants_named(comm);
-}
-
 } // namespace
 
 TEST_CASE(
@@ -186,7 +175,7 @@ TEST_CASE("terminate ends a session with everything it started") {
     {{"command", "sh -c 'sleep 311 & sleep 311'"}, {"yield_time_ms", 0}});
   auto id = session_id_in(r.content);
   REQUIRE(id.size() == 12);
-  auto pids = wait_for_procs("sleep", 2);
+  auto pids = nb::test::wait_for_descendants("sleep", 2);
   REQUIRE(pids.size() == 2);
   r = rig.call("s1", "write_stdin", {{"session_id", id}, {"terminate", true}});
   CHECK(has(r.content, "Session terminated."));
@@ -216,7 +205,7 @@ TEST_CASE("sessions belong to the session key that started them") {
     rig.call("chat:b", "write_stdin", {{"session_id", a}, {"terminate", true}});
   CHECK(r.is_error);
   CHECK(has(r.content, "exec session not found"));
-  auto pids = wait_for_procs("sleep", 2);
+  auto pids = nb::test::wait_for_descendants("sleep", 2);
   REQUIRE(pids.size() == 2);
   // /stop in chat:a ends its session only.
   rig.stop("chat:a");
@@ -245,7 +234,7 @@ TEST_CASE(
     rig.call("s1", "exec", {{"command", "echo ninth"}, {"yield_time_ms", 0}});
   CHECK(r.is_error);
   CHECK(has(r.content, "maximum exec sessions reached (8)"));
-  auto pids = wait_for_procs("sleep", 8);
+  auto pids = nb::test::wait_for_descendants("sleep", 8);
   REQUIRE(pids.size() == 8);
   rig.stop("s1");
   CHECK(nb::test::all_gone(pids));
@@ -284,7 +273,7 @@ TEST_CASE(
                      {"yield_time_ms", 0}});
   auto id = session_id_in(r.content);
   REQUIRE(id.size() == 12);
-  auto pids = wait_for_procs("sleep", 1);
+  auto pids = nb::test::wait_for_descendants("sleep", 1);
   REQUIRE(pids.size() == 1);
   auto first = r.content; // may already hold "started"
   r = rig.call("s1", "write_stdin",
@@ -328,7 +317,7 @@ TEST_CASE(
   auto p = start_on(fx.sys, quick, tree.ws, "sleep 340");
   REQUIRE(p.error.empty());
   CHECK_FALSE(p.done);
-  auto idle = wait_for_procs("sleep", 1);
+  auto idle = nb::test::wait_for_descendants("sleep", 1);
   REQUIRE(idle.size() == 1);
   CHECK(nb::test::all_gone(idle));
   caf::anon_send_exit(quick, caf::exit_reason::user_shutdown);
@@ -337,7 +326,7 @@ TEST_CASE(
     fx.sys.spawn<caf::detached>(exec_sessions_impl, exec_session_limits{});
   for (int i = 0; i < 2; ++i)
     REQUIRE(start_on(fx.sys, lasting, tree.ws, "sleep 341").error.empty());
-  auto owned = wait_for_procs("sleep", 2);
+  auto owned = nb::test::wait_for_descendants("sleep", 2);
   REQUIRE(owned.size() == 2);
   caf::anon_send_exit(lasting, caf::exit_reason::user_shutdown);
   CHECK(nb::test::all_gone(owned));
