@@ -8,8 +8,9 @@
 #include <caf/atom.hpp>
 #include <caf/send.hpp>
 
+#include "actors/common/blocking_task.hpp"
 #include "actors/common/heap.hpp"
-#include "actors/common/thread_name.hpp"
+#include "actors/common/timed_request.hpp"
 #include "messages/stats.hpp"
 
 namespace nb {
@@ -33,26 +34,43 @@ int64_t resident_kb() {
 
 struct trim_totals {
   bool scheduled = false;
+  bool trimming = false;
   int64_t returned_kb = 0;
 };
+
+/// Gives free heap back to the system; answers the KB returned.
+int64_t trim_now() {
+  auto before = resident_kb();
+  give_back_free_heap();
+  auto after = resident_kb();
+  return before > after ? before - after : 0;
+}
 
 } // namespace
 
 caf::behavior memory_trimmer(caf::event_based_actor* self, stats_actor stats,
                              std::chrono::seconds every) {
-  name_thread("nb.trim");
   auto totals = std::make_shared<trim_totals>();
+  // The trimmer itself lives on the scheduler; malloc_trim and the /proc
+  // reads run on a thread that exists only while they do.
   auto trim = [=] {
-    auto before = resident_kb();
-    give_back_free_heap();
-    auto after = resident_kb();
-    if (before > after)
-      totals->returned_kb += before - after;
-    if (stats) {
-      self->send(stats, gauge_sample{"heap_returned_kb", totals->returned_kb});
-      self->send(stats,
-                 gauge_sample{"heap_in_use_kb", heap_in_use_bytes() / 1024});
-    }
+    if (totals->trimming)
+      return;
+    totals->trimming = true;
+    timed_request(self, blocking_task(self, "nb.trim", trim_now),
+                  std::chrono::seconds(60), caf::get_atom::value)
+      .then(
+        [=](int64_t returned_kb) {
+          totals->trimming = false;
+          totals->returned_kb += returned_kb;
+          if (stats) {
+            self->send(stats,
+                       gauge_sample{"heap_returned_kb", totals->returned_kb});
+            self->send(stats, gauge_sample{"heap_in_use_kb",
+                                           heap_in_use_bytes() / 1024});
+          }
+        },
+        [=](caf::error&) { totals->trimming = false; });
   };
   self->delayed_send(self, every, every_atom::value);
   return {

@@ -6,7 +6,8 @@
 // runs on jemalloc (actors/app/allocator.cpp), which decays free pages on its
 // own while it allocates; the trimmer's purge (give_back_free_heap) covers
 // the quiet times and glibc builds. One trimmer per router (spawned
-// with it, detached, so the trim never holds a scheduler thread): once a
+// with it; the trim itself runs on a short-lived thread of its own, so it
+// never holds a scheduler thread and the idle trimmer holds none): once a
 // minute, and a few seconds after sessions retire; it reports what the
 // trims gave back as the /stats gauge "heap_returned_kb", and what the
 // program has allocated as "heap_in_use_kb" (RSS far above it is the
@@ -23,8 +24,8 @@
 
 namespace nb {
 
-/// The trimmer's behaviour: spawn it detached and linked to its owner, so it
-/// ends with it. It trims every `every` and after note_freed().
+/// The trimmer's behaviour: spawn it linked to its owner, so it ends with
+/// it. It trims every `every` and after note_freed().
 caf::behavior memory_trimmer(caf::event_based_actor* self, stats_actor stats,
                              std::chrono::seconds every);
 

@@ -137,7 +137,7 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
   st.svc = std::move(svc);
   st.plan = std::move(plan);
   st.meter.start(self, "router", st.svc.stats);
-  st.trimmer = self->template spawn<caf::linked + caf::detached>(
+  st.trimmer = self->template spawn<caf::linked>(
     memory_trimmer, st.svc.stats, std::chrono::seconds(60));
   self->set_down_handler([=](caf::down_msg& dm) {
     auto& sessions = self->state.sessions;

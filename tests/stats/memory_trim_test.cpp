@@ -35,8 +35,9 @@ TEST_CASE("freed heap between live blocks goes back to the system at the next tr
     for (size_t i = 0; i < all.size(); i += 16)
       kept.push_back(std::move(all[i]));
   }}.join();
-  auto trim = fx.sys.spawn<caf::detached>(memory_trimmer, stats,
-                                          std::chrono::seconds(1));
+  // Spawned as the router does: on the scheduler, trims on threads of
+  // their own.
+  auto trim = fx.sys.spawn(memory_trimmer, stats, std::chrono::seconds(1));
   int64_t returned = 0;
   for (int i = 0; i < 100 && returned == 0; ++i) {
     std::this_thread::sleep_for(50ms);
