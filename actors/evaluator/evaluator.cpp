@@ -4,9 +4,9 @@
 
 #include <caf/actor_system.hpp>
 
+#include "actors/common/blocking_task.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
-#include "actors/common/thread_name.hpp"
 #include "actors/evaluator/decision.hpp"
 #include "actors/evaluator/evaluator_prompt.hpp"
 
@@ -45,6 +45,34 @@ void log_verdict(evaluator_pointer self, const eval_request& rq,
              rq.source, v.should_notify, v.reason);
 }
 
+/// The one model call, with the prompt read; answers `rp` in every case.
+void ask_model(evaluator_pointer self, eval_request rq,
+               const evaluator_prompt_choice& prompt,
+               caf::typed_response_promise<eval_verdict> rp) {
+  auto& st = self->state;
+  if (!prompt.warning.empty())
+    st.log->warn("{}", prompt.warning);
+  auto model = rq.model.empty() ? st.cfg.model : rq.model;
+  auto call = make_evaluation_request(rq, prompt.text, model);
+  timed_request(self, st.svc.provider, st.cfg.timeout, std::move(call))
+    .then(
+      [=](model_reply& reply) mutable {
+        report_usage(self, rq.source, reply.usage);
+        auto v = decide(reply, rq.default_notify);
+        log_verdict(self, rq, v);
+        rp.deliver(std::move(v));
+      },
+      [=](caf::error& err) mutable {
+        self->state.meter.failed();
+        eval_verdict v{rq.default_notify,
+                       "the provider did not answer: "
+                         + self->system().render(err),
+                       false};
+        log_verdict(self, rq, v);
+        rp.deliver(std::move(v));
+      });
+}
+
 } // namespace
 
 evaluator_config make_evaluator_config(const settings& cfg) {
@@ -58,7 +86,6 @@ evaluator_config make_evaluator_config(const settings& cfg) {
 evaluator_actor::behavior_type evaluator_impl(evaluator_pointer self,
                                               evaluator_config cfg,
                                               session_services svc) {
-  name_thread("nb.evaluator");
   auto& st = self->state;
   st.cfg = std::move(cfg);
   st.svc = std::move(svc);
@@ -73,24 +100,25 @@ evaluator_actor::behavior_type evaluator_impl(evaluator_pointer self,
         log_verdict(self, rq, v);
         return v;
       }
-      auto prompt = resolve_evaluator_prompt(st.cfg.workspace);
-      if (!prompt.warning.empty())
-        st.log->warn("{}", prompt.warning);
-      auto model = rq.model.empty() ? st.cfg.model : rq.model;
-      auto call = make_evaluation_request(rq, prompt.text, model);
+      // The prompt file is read on a thread that exists only while it
+      // does: the evaluator itself lives on the scheduler and, idle, holds
+      // no thread (it is asked once per heartbeat or cron result).
       auto rp = self->make_response_promise<eval_verdict>();
-      timed_request(self, st.svc.provider, st.cfg.timeout, std::move(call))
+      auto workspace = st.cfg.workspace;
+      timed_request(self,
+                    blocking_task(self, "nb.evaluator",
+                                  [workspace] {
+                                    return resolve_evaluator_prompt(workspace);
+                                  }),
+                    std::chrono::seconds(30), caf::get_atom::value)
         .then(
-          [=](model_reply& reply) mutable {
-            report_usage(self, rq.source, reply.usage);
-            auto v = decide(reply, rq.default_notify);
-            log_verdict(self, rq, v);
-            rp.deliver(std::move(v));
+          [=](evaluator_prompt_choice& prompt) mutable {
+            ask_model(self, std::move(rq), prompt, rp);
           },
           [=](caf::error& err) mutable {
             self->state.meter.failed();
             eval_verdict v{rq.default_notify,
-                           "the provider did not answer: "
+                           "the evaluator prompt could not be read: "
                              + self->system().render(err),
                            false};
             log_verdict(self, rq, v);
@@ -107,8 +135,7 @@ evaluator_actor::behavior_type evaluator_impl(evaluator_pointer self,
 
 evaluator_actor spawn_evaluator(caf::actor_system& sys, const settings& cfg,
                                 session_services svc) {
-  return sys.spawn<caf::detached>(evaluator_impl, make_evaluator_config(cfg),
-                                  std::move(svc));
+  return sys.spawn(evaluator_impl, make_evaluator_config(cfg), std::move(svc));
 }
 
 } // namespace nb

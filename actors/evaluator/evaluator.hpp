@@ -48,13 +48,14 @@ struct evaluator_state {
 
 using evaluator_pointer = evaluator_actor::stateful_pointer<evaluator_state>;
 
-/// Reads the prompt file on each request (it may change at any time), so
-/// spawn it detached in production (spawn_evaluator does).
+/// Reads the prompt file on each request (it may change at any time), on a
+/// short-lived thread of its own (actors/common/blocking_task.hpp): the
+/// evaluator itself lives on the scheduler.
 evaluator_actor::behavior_type evaluator_impl(evaluator_pointer self,
                                               evaluator_config cfg,
                                               session_services svc);
 
-/// Spawns a detached evaluator using svc.provider and svc.stats. Each
+/// Spawns an evaluator using svc.provider and svc.stats. Each
 /// source's usage is reported to stats as the gauges
 /// "usage.evaluator.<source>.{calls,prompt_tokens,completion_tokens,
 /// total_tokens}".

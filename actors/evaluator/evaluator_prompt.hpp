@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <string>
 
+#include <caf/meta/type_name.hpp>
+
 namespace nb {
 
 /// Longest custom prompt kept, in characters (Unicode code points).
@@ -25,6 +27,14 @@ struct evaluator_prompt_choice {
   bool custom = false;  ///< true: from prompts/evaluator.md
   std::string warning;  ///< non-empty: something the log should say
 };
+
+/// Sent from the thread that read the file to the evaluator.
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f,
+                                        evaluator_prompt_choice& x) {
+  return f(caf::meta::type_name("evaluator_prompt_choice"), x.text, x.custom,
+           x.warning);
+}
 
 /// Reads `<workspace>/prompts/evaluator.md`. A missing, unreadable, empty
 /// (whitespace only) or non-UTF-8 file gives the built-in prompt; a longer

@@ -7,8 +7,8 @@
 #include <caf/actor_system.hpp>
 
 #include "actors/agents/agent_route.hpp"
+#include "actors/common/blocking_task.hpp"
 #include "actors/common/log.hpp"
-#include "actors/common/thread_name.hpp"
 #include "actors/common/timed_request.hpp"
 
 namespace nb {
@@ -18,6 +18,29 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char* session_key_hb = "heartbeat";
+
+/// HEARTBEAT.md as the reading thread found it.
+struct heartbeat_file {
+  bool found = false;
+  std::string content;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, heartbeat_file& x) {
+  return f(caf::meta::type_name("heartbeat_file"), x.found, x.content);
+}
+
+heartbeat_file read_heartbeat_file(const std::string& workspace) {
+  heartbeat_file out;
+  std::ifstream in{workspace + "/HEARTBEAT.md", std::ios::binary};
+  if (!in)
+    return out;
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  out.found = true;
+  out.content = buf.str();
+  return out;
+}
 
 int64_t steady_s() {
   using namespace std::chrono;
@@ -144,23 +167,43 @@ void give_up_if_lost(heartbeat_pointer self) {
     finish(self, "gave up waiting for the heartbeat turn");
 }
 
+void pick_target(heartbeat_pointer self, std::string content);
+
 void start_beat(heartbeat_pointer self) {
   auto& st = self->state;
   st.running = true;
   st.started_s = steady_s();
   ++st.beat;
-  std::ifstream in{st.cfg.workspace + "/HEARTBEAT.md", std::ios::binary};
-  if (!in) {
-    finish(self, "skipped: no HEARTBEAT.md");
-    return;
-  }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  auto content = buf.str();
-  if (!heartbeat_has_active_tasks(content)) {
-    finish(self, "skipped: no active tasks");
-    return;
-  }
+  // The file is read on a thread that exists only while it does: the
+  // heartbeat lives on the scheduler and, between beats, holds no thread.
+  auto workspace = st.cfg.workspace;
+  timed_request(self,
+                blocking_task(self, "nb.heartbeat",
+                              [workspace] {
+                                return read_heartbeat_file(workspace);
+                              }),
+                st.cfg.call_timeout, caf::get_atom::value)
+    .then(
+      [=](heartbeat_file& file) {
+        if (!file.found) {
+          finish(self, "skipped: no HEARTBEAT.md");
+          return;
+        }
+        if (!heartbeat_has_active_tasks(file.content)) {
+          finish(self, "skipped: no active tasks");
+          return;
+        }
+        pick_target(self, std::move(file.content));
+      },
+      [=](caf::error& err) {
+        finish(self, "skipped: cannot read HEARTBEAT.md ("
+                       + self->system().render(err) + ")");
+      });
+}
+
+/// Chooses the chat to run the beat in and sends the beat's turn there.
+void pick_target(heartbeat_pointer self, std::string content) {
+  auto& st = self->state;
   timed_request(self, st.links.store, st.cfg.call_timeout, session_list{0})
     .then(
       [=](session_listing& listing) {
@@ -216,7 +259,6 @@ heartbeat_config make_heartbeat_config(const settings& cfg) {
 heartbeat_actor::behavior_type heartbeat_impl(heartbeat_pointer self,
                                               heartbeat_config cfg,
                                               heartbeat_links links) {
-  name_thread("nb.heartbeat");
   auto& st = self->state;
   st.cfg = std::move(cfg);
   st.links = std::move(links);
@@ -270,8 +312,7 @@ heartbeat_actor::behavior_type heartbeat_impl(heartbeat_pointer self,
 
 heartbeat_actor spawn_heartbeat(caf::actor_system& sys, heartbeat_config cfg,
                                 heartbeat_links links) {
-  return sys.spawn<caf::detached>(heartbeat_impl, std::move(cfg),
-                                  std::move(links));
+  return sys.spawn(heartbeat_impl, std::move(cfg), std::move(links));
 }
 
 } // namespace nb

@@ -75,7 +75,8 @@ heartbeat_actor::behavior_type heartbeat_impl(heartbeat_pointer self,
                                               heartbeat_config cfg,
                                               heartbeat_links links);
 
-/// Spawns the heartbeat detached; the first beat comes one interval later.
+/// Spawns the heartbeat (on the scheduler: HEARTBEAT.md is read on a
+/// short-lived thread of its own); the first beat comes one interval later.
 heartbeat_actor spawn_heartbeat(caf::actor_system& sys, heartbeat_config cfg,
                                 heartbeat_links links);
 
