@@ -31,12 +31,6 @@ void reply(channel_manager_pointer self, const inbound_msg& to,
   enqueue_outbound(self, std::move(out));
 }
 
-void save_pairing(channel_manager_pointer self) {
-  if (self->state.pairing_file)
-    self->send(self->state.pairing_file, caf::put_atom::value,
-               self->state.pairing.to_json());
-}
-
 std::string pairing_invite(const pairing_request& r) {
   return "This assistant only talks to people its owner has approved. Your "
          "pairing code is " + r.code + " (valid for "

@@ -133,27 +133,10 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
   st.router = std::move(router);
   st.inbox = std::move(inbox);
   st.meter.start(self, "channel_manager", stats);
-  st.pairing_file = spawn_pairing_file(self->system(),
-                                       st.cfg.config_dir() + "/pairing.json");
-  self->link_to(st.pairing_file);
   self->set_exit_handler([self](caf::exit_msg& em) { on_exit(self, em); });
   self->set_down_handler(
     [self](caf::down_msg& dm) { on_adapter_down(self, dm); });
-  // Nothing is handled before the approvals are known (await keeps the
-  // mailbox waiting).
-  timed_request(self, st.pairing_file, std::chrono::seconds(30),
-                caf::get_atom::value)
-    .await(
-      [self](std::string& text) {
-        if (auto book = pairing_book::from_json(text))
-          self->state.pairing = std::move(*book);
-        start_channels(self);
-      },
-      [self](caf::error& err) {
-        log::get("channels")->error("pairing approvals not loaded: {}",
-                                    self->system().render(err));
-        start_channels(self);
-      });
+  load_pairing(self, [self] { start_channels(self); });
   return {
     guard("channels",
           [self](outbound_msg& msg) {

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -27,11 +29,6 @@ namespace nb {
 
 using retry_send_atom = caf::atom_constant<caf::atom("chretry")>;
 using restart_channel_atom = caf::atom_constant<caf::atom("chrestart")>;
-
-/// Writes <config-dir>/pairing.json on its own thread (get: the file text).
-using pairing_file_actor
-  = caf::typed_actor<caf::replies_to<caf::get_atom>::with<std::string>,
-                     caf::reacts_to<caf::put_atom, std::string>>;
 
 /// The manager's full interface: the shared one plus its own timers.
 /// Others hold it as a channel_manager_actor.
@@ -66,7 +63,8 @@ struct channel_manager_state {
   std::map<caf::actor_addr, std::string> stopping;
   std::map<std::string, chat_queue> queues; ///< by channel + '\n' + chat
   pairing_book pairing;
-  pairing_file_actor pairing_file;
+  bool pairing_writing = false; ///< a write of pairing.json is under way
+  std::optional<std::string> pairing_unsaved; ///< to write after it
   std::mt19937_64 rng{std::random_device{}()};
   actor_meter meter;
 };
@@ -116,8 +114,11 @@ void handle_inbound(channel_manager_pointer self, inbound_msg msg);
 caf::result<inbox_receipt> record_inbound(channel_manager_pointer self,
                                           inbound_msg msg);
 
-/// pairing_file.cpp: the detached writer of `path`.
-pairing_file_actor spawn_pairing_file(caf::actor_system& sys,
-                                      std::string path);
+/// pairing_file.cpp: reads <config-dir>/pairing.json into the state, then
+/// runs `then`; the manager handles nothing else until then.
+void load_pairing(channel_manager_pointer self, std::function<void()> then);
+
+/// pairing_file.cpp: writes the approvals to <config-dir>/pairing.json.
+void save_pairing(channel_manager_pointer self);
 
 } // namespace nb
