@@ -14,8 +14,10 @@
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "actors/common/blocking_task.hpp"
 #include "actors/common/clock.hpp"
 #include "actors/common/thread_name.hpp"
+#include "actors/common/timed_request.hpp"
 #include "actors/store/pg_conn.hpp"
 #include "actors/store/process_mark.hpp"
 #include "config/atomic_file.hpp"
@@ -163,32 +165,78 @@ caf::error pg_lease_release(pg_connection& db, const std::string& name,
 
 namespace {
 
+/// The PostgreSQL keeper's connection.
 struct lease_keeper_state {
   lease_keeper_state() = default;
-  std::string dir;
   std::unique_ptr<pg_connection> db;
   bool schema = false;
   static inline const char* name = "lease_keeper";
 };
+
+/// The file store's keeper: each lease operation runs on a thread that
+/// exists only while it does (a renewal every few seconds at most), and
+/// `await` keeps them in the order they were asked (a release is never
+/// overtaken by the renewal before it). Idle, it holds no thread.
+lease_actor::behavior_type file_lease_keeper(lease_actor::pointer self,
+                                             std::string dir) {
+  constexpr auto op_timeout = std::chrono::seconds(30);
+  return {
+    [=](lease_atom, const std::string& name, const std::string& owner,
+        int64_t ttl) -> caf::result<bool, std::string, int64_t> {
+      auto rp = self->make_response_promise<bool, std::string, int64_t>();
+      timed_request(self,
+                    blocking_task(self, "nb.lease",
+                                  [=]() -> caf::result<lease_state> {
+                                    auto r = file_lease(dir, name, owner,
+                                                        ttl);
+                                    if (!r)
+                                      return std::move(r.error());
+                                    return std::move(*r);
+                                  }),
+                    op_timeout, caf::get_atom::value)
+        .await(
+          [=](lease_state& r) mutable {
+            rp.deliver(r.held, std::move(r.holder), r.expires_in_ms);
+          },
+          [=](caf::error& err) mutable { rp.deliver(std::move(err)); });
+      return rp;
+    },
+    [=](unlease_atom, const std::string& name,
+        const std::string& owner) -> caf::result<caf::ok_atom> {
+      auto rp = self->make_response_promise<caf::ok_atom>();
+      timed_request(self,
+                    blocking_task(self, "nb.lease",
+                                  [=]() -> caf::result<caf::ok_atom> {
+                                    if (auto err = file_lease_release(
+                                          dir, name, owner))
+                                      return err;
+                                    return caf::ok_atom::value;
+                                  }),
+                    op_timeout, caf::get_atom::value)
+        .await([=](caf::ok_atom) mutable { rp.deliver(caf::ok_atom::value); },
+               [=](caf::error& err) mutable { rp.deliver(std::move(err)); });
+      return rp;
+    },
+  };
+}
 
 } // namespace
 
 lease_actor spawn_lease_keeper(caf::actor_system& sys,
                                const std::string& sessions_dir,
                                const std::string& dsn) {
+  if (dsn.empty())
+    return sys.spawn(file_lease_keeper, sessions_dir);
+  // PostgreSQL: one connection, kept on a thread of its own.
   using state = lease_keeper_state;
-  auto impl = [](lease_actor::stateful_pointer<state> self, std::string dir,
+  auto impl = [](lease_actor::stateful_pointer<state> self,
                  std::string dsn) -> lease_actor::behavior_type {
     name_thread("nb.lease");
-    self->state.dir = std::move(dir);
-    if (!dsn.empty())
-      self->state.db = std::make_unique<pg_connection>(std::move(dsn));
+    self->state.db = std::make_unique<pg_connection>(std::move(dsn));
     auto attempt = [self](const std::string& name, const std::string& owner,
                           int64_t ttl) -> caf::expected<lease_state> {
       try {
         auto& st = self->state;
-        if (!st.db)
-          return file_lease(st.dir, name, owner, ttl);
         if (!st.schema) {
           if (auto err = st.db->exec("CREATE TABLE IF NOT EXISTS nb_leases ("
                                      " name text PRIMARY KEY, owner text NOT "
@@ -215,16 +263,13 @@ lease_actor spawn_lease_keeper(caf::actor_system& sys,
       },
       [=](unlease_atom, const std::string& name,
           const std::string& owner) -> caf::result<caf::ok_atom> {
-        auto& st = self->state;
-        auto err = st.db ? pg_lease_release(*st.db, name, owner)
-                         : file_lease_release(st.dir, name, owner);
-        if (err)
+        if (auto err = pg_lease_release(*self->state.db, name, owner))
           return err;
         return caf::ok_atom::value;
       },
     };
   };
-  return sys.spawn<caf::detached>(impl, sessions_dir, dsn);
+  return sys.spawn<caf::detached>(impl, dsn);
 }
 
 } // namespace nb

@@ -10,6 +10,7 @@
 
 #include <caf/expected.hpp>
 #include <caf/fwd.hpp>
+#include <caf/meta/type_name.hpp>
 
 #include "messages/lease.hpp"
 
@@ -23,6 +24,13 @@ struct lease_state {
   std::string holder;    ///< who holds it ("" = nobody)
   int64_t expires_in_ms = 0;
 };
+
+/// Sent from the thread that did the file work to the keeper.
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, lease_state& x) {
+  return f(caf::meta::type_name("lease_state"), x.held, x.holder,
+           x.expires_in_ms);
+}
 
 /// Takes or renews lease `name` for `owner` for `ttl_ms` when it is free,
 /// expired, or already `owner`'s. Blocking file I/O (run it off the
@@ -42,7 +50,9 @@ caf::error file_lease_release(const std::string& dir, const std::string& name,
 caf::error pg_lease_release(pg_connection& db, const std::string& name,
                             const std::string& owner);
 
-/// `dsn` empty: leases live in `sessions_dir`; else in PostgreSQL.
+/// `dsn` empty: leases live in `sessions_dir` (each operation on a thread
+/// that exists only while it runs); else in PostgreSQL (one connection on
+/// a thread of its own).
 lease_actor spawn_lease_keeper(caf::actor_system& sys,
                                const std::string& sessions_dir,
                                const std::string& dsn);
