@@ -12,6 +12,7 @@
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/gateway_home.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/support/proc_scan.hpp"
 #include "tests/support/promtool.hpp"
 
 using namespace nb;
@@ -159,6 +160,42 @@ TEST_CASE("the gateway serves stats and metrics about the turns it ran") {
   REQUIRE(m);
   CHECK(m->body.find("nanobot_") != std::string::npos);
   gw.signal(SIGINT);
+  CHECK(gw.wait(std::chrono::seconds(20)) == 0);
+}
+
+TEST_CASE("an idle gateway holds no thread for work it does once in a while") {
+  // The heartbeat, the evaluator, the memory trimmer, the pairing file and
+  // the file store's lease keeper do file work now and then, on threads
+  // that exist only while it runs (issue 22: idle threads exit).
+  fake_llm llm;
+  home_with_config h{custom_provider(llm)};
+  auto gw = h.start_gateway();
+  REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+  REQUIRE(h.post_chat("one", "a"));
+  const std::vector<std::string> transient{
+    "nb.heartbeat", "nb.evaluator", "nb.trim", "nb.pairing", "nb.lease"};
+  auto names = thread_names(gw.pid());
+  auto any_left = [&] {
+    for (const auto& n : transient)
+      if (names.count(n) > 0)
+        return true;
+    return false;
+  };
+  // The pairing file is read at start on such a thread: it ends with it.
+  for (int i = 0; i < 100 && any_left(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    names = thread_names(gw.pid());
+  }
+  std::string listed;
+  long total = 0;
+  for (const auto& [name, n] : names) {
+    listed += name + "=" + std::to_string(n) + " ";
+    total += n;
+  }
+  MESSAGE("idle gateway threads (" << total << "): " << listed);
+  for (const auto& n : transient)
+    CHECK_MESSAGE(names.count(n) == 0, n << " is still running");
+  gw.signal(SIGTERM);
   CHECK(gw.wait(std::chrono::seconds(20)) == 0);
 }
 

@@ -36,6 +36,7 @@
 #include "tests/integration/child_process.hpp"
 #include "tests/platforms/fake_telegram.hpp"
 #include "tests/soak/flag_pairs.hpp"
+#include "tests/support/proc_scan.hpp"
 #include "tests/support/fake_llm.hpp"
 #include "tests/websocket/ws_client.hpp"
 
@@ -99,7 +100,7 @@ struct proc_figures {
   long fds = 0;
 };
 
-proc_figures read_proc(pid_t pid) {
+proc_figures read_figures(pid_t pid) {
   proc_figures f;
   std::ifstream in{"/proc/" + std::to_string(pid) + "/status"};
   std::string line;
@@ -114,22 +115,6 @@ proc_figures read_proc(pid_t pid) {
        !ec && it != fs::directory_iterator(); it.increment(ec))
     ++f.fds;
   return f;
-}
-
-/// The gateway's threads by name (/proc/<pid>/task/*/comm): when the count
-/// steps, which kind of thread came (the gateway names its workers).
-std::map<std::string, long> thread_names(pid_t pid) {
-  std::map<std::string, long> out;
-  std::error_code ec;
-  for (auto it =
-         fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec);
-       !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    std::ifstream in{it->path() / "comm"};
-    std::string name;
-    if (std::getline(in, name))
-      ++out[name];
-  }
-  return out;
 }
 
 std::string names_text(const std::map<std::string, long>& names) {
@@ -303,7 +288,7 @@ int main(int argc, char** argv) try {
     if (at > end)
       break;
     std::this_thread::sleep_until(at);
-    auto f = read_proc(gw.pid());
+    auto f = read_figures(gw.pid());
     auto j = journal_bytes(home);
     auto stats = get_stats(gw_port);
     long turns = stats.is_object() && stats.contains("turns")

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -136,6 +137,22 @@ inline long rss_kb(int pid) {
     if (line.rfind("VmRSS:", 0) == 0)
       return std::stol(line.substr(6));
   return -1;
+}
+
+/// A process's threads by name (/proc/<pid>/task/*/comm) and how many of
+/// each: which kind of thread is there (the gateway names its own).
+inline std::map<std::string, long> thread_names(int pid) {
+  std::map<std::string, long> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(
+         "/proc/" + std::to_string(pid) + "/task", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::ifstream in{it->path() / "comm"};
+    std::string name;
+    if (std::getline(in, name))
+      ++out[name];
+  }
+  return out;
 }
 
 } // namespace nb::test
