@@ -249,6 +249,7 @@ TEST_CASE("mochat notify events and reply targets") {
   CHECK(in->first == "c1");
   CHECK(in->second["payload"]["content"] == "hey");
   CHECK_FALSE(read_inbox_append(json{{"type", "friend"}}));
+  CHECK_FALSE(read_inbox_append(json{{"type", "message"}})); // no payload
 
   CHECK(resolve_target("session_abc").id == "session_abc");
   CHECK_FALSE(resolve_target("session_abc").is_panel);

@@ -127,11 +127,14 @@ std::optional<message_add> read_message_add(const mochat_config& cfg,
     why = "not a message.add event";
     return std::nullopt;
   }
-  const auto& payload = event["payload"];
-  if (!payload.is_object()) {
+  // find, not operator[]: on a const object a missing key is undefined
+  // behaviour (a read past the map's end), not null.
+  auto found = event.find("payload");
+  if (found == event.end() || !found->is_object()) {
     why = "malformed message.add: no payload object";
     return std::nullopt;
   }
+  const auto& payload = *found;
   auto author = str_of(payload, {"author"});
   if (author.empty()) {
     why = "malformed message.add: no author";
@@ -196,9 +199,11 @@ std::optional<std::pair<std::string, json>>
 read_inbox_append(const json& payload) {
   if (!payload.is_object() || payload.value("type", json{}) != "message")
     return std::nullopt;
-  const auto& detail = payload["payload"];
-  if (!detail.is_object() || !str_of(detail, {"groupId"}).empty())
+  auto found = payload.find("payload"); // not operator[]: see above
+  if (found == payload.end() || !found->is_object()
+      || !str_of(*found, {"groupId"}).empty())
     return std::nullopt;
+  const auto& detail = *found;
   auto converse = str_of(detail, {"converseId"});
   if (converse.empty())
     return std::nullopt;
