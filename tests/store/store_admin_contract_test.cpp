@@ -32,6 +32,9 @@ session_catalog catalog_of(caf::scoped_actor& self, const store_actor& s) {
   return out;
 }
 
+/// Not on a temporary: the card would point into a destroyed catalog.
+const session_card* card_of(session_catalog&&, const std::string&) = delete;
+
 const session_card* card_of(const session_catalog& c, const std::string& key) {
   for (auto& card : c.sessions)
     if (card.key == key)
@@ -97,7 +100,8 @@ TEST_CASE_FIXTURE(system_fixture,
     CHECK(meta["archived"] == true);
     CHECK(meta["last_channel"] == "discord:42");
     CHECK(meta["keep"]["a"] == 1);
-    auto* card = card_of(catalog_of(self, s), key);
+    auto catalog = catalog_of(self, s); // the card points into it
+    auto* card = card_of(catalog, key);
     REQUIRE(card != nullptr);
     CHECK(card->archived);
     // The session's own next write follows the change.
