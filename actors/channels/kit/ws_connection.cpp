@@ -116,6 +116,20 @@ struct ws_connection::impl {
     });
   }
 
+  /// An operation did not finish: it still refers to the stream and to
+  /// wbuf, so no other may start (a second write would overwrite the
+  /// buffer the first is sending). The socket closes, which ends the
+  /// operation with an error the next time handlers run (reset() runs them).
+  void abandon(const std::string& why) {
+    if (open && reason.empty())
+      reason = why;
+    open = false;
+    beast::error_code ignored;
+    visit([&](auto& ws) {
+      beast::get_lowest_layer(ws).socket().close(ignored);
+    });
+  }
+
   /// Forgets the current connection; pending operations end first, since
   /// they refer to the stream.
   void reset() {
@@ -130,6 +144,11 @@ struct ws_connection::impl {
     ioc.run_for(std::chrono::milliseconds(200));
     plain.reset();
     tls.reset();
+    // An operation that was still suspended inside the stream was posted
+    // back when the stream went; run it to its end (it finds the stream
+    // gone and aborts), or it and the stream's memory stay behind.
+    ioc.restart();
+    ioc.poll();
     rbuf.clear();
     inbox.clear();
     code = 0;
@@ -148,9 +167,12 @@ struct ws_connection::impl {
       st->done = true;
       st->ec = ec;
     });
-    if (!run_until([&] { return st->done; }, end))
-      return std::string{what} + ": "
-             + (interrupted.load() ? "interrupted" : "timed out");
+    if (!run_until([&] { return st->done; }, end)) {
+      std::string err = std::string{what} + ": "
+                        + (interrupted.load() ? "interrupted" : "timed out");
+      abandon(err);
+      return err;
+    }
     if (st->ec)
       return std::string{what} + ": " + st->ec.message();
     return "";
