@@ -11,9 +11,12 @@
 //
 // `work` runs once, when the task is asked (`caf::get_atom`), and its
 // result is the answer; an exception it throws is logged and becomes the
-// request's error (the handler guard), never a crash. Work that must stay in
-// order with other work of the same kind (two writes of one file) needs a
-// long-lived worker instead.
+// request's error (the handler guard), never a crash. Tasks run side by
+// side; work that must stay in order (two writes of one file) starts the
+// next task only when the previous one answered (`await` in the lease
+// keeper, the newest pending text in the pairing file). Work done for every
+// message (the inbox journal, the session store) keeps a long-lived worker:
+// a thread per message would cost more than it saves.
 #pragma once
 
 #include <string>

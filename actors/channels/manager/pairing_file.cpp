@@ -3,8 +3,6 @@
 // the manager's scheduler thread, and between writes no thread is held for
 // the file. One write at a time, the newest approvals last.
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "actors/channels/manager/manager.hpp"
 #include "actors/common/blocking_task.hpp"
