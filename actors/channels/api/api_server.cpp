@@ -10,6 +10,7 @@
 #include "actors/channels/http/http_listener.hpp"
 #include "actors/common/heap.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb {
 
@@ -149,6 +150,7 @@ api_server::api_server(caf::actor_system& sys, router_actor router,
   }
   c.accept();
   impl_->io = std::thread([i = impl_.get()] {
+    name_thread("nb.api");
     // A handler that throws must not end the server: log and go on.
     while (true) {
       try {

@@ -10,6 +10,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "actors/common/thread_name.hpp"
+
 namespace nb {
 
 namespace {
@@ -94,6 +96,7 @@ uint16_t http_listener::start(const std::string& host, int port,
   port_ = static_cast<uint16_t>(bound);
   loop_ended_ = false;
   thread_ = std::thread{[this] {
+    name_thread("nb.http");
     server_.listen_after_bind();
     loop_ended_ = true;
   }};

@@ -18,6 +18,7 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/channels/kit/status_json.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/channels/websocket/automations_api.hpp"
 #include "actors/channels/websocket/sessions_api.hpp"
 #include "actors/channels/websocket/settings_api.hpp"
@@ -154,6 +155,7 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
 ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
                                                settings cfg, std::string name,
                                                channel_manager_actor manager) {
+  name_thread("nb.websocket");
   auto& st = self->state;
   st.status.name = name;
   auto parsed = ws::parse_channel_config(cfg, name);

@@ -4,6 +4,7 @@
 #include "actors/channels/websocket/ws_server_core.hpp"
 
 #include "actors/channels/http/asio_listen.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::ws {
 
@@ -169,6 +170,7 @@ server::server(server_config cfg, server_hooks hooks)
   impl_->port = listen_on(c.acceptor, c.cfg.host, c.cfg.port);
   c.accept();
   impl_->io = std::thread([i = impl_] {
+    name_thread("nb.ws-io");
     i->c->ioc.run();
     i->ran_out = true;
   });
