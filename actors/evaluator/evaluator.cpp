@@ -45,6 +45,17 @@ void log_verdict(evaluator_pointer self, const eval_request& rq,
              rq.source, v.should_notify, v.reason);
 }
 
+/// The verdict when no decision could be asked for: the request's default,
+/// with the reason in the log.
+void answer_default(evaluator_pointer self, const eval_request& rq,
+                    caf::typed_response_promise<eval_verdict>& rp,
+                    std::string why) {
+  self->state.meter.failed();
+  eval_verdict v{rq.default_notify, std::move(why), false};
+  log_verdict(self, rq, v);
+  rp.deliver(std::move(v));
+}
+
 /// The one model call, with the prompt read; answers `rp` in every case.
 void ask_model(evaluator_pointer self, eval_request rq,
                const evaluator_prompt_choice& prompt,
@@ -63,13 +74,9 @@ void ask_model(evaluator_pointer self, eval_request rq,
         rp.deliver(std::move(v));
       },
       [=](caf::error& err) mutable {
-        self->state.meter.failed();
-        eval_verdict v{rq.default_notify,
+        answer_default(self, rq, rp,
                        "the provider did not answer: "
-                         + self->system().render(err),
-                       false};
-        log_verdict(self, rq, v);
-        rp.deliver(std::move(v));
+                         + self->system().render(err));
       });
 }
 
@@ -116,13 +123,9 @@ evaluator_actor::behavior_type evaluator_impl(evaluator_pointer self,
             ask_model(self, std::move(rq), prompt, rp);
           },
           [=](caf::error& err) mutable {
-            self->state.meter.failed();
-            eval_verdict v{rq.default_notify,
+            answer_default(self, rq, rp,
                            "the evaluator prompt could not be read: "
-                             + self->system().render(err),
-                           false};
-            log_verdict(self, rq, v);
-            rp.deliver(std::move(v));
+                             + self->system().render(err));
           });
       return rp;
     },
