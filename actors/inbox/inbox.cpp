@@ -6,6 +6,7 @@
 #include "actors/common/iso_time.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
+#include "actors/inbox/journal_file.hpp"
 #include "actors/inbox/journal_records.hpp"
 #include "actors/store/posix_io.hpp"
 #include "messages/errc.hpp"
@@ -101,7 +102,7 @@ void start_from(inbox_pointer self, const std::string& bytes,
                 {"content", e.msg.content},
                 {"metadata", e.msg.metadata_json},
                 {"set_aside_at", iso_now()}};
-      timed_request(self, st.worker, st.cfg.write_timeout,
+      timed_request(self, journal_worker(self), st.cfg.write_timeout,
                     inbox::keep_atom::value,
                     std::string{"undelivered.jsonl"},
                     line.dump(-1, ' ', false, json::error_handler_t::replace)
@@ -134,7 +135,7 @@ void start_from(inbox_pointer self, const std::string& bytes,
   // the first new message is appended.
   st.file_bytes = static_cast<int64_t>(bytes.size());
   st.writing = true;
-  timed_request(self, st.worker, st.cfg.write_timeout,
+  timed_request(self, journal_worker(self), st.cfg.write_timeout,
                 inbox::compact_atom::value,
                 inbox::compacted(img))
     .then(
@@ -165,8 +166,26 @@ void start_from(inbox_pointer self, const std::string& bytes,
 
 } // namespace
 
-inbox_actor::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
-                                      router_actor entry, stats_actor stats) {
+const inbox::worker_actor& journal_worker(inbox_pointer self) {
+  auto& st = self->state;
+  if (!st.worker) {
+    st.worker = inbox::spawn_worker(self->system(), st.cfg.dir, st.file);
+    // A worker that fails takes the inbox with it (the supervisor starts
+    // both again); one that retires is unlinked first.
+    self->link_to(st.worker);
+  }
+  // One timer at a time, not one per request: it checks when it fires
+  // whether the worker was asked anything since.
+  st.worker_asked = std::chrono::steady_clock::now();
+  if (!st.retire_armed) {
+    st.retire_armed = true;
+    self->delayed_send(self, st.cfg.worker_idle, inbox::retire_atom::value);
+  }
+  return st.worker;
+}
+
+inbox_full::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
+                                     router_actor entry, stats_actor stats) {
   auto& st = self->state;
   st.cfg = std::move(cfg);
   st.seen.set_limit(st.cfg.seen_limit);
@@ -174,11 +193,11 @@ inbox_actor::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
   st.stats = std::move(stats);
   st.log = log::get("inbox");
   st.meter.start(self, "inbox", st.stats);
-  st.worker = inbox::spawn_worker(self->system(), st.cfg.dir);
-  self->link_to(st.worker);
+  st.file = std::make_shared<inbox::journal_file>();
   // Nothing new is taken before the journal's unsettled messages are on
   // their way (await holds the mailbox).
-  timed_request(self, st.worker, st.cfg.write_timeout, inbox::open_atom::value)
+  timed_request(self, journal_worker(self), st.cfg.write_timeout,
+                inbox::open_atom::value)
     .await(
       [self](std::string& bytes, std::string& path,
              std::vector<std::string>& orphan_paths,
@@ -237,13 +256,37 @@ inbox_actor::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
     [self](flush_atom) -> caf::result<int32_t> {
       return self->delegate(self->state.entry, flush_atom::value);
     },
+    [self](inbox::retire_atom) {
+      auto& st = self->state;
+      st.retire_armed = false;
+      if (!st.worker)
+        return;
+      auto quiet = std::chrono::steady_clock::now() - st.worker_asked;
+      if (st.writing || quiet < st.cfg.worker_idle) {
+        // Asked since, or a write that outlasted the idle time: look again
+        // once the idle time has passed after the last request.
+        st.retire_armed = true;
+        auto left = st.writing ? st.cfg.worker_idle
+                               : std::chrono::duration_cast<
+                                   std::chrono::milliseconds>(
+                                   st.cfg.worker_idle - quiet);
+        self->delayed_send(self, left, inbox::retire_atom::value);
+        return;
+      }
+      self->unlink_from(st.worker);
+      // In its mailbox after every request it was sent: it answers them
+      // all, then ends.
+      self->send(st.worker, inbox::retire_atom::value);
+      st.worker = nullptr;
+    },
   };
 }
 
 inbox_actor spawn_inbox(caf::actor_system& sys, inbox_config cfg,
                         router_actor entry, stats_actor stats) {
-  return sys.spawn(inbox_impl, std::move(cfg), std::move(entry),
-                   std::move(stats));
+  return caf::actor_cast<inbox_actor>(
+    sys.spawn(inbox_impl, std::move(cfg), std::move(entry),
+              std::move(stats)));
 }
 
 } // namespace nb

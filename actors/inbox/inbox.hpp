@@ -42,6 +42,9 @@ struct inbox_config {
   size_t seen_limit = 20000;  ///< settled dedup keys remembered
   int64_t compact_min_bytes = 1 << 20;
   std::chrono::seconds write_timeout{60};
+  /// A file worker with nothing to do for this long is retired, so an idle
+  /// gateway holds no thread for its journal (issue 22).
+  std::chrono::milliseconds worker_idle{std::chrono::seconds{30}};
 };
 
 struct inbox_state {
@@ -67,7 +70,11 @@ struct inbox_state {
   inbox_config cfg;
   router_actor entry;
   stats_actor stats;
-  inbox::worker_actor worker;
+  /// The journal file, lent to the worker (opened by the first one).
+  std::shared_ptr<inbox::journal_file> file;
+  inbox::worker_actor worker; ///< null while retired
+  std::chrono::steady_clock::time_point worker_asked; ///< the last request
+  bool retire_armed = false; ///< a retire_atom is on its way
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;
   bool broken = false; ///< the journal could not be opened: pass-through
@@ -94,10 +101,13 @@ struct inbox_state {
   int64_t refused = 0;
 };
 
-using inbox_pointer = inbox_actor::stateful_pointer<inbox_state>;
+/// The inbox and its own timer: retire the worker if it was asked nothing
+/// for cfg.worker_idle.
+using inbox_full = inbox_actor::extend<caf::reacts_to<inbox::retire_atom>>;
+using inbox_pointer = inbox_full::stateful_pointer<inbox_state>;
 
-inbox_actor::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
-                                      router_actor entry, stats_actor stats);
+inbox_full::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
+                                     router_actor entry, stats_actor stats);
 
 /// Spawns the inbox in front of `entry`.
 inbox_actor spawn_inbox(caf::actor_system& sys, inbox_config cfg,
@@ -115,5 +125,9 @@ void settle(inbox_pointer self, const std::string& id);
 
 /// Starts the next write when none is running.
 void flush(inbox_pointer self);
+
+/// The file worker for the next request (a new one when the last retired);
+/// it is retired once `cfg.worker_idle` passes without another request.
+const inbox::worker_actor& journal_worker(inbox_pointer self);
 
 } // namespace nb

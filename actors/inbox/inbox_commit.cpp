@@ -52,7 +52,7 @@ void compact(inbox_pointer self) {
     bytes += inbox::seen_record(st.seen);
   st.writing = true;
   auto before = st.file_bytes;
-  timed_request(self, st.worker, st.cfg.write_timeout,
+  timed_request(self, journal_worker(self), st.cfg.write_timeout,
                 inbox::compact_atom::value,
                 std::move(bytes))
     .then(
@@ -148,7 +148,7 @@ void flush(inbox_pointer self) {
   }
   auto shared = std::make_shared<std::vector<inbox_state::item>>(
     std::move(items));
-  timed_request(self, st.worker, st.cfg.write_timeout, inbox::write_atom::value,
+  timed_request(self, journal_worker(self), st.cfg.write_timeout, inbox::write_atom::value,
                 std::move(bytes), sync)
     .then(
       [self, shared, sync](int64_t size) {

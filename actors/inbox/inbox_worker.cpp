@@ -16,15 +16,16 @@ struct worker_state {
   worker_state() = default;
   static inline const char* name = "inbox_worker";
   std::string dir;
-  std::unique_ptr<journal_file> file;
+  std::shared_ptr<journal_file> file; ///< lent by the inbox
 };
 
 using worker_pointer = worker_actor::stateful_pointer<worker_state>;
 
-worker_actor::behavior_type worker_impl(worker_pointer self, std::string dir) {
+worker_actor::behavior_type worker_impl(worker_pointer self, std::string dir,
+                                        std::shared_ptr<journal_file> file) {
   name_thread("nb.inbox");
   self->state.dir = std::move(dir);
-  self->state.file = std::make_unique<journal_file>();
+  self->state.file = std::move(file);
   return {
     [self](open_atom)
       -> caf::result<std::string, std::string, std::vector<std::string>,
@@ -65,13 +66,16 @@ worker_actor::behavior_type worker_impl(worker_pointer self, std::string dir) {
         return err;
       return caf::ok_atom::value;
     },
+    [self](retire_atom) { self->quit(); },
   };
 }
 
 } // namespace
 
-worker_actor spawn_worker(caf::actor_system& sys, std::string dir) {
-  return sys.spawn<caf::detached>(worker_impl, std::move(dir));
+worker_actor spawn_worker(caf::actor_system& sys, std::string dir,
+                          std::shared_ptr<journal_file> file) {
+  return sys.spawn<caf::detached>(worker_impl, std::move(dir),
+                                  std::move(file));
 }
 
 } // namespace nb::inbox

@@ -13,6 +13,7 @@
 #include "actors/inbox/inbox.hpp"
 #include "actors/inbox/journal_records.hpp"
 #include "tests/inbox/samples.hpp"
+#include "tests/support/proc_scan.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/system_fixture.hpp"
 
@@ -288,4 +289,61 @@ TEST_CASE("the size cap refuses new messages with a clear error") {
   CHECK(ok < 20);
   CHECK(p.error.find("inbox_full") != std::string::npos);
   CHECK(p.error.find("gateway.inbox.maxBytes") != std::string::npos);
+}
+
+TEST_CASE("an idle inbox holds no file thread, and the next message is "
+          "journaled as before") {
+  // Issue 22: the worker that writes the journal retires after
+  // cfg.worker_idle without a request; the next write starts another on
+  // the same open (and still locked) file.
+  inbox_probe p;
+  auto cfg = p.config();
+  cfg.worker_idle = std::chrono::milliseconds(150);
+  p.inbox = spawn_inbox(p.sys, cfg, caf::actor_cast<router_actor>(p.self),
+                        stats_actor{});
+  auto workers = [] { return test::thread_names(::getpid())["nb.inbox"]; };
+  auto wait_until = [](auto done) {
+    for (int i = 0; i < 200 && !done(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return done();
+  };
+  REQUIRE(p.put(text_msg("42", "first", "1")));
+  REQUIRE(p.next());
+  CHECK(wait_until([&] { return workers() == 0; }));
+  auto r = p.put(text_msg("42", "second", "2"));
+  REQUIRE(r);
+  auto img = inbox::read_journal(p.journal(), 100);
+  REQUIRE(img.live.size() == 2);
+  CHECK(img.live[1].msg.content == "second");
+  CHECK(img.live[1].id == r->id);
+  REQUIRE(p.next());
+  // The file stays locked while retired: a second inbox on this home
+  // takes a journal of its own.
+  p.self->send(p.inbox, inbox_settle{r->id});
+  CHECK(wait_until([&] { return workers() == 0; }));
+  auto second = spawn_inbox(p.sys, p.config(),
+                            caf::actor_cast<router_actor>(p.self),
+                            stats_actor{});
+  std::optional<inbox_receipt> beside;
+  p.self->request(second, std::chrono::seconds(10),
+                  inbox_record{text_msg("7", "beside", "3")})
+    .receive([&](inbox_receipt& x) { beside = x; },
+             [&](caf::error& e) { FAIL(p.sys.render(e)); });
+  REQUIRE(beside);
+  REQUIRE(p.next());
+  CHECK(std::filesystem::exists(p.home.at("inbox/journal.1")));
+  p.self->send_exit(second, caf::exit_reason::kill);
+  p.self->wait_for(second);
+  // Retired and started again many times: every message still in order.
+  for (int i = 0; i < 5; ++i) {
+    REQUIRE(p.put(text_msg("42", "m" + std::to_string(i),
+                           std::to_string(10 + i))));
+    REQUIRE(p.next());
+    std::this_thread::sleep_for(std::chrono::milliseconds(i % 2 ? 200 : 0));
+  }
+  img = inbox::read_journal(p.journal(), 100);
+  REQUIRE(img.live.size() >= 5);
+  for (int i = 0; i < 5; ++i)
+    CHECK(img.live[img.live.size() - 5 + i].msg.content
+          == "m" + std::to_string(i));
 }
