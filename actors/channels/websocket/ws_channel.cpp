@@ -41,13 +41,10 @@ using ws_channel_full = channel_actor::extend<
 
 struct ws_channel_state {
   ws_channel_state() = default;
-  ~ws_channel_state() {
-    if (server)
-      server->stop();
-  }
   static inline const char* name = "websocket_channel";
 
-  std::unique_ptr<ws::server> server;
+  /// Handed to the task that stops it when the channel exits.
+  std::shared_ptr<ws::server> server;
   std::map<uint64_t, caf::typed_response_promise<caf::ok_atom>> pending;
   std::map<uint64_t, std::string> pending_chat;
   uint64_t next_id = 1;
@@ -152,10 +149,30 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
   return h;
 }
 
+/// Stopping the server joins its io thread (up to its grace time for
+/// clients that do not read): on an exit (the gateway stopping, the manager
+/// restarting the channel) that is done on a thread of its own, never on
+/// the scheduler's. Spawned before the channel quits, so whoever waits for
+/// the running actors waits for it too. Any other end drops the last
+/// reference in the state, which stops the server where it ends.
+void stop_on_exit(ws_pointer self) {
+  self->set_exit_handler([self](caf::exit_msg& msg) {
+    if (!msg.reason) // a linked actor that ended normally: as CAF's default
+      return;
+    if (auto server = std::move(self->state.server))
+      self->system().spawn<caf::detached>(
+        [server](caf::event_based_actor*) {
+          name_thread("nb.ws-stop");
+          server->stop();
+          return caf::behavior{}; // nothing to wait for: ends at once
+        });
+    self->quit(msg.reason);
+  });
+}
+
 ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
                                                settings cfg, std::string name,
                                                channel_manager_actor manager) {
-  name_thread("nb.websocket");
   auto& st = self->state;
   st.status.name = name;
   auto parsed = ws::parse_channel_config(cfg, name);
@@ -172,10 +189,13 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
                == c.server.agents.end())
         c.server.agents.push_back(b.agent);
     try {
-      st.server = std::make_unique<ws::server>(
+      // Binding and listening do not wait on anything: done here, so the
+      // WebUI is up by the time the gateway says it is ready.
+      st.server = std::make_shared<ws::server>(
         c.server, make_hooks(self, c, name, cfg.config_path,
                              cfg.for_agent(main_agent).gateway.heartbeat,
                              manager));
+      stop_on_exit(self);
       st.status.state = "connected";
       st.status.detail = "ws://" + c.server.host + ":"
                          + std::to_string(st.server->port()) + c.server.path;
@@ -238,9 +258,9 @@ channel_actor make_websocket_channel(caf::actor_system& sys,
                                      const settings& cfg,
                                      const std::string& name,
                                      channel_manager_actor manager) {
-  // Detached: starting and stopping the server (bind, join) blocks.
-  auto full = sys.spawn<caf::detached>(ws_channel_impl, cfg, name,
-                                       std::move(manager));
+  // On the scheduler: the server runs on its own io thread and every
+  // handler here only posts to it.
+  auto full = sys.spawn(ws_channel_impl, cfg, name, std::move(manager));
   return caf::actor_cast<channel_actor>(full);
 }
 
