@@ -85,13 +85,14 @@ int cmd_gateway(const options& opts) {
       lg->warn("no usable provider: {}", choice.problem);
     gateway_http_server health{rt.system(), rt.stats(), *cfg};
     health.serve_channels(rt.channels());
-    api_server api{rt.system(), rt.router(), *cfg};
+    // The main thread serves the API while it waits for the signal.
+    api_server api{rt.system(), rt.router(), *cfg, api_limits{},
+                   api_loop::caller_first};
     lg->info("gateway ready: API on http://{}:{}/v1, health on http://{}:{} "
              "({} heap)",
              cfg->api.host, api.port(), cfg->gateway.host, health.port(),
              heap_allocator_name());
-    int sig = 0;
-    sigwait(&signals, &sig);
+    int sig = api.serve_until_signal(signals);
     auto drain = std::chrono::seconds(cfg->gateway.drain_s);
     lg->info("{} received: shutting down (running turns get {} s to finish)",
              sig == SIGINT ? "SIGINT" : "SIGTERM", drain.count());

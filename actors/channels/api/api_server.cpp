@@ -5,6 +5,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include <sys/signalfd.h>
+#include <unistd.h>
+
 #include "actors/channels/api/api_core.hpp"
 #include "actors/channels/http/asio_listen.hpp"
 #include "actors/channels/http/http_listener.hpp"
@@ -131,10 +134,31 @@ struct api_server::impl {
   std::atomic<bool> ran_out{false};
   uint16_t port = 0;
   bool stopped = false;
+
+  /// Runs the loop until it runs out of work or is stopped; a handler that
+  /// throws must not end the server: logged, and the loop goes on.
+  void run() {
+    while (true) {
+      try {
+        c->ioc.run();
+        return;
+      } catch (const std::exception& e) {
+        c->log->error("[api] handler failed: {}", e.what());
+      }
+    }
+  }
+
+  void start_thread() {
+    io = std::thread([this] {
+      name_thread("nb.api");
+      run();
+      ran_out = true;
+    });
+  }
 };
 
 api_server::api_server(caf::actor_system& sys, router_actor router,
-                       const settings& cfg, api_limits limits)
+                       const settings& cfg, api_limits limits, api_loop loop)
   : impl_(std::make_unique<impl>()) {
   if (!is_loopback_host(cfg.api.host) && cfg.api.api_key.empty())
     throw std::runtime_error("api.apiKey is required when the API listens "
@@ -149,21 +173,57 @@ api_server::api_server(caf::actor_system& sys, router_actor router,
     throw std::runtime_error(std::string{"api: "} + e.what());
   }
   c.accept();
-  impl_->io = std::thread([i = impl_.get()] {
-    name_thread("nb.api");
-    // A handler that throws must not end the server: log and go on.
-    while (true) {
-      try {
-        i->c->ioc.run();
-        break;
-      } catch (const std::exception& e) {
-        i->c->log->error("[api] handler failed: {}", e.what());
-      }
-    }
-    i->ran_out = true;
-  });
+  if (loop == api_loop::own_thread)
+    impl_->start_thread();
   c.log->info("OpenAI-compatible API listening on {}:{}{}", cfg.api.host,
               impl_->port, cfg.api.api_key.empty() ? "" : " (bearer auth)");
+}
+
+int api_server::serve_until_signal(const sigset_t& signals) {
+  auto& c = *impl_->c;
+  int sig = 0;
+  int fd = impl_->io.joinable()
+             ? -1
+             : ::signalfd(-1, &signals, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (fd >= 0) {
+    net::posix::stream_descriptor signal_fd{c.ioc, fd}; // closes it
+    bool arrived = false;
+    bool waiting = false;
+    auto arm = [&] {
+      waiting = true;
+      signal_fd.async_wait(net::posix::stream_descriptor::wait_read,
+                           [&](beast::error_code) {
+                             waiting = false;
+                             signalfd_siginfo info{};
+                             if (::read(fd, &info, sizeof info)
+                                 == static_cast<ssize_t>(sizeof info)) {
+                               sig = static_cast<int>(info.ssi_signo);
+                               arrived = true;
+                             }
+                           });
+    };
+    while (!arrived) {
+      if (!waiting)
+        arm(); // the first time, and after a wake-up with nothing to read
+      try {
+        if (c.ioc.run_one() == 0)
+          break; // stopped: wait for the signal the plain way below
+      } catch (const std::exception& e) {
+        c.log->error("[api] handler failed: {}", e.what());
+      }
+    }
+    if (waiting) { // the loop stopped under us: the wait ends here
+      signal_fd.cancel();
+      c.ioc.restart();
+      while (waiting && c.ioc.run_one() > 0) {
+      }
+    }
+  }
+  if (!impl_->io.joinable())
+    impl_->start_thread(); // the shutdown's answers go out from there
+  if (sig == 0)
+    sigwait(&signals, &sig);
+  return sig;
 }
 
 api_server::~api_server() {
@@ -178,6 +238,8 @@ void api_server::stop() {
   if (impl_->stopped)
     return;
   impl_->stopped = true;
+  if (!impl_->io.joinable()) // caller_first, never served
+    impl_->start_thread();
   net::post(impl_->c->ioc, [c = impl_->c.get()] { c->shutdown(); });
   // The last answers and stream endings are written, then run() runs out.
   end_io_thread(impl_->c->ioc, impl_->io, impl_->ran_out);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -48,18 +49,30 @@ struct api_limits {
 /// set; /health is open), 404 unknown path, 413 body over the limit, 431
 /// header too large, 502 failed turn (its error text is the message), 503
 /// stopping or over the connection cap, 504 past api.timeout_s.
-/// Event-driven (Boost.Beast): one io thread serves every connection, so
+/// Event-driven (Boost.Beast): one thread serves every connection, so
 /// slow or idle clients cost memory, never a thread. HTTP/1.1 keep-alive;
 /// pipelined requests are answered one after the other, in order.
+/// Where the event loop runs: on a thread of its own from the start, or
+/// first on the thread that calls serve_until_signal() (the gateway's main
+/// thread, which would otherwise only wait for a signal: one thread fewer).
+enum class api_loop { own_thread, caller_first };
+
 class api_server {
 public:
-  /// Binds api.host:api.port (0: any free port) and starts serving at once.
+  /// Binds api.host:api.port (0: any free port) and starts serving at once
+  /// (with api_loop::caller_first: once serve_until_signal() is called).
   /// Throws std::runtime_error with a clear message when the host is not
   /// loopback and api.apiKey is empty (nothing is bound then), or when it
   /// cannot listen.
   api_server(caf::actor_system& sys, router_actor router, const settings& cfg,
-             api_limits limits = {});
+             api_limits limits = {}, api_loop loop = api_loop::own_thread);
   ~api_server();
+
+  /// With api_loop::caller_first: serves on the calling thread until one
+  /// of `signals` arrives (blocked in every thread, read here through a
+  /// signalfd instead of sigwait), then moves the loop to a thread of its
+  /// own, for the shutdown, and returns the signal's number.
+  int serve_until_signal(const sigset_t& signals);
 
   /// New completions are answered 503 (with Retry-After) from now on;
   /// those already waiting keep waiting for their turns (a draining stop).
