@@ -168,7 +168,11 @@ TEST_CASE("an idle gateway holds no thread for work it does once in a while") {
   // the file store's lease keeper do file work now and then, on threads
   // that exist only while it runs (issue 22: idle threads exit).
   fake_llm llm;
-  home_with_config h{custom_provider(llm)};
+  int ws_port = free_port();
+  home_with_config h{
+    custom_provider(llm),
+    json{{"channels", {{"websocket", {{"enabled", true}, {"port", ws_port},
+                                      {"allowFrom", {"*"}}}}}}}};
   auto gw = h.start_gateway();
   REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
   REQUIRE(h.post_chat("one", "a"));
@@ -195,6 +199,17 @@ TEST_CASE("an idle gateway holds no thread for work it does once in a while") {
   MESSAGE("idle gateway threads (" << total << "): " << listed);
   for (const auto& n : transient)
     CHECK_MESSAGE(names.count(n) == 0, n << " is still running");
+  // The main thread serves the API (no nb.api until the shutdown) and the
+  // WebSocket channel's actor lives on the scheduler (no nb.websocket);
+  // the inbox's file worker retires after 30 s idle (inbox_test).
+  CHECK(names.count("nb.api") == 0);
+  CHECK(names.count("nb.websocket") == 0);
+  // ... and both are served all the same.
+  REQUIRE(h.post_chat("two", "b"));
+  httplib::Client webui{"127.0.0.1", ws_port};
+  auto page = webui.Get("/");
+  REQUIRE(page);
+  CHECK(page->status < 500);
   gw.signal(SIGTERM);
   CHECK(gw.wait(std::chrono::seconds(20)) == 0);
 }
