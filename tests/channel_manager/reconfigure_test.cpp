@@ -118,3 +118,26 @@ TEST_CASE_FIXTURE(manager_fixture,
   CHECK(off["a"].state == "connected");
   CHECK(off["a"].detail == before["a"].detail);
 }
+
+TEST_CASE_FIXTURE(manager_fixture,
+                  "a channel restarted on the same port gets it back") {
+  // The manager starts the new adapter once the old one is down; the old
+  // WebSocket channel is down only after its server let go of the port.
+  // b's settings name the port its running server holds (chosen by the
+  // system at start): each restart must wait for the old server to let go.
+  auto detail = states_when(both_connected)["b"].detail; // ws://host:port/
+  auto colon = detail.rfind(':');
+  auto port = detail.substr(colon + 1, detail.find('/', colon) - colon - 1);
+  REQUIRE(!port.empty());
+  for (int round = 0; round < 3; ++round) {
+    auto with_token = R"({"type": "websocket", "enabled": true, "port": )"
+                      + port + R"(, "token": "t)" + std::to_string(round)
+                      + R"("})";
+    REQUIRE(reconfigure(with_token, false).empty());
+    auto s = states_when([&](std::map<std::string, channel_status>& now) {
+      return now["b"].state == "connected" || now["b"].state == "error";
+    });
+    CHECK_MESSAGE(s["b"].state == "connected", s["b"].detail);
+    CHECK(s["b"].detail.find(":" + port + "/") != std::string::npos);
+  }
+}

@@ -18,7 +18,6 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/channels/kit/status_json.hpp"
-#include "actors/common/thread_name.hpp"
 #include "actors/channels/websocket/automations_api.hpp"
 #include "actors/channels/websocket/sessions_api.hpp"
 #include "actors/channels/websocket/settings_api.hpp"
@@ -27,8 +26,10 @@
 #include "actors/channels/websocket/ws_config.hpp"
 #include "actors/channels/websocket/ws_protocol.hpp"
 #include "actors/channels/websocket/ws_server.hpp"
+#include "actors/common/blocking_task.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/timed_request.hpp"
 
 namespace nb {
 
@@ -152,21 +153,28 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
 /// Stopping the server joins its io thread (up to its grace time for
 /// clients that do not read): on an exit (the gateway stopping, the manager
 /// restarting the channel) that is done on a thread of its own, never on
-/// the scheduler's. Spawned before the channel quits, so whoever waits for
-/// the running actors waits for it too. Any other end drops the last
-/// reference in the state, which stops the server where it ends.
+/// the scheduler's, and the channel ends only once it is done: the manager
+/// starts the next one on the same port when this one is down. Any other
+/// end drops the last reference in the state, which stops the server where
+/// it ends.
 void stop_on_exit(ws_pointer self) {
   self->set_exit_handler([self](caf::exit_msg& msg) {
     if (!msg.reason) // a linked actor that ended normally: as CAF's default
       return;
-    if (auto server = std::move(self->state.server))
-      self->system().spawn<caf::detached>(
-        [server](caf::event_based_actor*) {
-          name_thread("nb.ws-stop");
-          server->stop();
-          return caf::behavior{}; // nothing to wait for: ends at once
-        });
-    self->quit(msg.reason);
+    auto server = std::move(self->state.server);
+    if (!server) { // stopping already, or never started
+      self->quit(msg.reason);
+      return;
+    }
+    self->state.status.state = "stopping";
+    self->state.status.detail = "the channel is stopping";
+    auto done = [self, reason = msg.reason](auto&&...) { self->quit(reason); };
+    timed_request(self, blocking_task(self, "nb.ws-stop", [server] {
+                    server->stop();
+                    return true;
+                  }),
+                  std::chrono::seconds(10), caf::get_atom::value)
+      .then([done](bool) { done(); }, [done](caf::error&) { done(); });
   });
 }
 
