@@ -3,7 +3,7 @@
 #include "config/load.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(config) {
   nb::env_lookup env = [](const std::string& name)
     -> std::optional<std::string> {
     if (name == "SET")

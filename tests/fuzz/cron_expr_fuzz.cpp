@@ -3,7 +3,7 @@
 #include "actors/cron/cron_expr.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(cron_expr) {
   std::string error;
   auto expr = nb::cron::cron_expr::parse(nb::fuzz::text(data, size), &error);
   if (!expr)

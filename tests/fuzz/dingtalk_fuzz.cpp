@@ -3,7 +3,7 @@
 #include "actors/channels/dingtalk/dingtalk_frame.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(dingtalk) {
   auto text = nb::fuzz::text(data, size);
   std::string why;
   std::string payload = text;

@@ -3,7 +3,7 @@
 #include "actors/channels/email/mail_message.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(email) {
   (void) nb::email::parse_mail(nb::fuzz::text(data, size));
   return 0;
 }

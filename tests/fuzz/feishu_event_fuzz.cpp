@@ -3,7 +3,7 @@
 #include "actors/channels/feishu/feishu_event.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(feishu_event) {
   auto doc = nb::fuzz::json(nb::fuzz::text(data, size));
   if (doc.is_discarded())
     return 0;

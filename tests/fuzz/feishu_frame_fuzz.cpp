@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(feishu_frame) {
   std::string error;
   auto frame = nb::feishu::decode(nb::fuzz::text(data, size), error);
   if (!frame)

@@ -1,5 +1,6 @@
-// Shared by the libFuzzer targets: the input as text, and splitting it in
-// two (before and after the first NUL byte) for targets with two inputs.
+// Shared by the libFuzzer targets: their entry point, the input as text,
+// and splitting it in two (before and after the first NUL byte) for targets
+// with two inputs.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,18 @@
 #include <utility>
 
 #include <nlohmann/json.hpp>
+
+/// A harness's entry point: libFuzzer's LLVMFuzzerTestOneInput in the fuzz
+/// build (tests/fuzz/run.sh), nb_fuzz_<name> in the ordinary build, where
+/// one test (replay_test.cpp) replays every harness's seeds, the harnesses
+/// compiled together in unity batches.
+#ifdef NB_FUZZ_BUILD
+#define NB_FUZZ_ENTRY(name)                                                  \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+#else
+#define NB_FUZZ_ENTRY(name)                                                  \
+  extern "C" int nb_fuzz_##name(const uint8_t* data, size_t size)
+#endif
 
 namespace nb::fuzz {
 

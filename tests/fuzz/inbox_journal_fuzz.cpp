@@ -25,7 +25,7 @@ void read_and_compact(std::string_view bytes) {
 
 } // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(inbox_journal) {
   auto input = nb::fuzz::text(data, size);
   read_and_compact(input);
   std::string framed;

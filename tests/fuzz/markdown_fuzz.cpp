@@ -3,7 +3,7 @@
 #include "actors/channels/slack/slack_event.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(markdown) {
   auto md = nb::fuzz::text(data, size);
   (void) nb::chan::markdown_to_html(md);
   (void) nb::slack::to_mrkdwn(md);

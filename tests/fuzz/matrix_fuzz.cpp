@@ -2,7 +2,7 @@
 #include "actors/channels/matrix/matrix_sync.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(matrix) {
   auto doc = nb::fuzz::json(nb::fuzz::text(data, size));
   if (doc.is_discarded())
     return 0;

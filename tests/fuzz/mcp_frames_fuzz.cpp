@@ -26,7 +26,7 @@ void handle(const nlohmann::json& msg) {
 
 } // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(mcp_frames) {
   auto bytes = nb::fuzz::text(data, size);
   nb::sse_event_reader reader;
   auto cut = size > 0 ? data[0] % (size + 1) : 0;

@@ -11,7 +11,7 @@
 
 namespace sio = nb::mochat::sio;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(mochat) {
   auto frame = nb::fuzz::text(data, size);
   std::string why;
   auto eio = sio::read_eio(frame, why);

@@ -4,7 +4,7 @@
 #include "actors/provider/openai_wire.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(openai_stream) {
   auto bytes = nb::fuzz::text(data, size);
   nb::sse_splitter splitter;
   nb::stream_accumulator acc;

@@ -3,7 +3,7 @@
 #include "actors/channels/qq/qq_event.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(qq) {
   auto [type, body] = nb::fuzz::split(nb::fuzz::text(data, size));
   auto doc = nb::fuzz::json(body);
   if (doc.is_discarded())

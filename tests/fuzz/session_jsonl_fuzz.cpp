@@ -2,7 +2,7 @@
 #include "actors/store/session_format.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(session_jsonl) {
   auto parsed = nb::session_format::parse_lines(nb::fuzz::text(data, size));
   if (parsed.has_meta)
     (void) parsed.meta.dump(-1, ' ', false,

@@ -5,7 +5,7 @@
 #include "actors/tools/ssrf.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(ssrf_url) {
   auto [url_text, ref] = nb::fuzz::split(nb::fuzz::text(data, size));
   nb::cidr net;
   (void) nb::parse_cidr(url_text, net);

@@ -3,7 +3,7 @@
 #include "actors/tools/schema.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(tool_args) {
   auto [schema_text, args_text] = nb::fuzz::split(nb::fuzz::text(data, size));
   auto schema = nb::fuzz::json(schema_text);
   auto args = nb::fuzz::json(args_text);

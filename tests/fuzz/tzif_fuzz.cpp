@@ -3,7 +3,7 @@
 #include "actors/cron/time_zone.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(tzif) {
   auto bytes = nb::fuzz::text(data, size);
   (void) nb::cron::posix_tz::parse(bytes);
   auto zone = nb::cron::time_zone::from_tzif(bytes, "Fuzz/Zone");

@@ -4,7 +4,7 @@
 #include "actors/channels/whatsapp/bridge_frames.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(whatsapp_bridge) {
   auto text = nb::fuzz::text(data, size);
   (void)nb::whatsapp::read_bridge_frame(text, "whatsapp");
   auto [pn, sender] = nb::fuzz::split(text);

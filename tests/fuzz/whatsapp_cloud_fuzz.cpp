@@ -3,7 +3,7 @@
 #include "actors/channels/whatsapp/cloud_payload.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(whatsapp_cloud) {
   auto [body, header] = nb::fuzz::split(nb::fuzz::text(data, size));
   (void)nb::whatsapp::signature_valid("app-secret", body, header);
   auto doc = nb::fuzz::json(body);

@@ -12,7 +12,7 @@
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+NB_FUZZ_ENTRY(ws_frames) {
   auto bytes = nb::fuzz::text(data, size);
   // As a whole frame payload, straight to the protocol parser.
   (void) nb::ws::parse_client_frame(bytes);
