@@ -176,6 +176,18 @@ TEST_CASE("an idle gateway holds no thread for work it does once in a while") {
   auto gw = h.start_gateway();
   REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
   REQUIRE(h.post_chat("one", "a"));
+  // Channels start after "ready" (the manager reads pairing.json first):
+  // the WebUI answers once its channel runs.
+  httplib::Client webui{"127.0.0.1", ws_port};
+  auto webui_answers = [&] {
+    for (int i = 0; i < 200; ++i) {
+      if (auto page = webui.Get("/"))
+        return page->status < 500;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  };
+  REQUIRE(webui_answers());
   const std::vector<std::string> transient{
     "nb.heartbeat", "nb.evaluator", "nb.trim", "nb.pairing", "nb.lease"};
   auto names = thread_names(gw.pid());
@@ -206,10 +218,7 @@ TEST_CASE("an idle gateway holds no thread for work it does once in a while") {
   CHECK(names.count("nb.websocket") == 0);
   // ... and both are served all the same.
   REQUIRE(h.post_chat("two", "b"));
-  httplib::Client webui{"127.0.0.1", ws_port};
-  auto page = webui.Get("/");
-  REQUIRE(page);
-  CHECK(page->status < 500);
+  CHECK(webui_answers());
   gw.signal(SIGTERM);
   CHECK(gw.wait(std::chrono::seconds(20)) == 0);
 }

@@ -126,7 +126,13 @@ TEST_CASE("after a burst of attacks on the API the gateway's RSS comes back") {
   } while (after > before * 11 / 10 && std::chrono::steady_clock::now() < until);
   MESSAGE("RSS before " << before << " kB, at the end of the burst " << peak
                         << " kB, after " << after << " kB");
+#if defined(__SANITIZE_ADDRESS__)
+  // Under ASan (deploy/test.sh --sanitize) freed memory waits in the
+  // sanitizer's quarantine (256 MB) instead of going back: RSS says
+  // nothing about ours there. The figures above are still printed.
+#else
   CHECK(after <= before * 11 / 10);
+#endif
   gw.signal(SIGTERM);
   CHECK(gw.wait(20s) == 0);
 }
