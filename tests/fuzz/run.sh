@@ -33,13 +33,14 @@ for t in "${targets[@]}"; do
   echo "== $t: ${seconds} s$($cpu_time && echo ' of CPU time')"
   wall="$seconds"
   $cpu_time && wall=$((seconds * 100))
-  # An interrupt (the CPU budget spent) is a clean end: exit code 0.
+  touch "$build/artifacts/$t/.started" # reproducers newer than this are new
   "$build/tests/fuzz/fuzz_$t" -max_total_time="$wall" -timeout=10 \
       -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-      -interrupt_exitcode=0 -artifact_prefix="$build/artifacts/$t/" \
+      -artifact_prefix="$build/artifacts/$t/" \
       "$build/corpus/$t" "$root/tests/fuzz/corpus/$t" \
       >"$build/artifacts/$t/log.txt" 2>&1 &
   pid=$!
+  interrupted=false
   if $cpu_time; then
     ticks_per_s=$(getconf CLK_TCK)
     while kill -0 "$pid" 2>/dev/null; do
@@ -48,11 +49,21 @@ for t in "${targets[@]}"; do
       ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)
       if [ $((ticks / ticks_per_s)) -ge "$seconds" ]; then
         kill -INT "$pid" 2>/dev/null || true
+        interrupted=true
         break
       fi
     done
   fi
-  if ! wait "$pid"; then
+  status=0
+  wait "$pid" || status=$?
+  # libFuzzer 14 ends an interrupted run with exit code 72 (it has no flag
+  # to change that): our own interrupt, the CPU budget spent, is a clean
+  # end. Anything else, or a reproducer left behind, is a finding.
+  if $interrupted && [ "$status" -eq 72 ]; then
+    status=0
+  fi
+  if [ "$status" -ne 0 ] || [ -n "$(find "$build/artifacts/$t" -name '*-*' \
+                                      -newer "$build/artifacts/$t/.started")" ]; then
     failed+=("$t")
     tail -40 "$build/artifacts/$t/log.txt"
   fi
