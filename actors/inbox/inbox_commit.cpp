@@ -148,8 +148,8 @@ void flush(inbox_pointer self) {
   }
   auto shared = std::make_shared<std::vector<inbox_state::item>>(
     std::move(items));
-  timed_request(self, journal_worker(self), st.cfg.write_timeout, inbox::write_atom::value,
-                std::move(bytes), sync)
+  timed_request(self, journal_worker(self), st.cfg.write_timeout,
+                inbox::write_atom::value, std::move(bytes), sync)
     .then(
       [self, shared, sync](int64_t size) {
         self->state.writing = false;
