@@ -1,6 +1,6 @@
 #include "actors/store/pg_conn.hpp"
 
-#include <libpq-fe.h>
+#include "actors/store/pq_library.hpp"
 
 #include "messages/errc.hpp"
 
@@ -25,32 +25,41 @@ pg_connection::pg_connection(std::string dsn) : dsn_(std::move(dsn)) {}
 
 pg_connection::~pg_connection() {
   if (conn_ != nullptr)
-    PQfinish(conn_);
+    pq_->finish(conn_);
 }
 
 caf::error pg_connection::ensure_connected() {
-  if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK)
+  if (pq_ == nullptr) {
+    std::string missing;
+    pq_ = load_pq(missing);
+    if (pq_ == nullptr)
+      return caf::make_error(errc::store_failed, std::move(missing));
+  }
+  const pq_library& pq = *pq_;
+  if (conn_ != nullptr && pq.status(conn_) == CONNECTION_OK)
     return {};
   if (conn_ != nullptr) {
-    PQreset(conn_);
-    if (PQstatus(conn_) == CONNECTION_OK)
+    pq.reset(conn_);
+    if (pq.status(conn_) == CONNECTION_OK)
       return {};
-    auto err = pg_error("reconnecting failed", PQerrorMessage(conn_));
-    PQfinish(conn_);
+    auto err = pg_error("reconnecting failed", pq.error_message(conn_));
+    pq.finish(conn_);
     conn_ = nullptr;
     return err;
   }
-  conn_ = PQconnectdb(dsn_.c_str());
+  conn_ = pq.connectdb(dsn_.c_str());
   if (conn_ == nullptr)
     return pg_error("out of memory connecting", nullptr);
-  if (PQstatus(conn_) != CONNECTION_OK) {
-    auto err = pg_error("cannot connect (sessionStoreDsn)", PQerrorMessage(conn_));
-    PQfinish(conn_);
+  if (pq.status(conn_) != CONNECTION_OK) {
+    auto err =
+      pg_error("cannot connect (sessionStoreDsn)", pq.error_message(conn_));
+    pq.finish(conn_);
     conn_ = nullptr;
     return err;
   }
   // Quiet the NOTICEs of CREATE TABLE IF NOT EXISTS on stderr.
-  PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+  pq.set_notice_processor(
+    conn_, [](void*, const char*) {}, nullptr);
   return {};
 }
 
@@ -59,32 +68,34 @@ caf::error pg_connection::exec(const std::string& sql,
                                pg_rows* rows) {
   if (auto err = ensure_connected())
     return err;
+  const pq_library& pq = *pq_;
   std::vector<const char*> values;
   values.reserve(params.size());
   for (auto& p : params)
     values.push_back(p.c_str());
-  PGresult* res = PQexecParams(conn_, sql.c_str(),
-                               static_cast<int>(values.size()), nullptr,
-                               values.data(), nullptr, nullptr, 0);
-  std::unique_ptr<PGresult, void (*)(PGresult*)> guard{res, PQclear};
-  auto status = res != nullptr ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+  PGresult* res =
+    pq.exec_params(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                   values.data(), nullptr, nullptr, 0);
+  std::unique_ptr<PGresult, void (*)(PGresult*)> guard{res, pq.clear};
+  auto status = res != nullptr ? pq.result_status(res) : PGRES_FATAL_ERROR;
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     auto first_word = sql.substr(0, sql.find(' '));
     return pg_error(first_word + " failed", res != nullptr
-                                              ? PQresultErrorMessage(res)
-                                              : PQerrorMessage(conn_));
+                                              ? pq.result_error_message(res)
+                                              : pq.error_message(conn_));
   }
   if (rows != nullptr) {
     rows->clear();
-    int n = PQntuples(res), cols = PQnfields(res);
+    int n = pq.ntuples(res), cols = pq.nfields(res);
     for (int r = 0; r < n; ++r) {
       std::vector<std::optional<std::string>> row;
       for (int c = 0; c < cols; ++c)
-        if (PQgetisnull(res, r, c))
+        if (pq.getisnull(res, r, c))
           row.emplace_back(std::nullopt);
         else
-          row.emplace_back(std::string{PQgetvalue(res, r, c),
-                                       static_cast<size_t>(PQgetlength(res, r, c))});
+          row.emplace_back(
+            std::string{pq.getvalue(res, r, c),
+                        static_cast<size_t>(pq.getlength(res, r, c))});
       rows->push_back(std::move(row));
     }
   }

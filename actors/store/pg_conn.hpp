@@ -15,6 +15,8 @@ struct pg_conn;
 
 namespace nb {
 
+struct pq_library;
+
 /// Rows of a query: text values, NULL as nullopt.
 using pg_rows = std::vector<std::vector<std::optional<std::string>>>;
 
@@ -46,6 +48,8 @@ public:
 private:
   caf::error ensure_connected();
   std::string dsn_;
+  /// libpq, loaded by the first ensure_connected().
+  const pq_library* pq_ = nullptr;
   ::pg_conn* conn_ = nullptr;
 };
 

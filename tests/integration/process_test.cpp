@@ -14,6 +14,7 @@
 #include "tests/integration/harness.hpp"
 #include "tests/support/proc_scan.hpp"
 #include "tests/support/promtool.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 using namespace nb;
 using namespace nb::test;
@@ -216,6 +217,12 @@ TEST_CASE("an idle gateway holds no thread for work it does once in a while") {
   // the inbox's file worker retires after 30 s idle (inbox_test).
   CHECK(names.count("nb.api") == 0);
   CHECK(names.count("nb.websocket") == 0);
+  // libcurl (the Email channel) and libpq (the PostgreSQL store), with all
+  // they link, are opened only by the features that use them.
+  auto maps = nb::test::read_all("/proc/" + std::to_string(gw.pid()) + "/maps");
+  for (const char* library : {"libcurl", "libpq", "libgnutls", "libldap"})
+    CHECK_MESSAGE(maps.find(library) == std::string::npos,
+                  library << " is mapped");
   // ... and both are served all the same.
   REQUIRE(h.post_chat("two", "b"));
   CHECK(webui_answers());

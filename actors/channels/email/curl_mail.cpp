@@ -5,7 +5,7 @@
 #include <regex>
 #include <sstream>
 
-#include <curl/curl.h>
+#include "actors/channels/email/curl_library.hpp"
 
 namespace nb::email {
 
@@ -29,15 +29,15 @@ size_t feed(char* buf, size_t size, size_t n, void* in) {
   return len;
 }
 
-void common(CURL* c, const email_config& cfg, const std::string& user,
-            const std::string& password) {
-  curl_easy_setopt(c, CURLOPT_USERNAME, user.c_str());
-  curl_easy_setopt(c, CURLOPT_PASSWORD, password.c_str());
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 15L);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+void common(const curl_library& lib, CURL* c, const email_config& cfg,
+            const std::string& user, const std::string& password) {
+  lib.easy_setopt(c, CURLOPT_USERNAME, user.c_str());
+  lib.easy_setopt(c, CURLOPT_PASSWORD, password.c_str());
+  lib.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 15L);
+  lib.easy_setopt(c, CURLOPT_TIMEOUT, 120L);
+  lib.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   if (!cfg.ca_file.empty())
-    curl_easy_setopt(c, CURLOPT_CAINFO, cfg.ca_file.c_str());
+    lib.easy_setopt(c, CURLOPT_CAINFO, cfg.ca_file.c_str());
 }
 
 } // namespace
@@ -50,19 +50,16 @@ static int abort_check(void* stop, curl_off_t, curl_off_t, curl_off_t, curl_off_
 imap_client::imap_client(const email_config& cfg,
                          const std::atomic<bool>* stop)
   : cfg_(cfg), stop_(stop) {
-  static const bool init = [] {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    return true;
-  }();
-  (void) init;
+  lib_ = load_curl(load_error_);
   base_ = std::string{cfg.imap_use_ssl ? "imaps://" : "imap://"}
           + cfg.imap_host + ":" + std::to_string(cfg.imap_port) + "/"
           + cfg.imap_mailbox;
-  curl_ = curl_easy_init();
+  curl_ = lib_ != nullptr ? lib_->easy_init() : nullptr;
 }
 
 imap_client::~imap_client() {
-  curl_easy_cleanup(static_cast<CURL*>(curl_));
+  if (curl_ != nullptr)
+    lib_->easy_cleanup(static_cast<CURL*>(curl_));
 }
 
 curl_result imap_client::run(const std::string& url, const std::string& custom,
@@ -70,28 +67,29 @@ curl_result imap_client::run(const std::string& url, const std::string& custom,
   curl_result out;
   auto* c = static_cast<CURL*>(curl_);
   if (!c) {
-    out.error = "libcurl did not start";
+    out.error = lib_ == nullptr ? load_error_ : "libcurl did not start";
     return out;
   }
-  curl_easy_reset(c);
-  common(c, cfg_, cfg_.imap_username, cfg_.imap_password);
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, abort_check);
-  curl_easy_setopt(c, CURLOPT_XFERINFODATA, stop_);
+  const curl_library& lib = *lib_;
+  lib.easy_reset(c);
+  common(lib, c, cfg_, cfg_.imap_username, cfg_.imap_password);
+  lib.easy_setopt(c, CURLOPT_URL, url.c_str());
+  lib.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  lib.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, abort_check);
+  lib.easy_setopt(c, CURLOPT_XFERINFODATA, stop_);
   if (!cfg_.imap_use_ssl)
-    curl_easy_setopt(c, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_ALL));
+    lib.easy_setopt(c, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_ALL));
   if (!custom.empty())
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, custom.c_str());
+    lib.easy_setopt(c, CURLOPT_CUSTOMREQUEST, custom.c_str());
   if (lines) {
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, collect);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, lines);
+    lib.easy_setopt(c, CURLOPT_HEADERFUNCTION, collect);
+    lib.easy_setopt(c, CURLOPT_HEADERDATA, lines);
   }
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &out.body);
-  auto rc = curl_easy_perform(c);
+  lib.easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+  lib.easy_setopt(c, CURLOPT_WRITEDATA, &out.body);
+  auto rc = lib.easy_perform(c);
   if (rc != CURLE_OK)
-    out.error = std::string{"IMAP: "} + curl_easy_strerror(rc);
+    out.error = std::string{"IMAP: "} + lib.easy_strerror(rc);
   return out;
 }
 
@@ -145,30 +143,34 @@ curl_result imap_client::unsee(const std::string& uid) {
 curl_result smtp_send(const email_config& cfg, const std::string& from,
                       const std::string& to, const std::string& message) {
   curl_result out;
-  CURL* c = curl_easy_init();
+  const curl_library* loaded = load_curl(out.error);
+  if (loaded == nullptr)
+    return out;
+  const curl_library& lib = *loaded;
+  CURL* c = lib.easy_init();
   if (!c) {
     out.error = "libcurl did not start";
     return out;
   }
-  common(c, cfg, cfg.smtp_username, cfg.smtp_password);
+  common(lib, c, cfg, cfg.smtp_username, cfg.smtp_password);
   auto url = std::string{cfg.smtp_use_ssl ? "smtps://" : "smtp://"}
              + cfg.smtp_host + ":" + std::to_string(cfg.smtp_port);
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  lib.easy_setopt(c, CURLOPT_URL, url.c_str());
   if (!cfg.smtp_use_ssl)
-    curl_easy_setopt(c, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_ALL));
+    lib.easy_setopt(c, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_ALL));
   auto mail_from = "<" + from + ">";
-  curl_easy_setopt(c, CURLOPT_MAIL_FROM, mail_from.c_str());
-  curl_slist* rcpt = curl_slist_append(nullptr, ("<" + to + ">").c_str());
-  curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
+  lib.easy_setopt(c, CURLOPT_MAIL_FROM, mail_from.c_str());
+  curl_slist* rcpt = lib.slist_append(nullptr, ("<" + to + ">").c_str());
+  lib.easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
   upload u{&message};
-  curl_easy_setopt(c, CURLOPT_READFUNCTION, feed);
-  curl_easy_setopt(c, CURLOPT_READDATA, &u);
-  curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-  auto rc = curl_easy_perform(c);
+  lib.easy_setopt(c, CURLOPT_READFUNCTION, feed);
+  lib.easy_setopt(c, CURLOPT_READDATA, &u);
+  lib.easy_setopt(c, CURLOPT_UPLOAD, 1L);
+  auto rc = lib.easy_perform(c);
   if (rc != CURLE_OK)
-    out.error = std::string{"SMTP: "} + curl_easy_strerror(rc);
-  curl_slist_free_all(rcpt);
-  curl_easy_cleanup(c);
+    out.error = std::string{"SMTP: "} + lib.easy_strerror(rc);
+  lib.slist_free_all(rcpt);
+  lib.easy_cleanup(c);
   return out;
 }
 

@@ -10,6 +10,8 @@
 
 namespace nb::email {
 
+struct curl_library;
+
 /// The outcome of one libcurl transfer: "" or why it failed.
 struct curl_result {
   std::string error;
@@ -44,7 +46,10 @@ private:
   std::string base_;
   const email_config& cfg_;
   const std::atomic<bool>* stop_;
-  void* curl_;
+  /// Null when libcurl could not be loaded; load_error_ says why.
+  const curl_library* lib_ = nullptr;
+  std::string load_error_;
+  void* curl_ = nullptr;
 };
 
 /// Sends `message` (complete, CRLF lines) from `from` to `to`; STARTTLS is

@@ -1,0 +1,40 @@
+// A system library opened when a feature first needs it instead of at
+// process start: libcurl (the Email channel) and libpq (the PostgreSQL
+// store), with everything they pull in, are most of the libraries a gateway
+// would map, and most gateways never use them. (SQLite stays linked: the
+// memory index behind recall is on by default.) The library is opened by its
+// soname, which pins the ABI the headers we compiled against describe; the
+// error names the Debian package to install when it is missing.
+#pragma once
+
+#include <string>
+
+namespace nb {
+
+/// A library loaded on demand, and who needs it (for the error text).
+struct library_spec {
+  const char* soname;  ///< "libcurl.so.4"
+  const char* package; ///< the Debian package that ships it, "libcurl4"
+  const char* feature; ///< "the Email channel"
+};
+
+/// Opens `spec` (RTLD_NOW: a missing symbol fails here, not mid-call).
+/// Blocking file I/O: call it from a worker thread, never a scheduler's.
+/// Null with `error` set ("the Email channel needs libcurl.so.4 (install
+/// the Debian package libcurl4): ...") when the library is not there.
+void* open_library(const library_spec& spec, std::string& error);
+
+/// The function `name` of an opened library; null with `error` set when
+/// the library has no such function.
+void* library_symbol(void* handle, const library_spec& spec, const char* name,
+                     std::string& error);
+
+/// Binds `fn` to the function `name` (library_symbol, typed).
+template <class Fn>
+bool bind_function(void* handle, const library_spec& spec, const char* name,
+                   Fn*& fn, std::string& error) {
+  fn = reinterpret_cast<Fn*>(library_symbol(handle, spec, name, error));
+  return fn != nullptr;
+}
+
+} // namespace nb
