@@ -1,8 +1,9 @@
 #include "actors/channels/kit/markdown_html.hpp"
 
-#include <functional>
 #include <regex>
 #include <vector>
+
+#include "actors/common/markdown_inline.hpp"
 
 namespace nb::chan {
 
@@ -22,52 +23,6 @@ std::string escape_html(const std::string& s) {
 
 namespace {
 
-/// Code is cut out first (and put back last) so no other rule touches it;
-/// a placeholder is "\x01<n>\x01", which neither escaping nor the inline
-/// rules can match.
-struct stash {
-  std::vector<std::string> parts;
-  std::string put(std::string html) {
-    parts.push_back(std::move(html));
-    return "\x01" + std::to_string(parts.size() - 1) + "\x01";
-  }
-  std::string restore(const std::string& s) const {
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-      if (s[i] != '\x01') {
-        out += s[i];
-        continue;
-      }
-      auto end = s.find('\x01', i + 1);
-      if (end == std::string::npos) {
-        out += s.substr(i + 1);
-        break;
-      }
-      // Only placeholders are between two \x01 (the input has none).
-      size_t n = 0;
-      for (size_t k = i + 1; k < end && n < parts.size(); ++k)
-        n = n * 10 + static_cast<size_t>(s[k] - '0');
-      if (n < parts.size())
-        out += parts[n];
-      i = end;
-    }
-    return out;
-  }
-};
-
-std::string replace_all(const std::string& s, const std::regex& re,
-                        const std::function<std::string(const std::smatch&)>& f) {
-  std::string out;
-  auto begin = std::sregex_iterator(s.begin(), s.end(), re);
-  size_t last = 0;
-  for (auto it = begin; it != std::sregex_iterator(); ++it) {
-    out += s.substr(last, it->position() - last);
-    out += f(*it);
-    last = it->position() + it->length();
-  }
-  return out + s.substr(last);
-}
-
 std::string escape_attr(const std::string& s) {
   std::string out;
   for (char c : s)
@@ -75,53 +30,107 @@ std::string escape_attr(const std::string& s) {
   return out;
 }
 
+/// The runs as HTML: a tag opens where its style starts and closes where it
+/// ends, innermost first, so the result is always balanced.
+std::string spans_html(const std::vector<md_span>& spans) {
+  std::string out;
+  std::vector<std::string> open; // tag names, outermost first
+  auto want = [](const md_span& s) {
+    std::vector<std::string> tags;
+    if (s.bold)
+      tags.emplace_back("b");
+    if (s.italic)
+      tags.emplace_back("i");
+    if (s.strike)
+      tags.emplace_back("s");
+    return tags;
+  };
+  for (const auto& s : spans) {
+    auto tags = want(s);
+    size_t keep = 0;
+    while (keep < open.size() && keep < tags.size() && open[keep] == tags[keep])
+      ++keep;
+    while (open.size() > keep) {
+      out += "</" + open.back() + ">";
+      open.pop_back();
+    }
+    for (size_t i = keep; i < tags.size(); ++i) {
+      out += "<" + tags[i] + ">";
+      open.push_back(tags[i]);
+    }
+    if (s.code)
+      out += "<code>" + escape_html(s.text) + "</code>";
+    else if (!s.url.empty())
+      out += "<a href=\"" + escape_attr(escape_html(s.url)) + "\">"
+             + escape_html(s.text) + "</a>";
+    else
+      out += escape_html(s.text);
+  }
+  while (!open.empty()) {
+    out += "</" + open.back() + ">";
+    open.pop_back();
+  }
+  return out;
+}
+
+/// One line outside fenced code: its block marker (heading, quote, bullet)
+/// as the chat shows it, the rest through the shared inline parser.
+std::string line_html(const std::string& line) {
+  static const std::regex heading{R"(^#{1,6}[ \t]+(.+)$)"};
+  static const std::regex quote{R"(^>[ \t]?)"};
+  static const std::regex bullet{R"(^([ \t]*)[-*+][ \t]+)"};
+  std::smatch m;
+  if (std::regex_match(line, m, heading))
+    return "<b>" + spans_html(parse_markdown_inline(m[1].str())) + "</b>";
+  std::string rest = std::regex_replace(
+    line, quote, "", std::regex_constants::format_first_only);
+  std::string lead;
+  if (std::regex_search(rest, m, bullet)) {
+    lead = m[1].str() + "• ";
+    rest = m.suffix().str();
+  }
+  return lead + spans_html(parse_markdown_inline(rest));
+}
+
+/// Text between fences; `after_fence`: its first line goes on from the
+/// line a fence closed on, so it starts no heading, quote or bullet.
+std::string text_html(const std::string& text, bool after_fence) {
+  std::string out;
+  size_t start = 0;
+  while (true) {
+    auto nl = text.find('\n', start);
+    auto line = text.substr(start, nl - start);
+    out += start == 0 && after_fence ? spans_html(parse_markdown_inline(line))
+                                     : line_html(line);
+    if (nl == std::string::npos)
+      return out;
+    out += '\n';
+    start = nl + 1;
+  }
+}
+
 } // namespace
 
 std::string markdown_to_html(const std::string& text) {
-  // The text's own \x01 bytes (they have no meaning in Telegram's HTML)
-  // would be taken for placeholders.
-  std::string md = text;
-  std::erase(md, '\x01');
-  stash code;
+  // The parser's marker bytes have no meaning in a chat's HTML.
+  std::string md;
+  md.reserve(text.size());
+  for (char c : text)
+    if (c < '\x01' || c > '\x07')
+      md += c;
   static const std::regex fence{R"(```[\w+-]*\n?([\s\S]*?)```)"};
-  std::string s = replace_all(md, fence, [&](const std::smatch& m) {
-    std::string body = m[1].str();
+  std::string out;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(md.begin(), md.end(), fence);
+       it != std::sregex_iterator(); ++it) {
+    out += text_html(md.substr(last, it->position() - last), last > 0);
+    std::string body = (*it)[1].str();
     if (!body.empty() && body.back() == '\n')
       body.pop_back();
-    return code.put("<pre><code>" + escape_html(body) + "</code></pre>");
-  });
-  static const std::regex inline_code{R"(`([^`\n]+)`)"};
-  s = replace_all(s, inline_code, [&](const std::smatch& m) {
-    return code.put("<code>" + escape_html(m[1].str()) + "</code>");
-  });
-  // Links before escaping, so the URL is taken as written.
-  static const std::regex link{R"(\[([^\]\n]+)\]\(([^)\s]+)\))"};
-  s = replace_all(s, link, [&](const std::smatch& m) {
-    return code.put("<a href=\"" + escape_attr(escape_html(m[2].str()))
-                    + "\">" + escape_html(m[1].str()) + "</a>");
-  });
-  s = escape_html(s);
-  static const std::regex heading{R"((^|\n)#{1,6}[ \t]+([^\n]+))"};
-  s = std::regex_replace(s, heading, "$1<b>$2</b>");
-  static const std::regex quote{R"((^|\n)&gt;[ \t]?)"};
-  s = std::regex_replace(s, quote, "$1");
-  static const std::regex bullet{R"((^|\n)([ \t]*)[-*+][ \t]+)"};
-  s = std::regex_replace(s, bullet, "$1$2• ");
-  static const std::regex bold{R"(\*\*([^*\n]+?)\*\*|__([^_\n]+?)__)"};
-  s = replace_all(s, bold, [](const std::smatch& m) {
-    return "<b>" + (m[1].matched ? m[1].str() : m[2].str()) + "</b>";
-  });
-  static const std::regex strike{R"(~~([^~\n]+?)~~)"};
-  s = std::regex_replace(s, strike, "<s>$1</s>");
-  // Single-marker italics only at word edges: snake_case and 2*3 stay.
-  static const std::regex italic{
-    R"((^|[^\w*])\*([^*\s][^*\n]*?)\*(?=[^\w*]|$)|(^|[^\w])_([^_\s][^_\n]*?)_(?=[^\w]|$))"};
-  s = replace_all(s, italic, [](const std::smatch& m) {
-    if (m[2].matched)
-      return m[1].str() + "<i>" + m[2].str() + "</i>";
-    return m[3].str() + "<i>" + m[4].str() + "</i>";
-  });
-  return code.restore(s);
+    out += "<pre><code>" + escape_html(body) + "</code></pre>";
+    last = it->position() + it->length();
+  }
+  return out + text_html(md.substr(last), last > 0);
 }
 
 } // namespace nb::chan
