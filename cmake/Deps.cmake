@@ -11,6 +11,10 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib>=0.11)
 add_library(httplib::httplib ALIAS PkgConfig::HTTPLIB)
 
+# Line editing and history for `nanobot agent` (libedit-dev): BSD-licensed,
+# unlike GNU readline (GPL), so linking it keeps our licence choice open.
+pkg_check_modules(LIBEDIT REQUIRED IMPORTED_TARGET libedit)
+
 # Debian's libcaf-dev 0.17.6 ships neither a CMake package nor a .pc file.
 find_path(CAF_INCLUDE_DIR caf/all.hpp REQUIRED)
 foreach(_c core io openssl)

@@ -13,6 +13,7 @@ packages=(
   openssl       # the cluster TLS test makes its certificates with the CLI
   bubblewrap    # exec runs every command in a bwrap sandbox
   slirp4netns   # the sandbox's "loopback-denied" network (outbound access)
+  libedit-dev   # line editing and history in `nanobot agent`
 )
 # node/npm run the WebUI test's playwright-core; any install will do (a
 # nodesource nodejs already brings npm, and Debian's npm would conflict).

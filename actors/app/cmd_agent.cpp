@@ -1,6 +1,9 @@
+#include <csignal>
 #include <future>
 #include <iostream>
 #include <thread>
+
+#include <pthread.h>
 
 #include "actors/app/commands.hpp"
 #include "actors/app/load_config.hpp"
@@ -11,18 +14,28 @@
 namespace nb {
 
 int cmd_agent(const options& opts) {
-  log::set_level(opts.verbose ? "debug" : opts.logs ? "info" : "warn");
+  // The gateway's log lines show in the chat only when asked for (--logs,
+  // or --verbose for more); otherwise they stay quiet, as the original's do.
+  log::set_level(opts.verbose ? "debug" : opts.logs ? "info" : "off");
   auto cfg = load_config_or_report(opts);
   if (!cfg)
     return 2;
   refuse_exec_without_sandbox(*cfg);
   try {
+    // The chat takes Ctrl+C on this thread (to stop a turn): every thread
+    // the runtime starts inherits a mask that keeps SIGINT away from it.
+    sigset_t sigint, before;
+    sigemptyset(&sigint);
+    sigaddset(&sigint, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &sigint, &before);
     runtime rt{*cfg};
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
     cli_options co;
     co.session = opts.session;
     co.message = opts.message;
     co.stream = opts.stream;
     co.markdown = opts.markdown;
+    co.history_file = cfg->config_dir() + "/history/cli";
     int rc = run_cli_chat(rt.system(), rt.router(), co);
     // Work the turn started in the background (the /new archive, a
     // consolidation) finishes before the process ends, within a bound.
