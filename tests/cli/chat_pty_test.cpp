@@ -20,7 +20,7 @@ json llm_of(const fake_llm& llm) {
   return {{"providers", {{"custom", {{"apiBase", llm.base_url()}}}}}};
 }
 
-pty_session chat(const cli_home& h, std::vector<std::string> extra = {}) {
+pty_session agent_chat(const cli_home& h, std::vector<std::string> extra = {}) {
   std::vector<std::string> argv{nanobot_binary(), "agent", "-c", h.config};
   argv.insert(argv.end(), extra.begin(), extra.end());
   return pty_session{argv, h.home.path};
@@ -48,7 +48,7 @@ bool wait_for_requests(const fake_llm& llm, size_t n) {
   return true;
 }
 
-std::string read_file(const std::string& path) {
+std::string history_text(const std::string& path) {
   std::ifstream in{path};
   return {std::istreambuf_iterator<char>{in}, {}};
 }
@@ -63,7 +63,7 @@ TEST_CASE("the terminal chat renders Markdown and keeps a history") {
   llm.push(stream_text({"# Plan\n\nThis is **bold** and `code`.\n\n",
                         "```python\nprint(1)\n```\n\n- one\n  - two\n"}));
   {
-    auto t = chat(h);
+    auto t = agent_chat(h);
     REQUIRE(t.wait_for("You:") != npos);
     t.type("hello there\r");
     auto at = t.wait_for("╰", 0);
@@ -99,13 +99,13 @@ TEST_CASE("the terminal chat renders Markdown and keeps a history") {
     CHECK(t.wait_exit() == 0);
   }
   // Every line typed is in <config dir>/history/cli.
-  auto hist = read_file(h.home.at("history/cli"));
+  auto hist = history_text(h.home.at("history/cli"));
   CHECK(hist.find("\n+hello there\n") != npos);
   CHECK(hist.find("\n+alpha\\\n") != npos);
   CHECK(hist.find("\n+beta\n") != npos);
 
   // The next chat loads it: the up arrow recalls the last line.
-  auto t = chat(h);
+  auto t = agent_chat(h);
   REQUIRE(t.wait_for("You:") != npos);
   t.type("\x1b[A\r");
   REQUIRE(wait_for_requests(llm, 3));
@@ -129,7 +129,7 @@ TEST_CASE("Ctrl+C during a slow answer stops the turn and the chat goes on") {
   slow.stall = true;
   llm.push(slow);
   llm.push(text("Fine again."));
-  auto t = chat(h);
+  auto t = agent_chat(h);
   REQUIRE(t.wait_for("You:") != npos);
   t.type("take your time\r");
   REQUIRE(wait_for_requests(llm, 1));
@@ -150,7 +150,7 @@ TEST_CASE("--no-markdown shows the answer as written in the terminal") {
   fake_llm llm;
   cli_home h{llm_of(llm)};
   llm.push(text("**bold** and `code`"));
-  auto t = chat(h, {"--no-markdown"});
+  auto t = agent_chat(h, {"--no-markdown"});
   REQUIRE(t.wait_for("You:") != npos);
   t.type("hi\r");
   auto at = t.wait_for("nanobot: **bold** and `code`");
