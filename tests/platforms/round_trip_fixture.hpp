@@ -24,6 +24,10 @@ namespace nb::test {
 
 using namespace std::chrono_literals;
 
+/// Declare the platform's fake before the gateway: the gateway then stops
+/// (its adapter closes the connection) while the platform is still up.
+/// The other way round the fake goes first and its adapter reconnects to it,
+/// with back-offs, while it is being torn down: seconds per test.
 struct gateway {
   temp_home home;
   fake_llm llm;

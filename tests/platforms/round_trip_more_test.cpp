@@ -12,8 +12,8 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 
 TEST_CASE("mochat message reaches the agent and the answer comes back") {
-  gateway gw;
   fake_mochat mo;
+  gateway gw;
   gw.enable("mochat", {{"baseUrl", mo.base_url()},
                        {"socketUrl", mo.socket_url()},
                        {"clawToken", fake_mochat::token},
@@ -36,16 +36,24 @@ TEST_CASE("mochat message reaches the agent and the answer comes back") {
   auto sent = mo.sends().size();
   mo.push_session("session_a", "u2", "stranger", "rt2");
   mo.push_panel("panel-1", "g1", "u2", "stranger in a panel", "rt3", true);
-  // Both taken in (acknowledged) and refused by access control.
+  // Both taken in (acknowledged) and refused by access control. The watch
+  // hands events on in order: the allowed one behind them is answered only
+  // after both were decided.
   REQUIRE(mo.wait_acked(3, 15s));
-  std::this_thread::sleep_for(1s);
-  CHECK(gw.llm.request_count() == calls);
-  CHECK(mo.sends().size() == sent);
+  mo.push_session("session_a", "u1", "after the strangers", "rt4");
+  REQUIRE(eventually([&] {
+    return joined_text(mo.sends(), "content").find("echo: after the strangers")
+           != std::string::npos;
+  }));
+  CHECK(gw.llm.request_count() == calls + 1);
+  CHECK(mo.sends().size() == sent + 1);
+  CHECK(joined_text(mo.sends(), "content").find("stranger in a panel")
+        == std::string::npos);
 }
 
 TEST_CASE("qq message reaches the agent and the answer comes back") {
-  gateway gw;
   fake_qq qq;
+  gateway gw;
   gw.enable("qq", {{"appId", fake_qq::app_id}, {"secret", fake_qq::secret},
                    {"apiBase", qq.base_url()}, {"tokenBase", qq.base_url()},
                    {"allowFrom", {"U1"}}});
@@ -71,18 +79,26 @@ TEST_CASE("qq message reaches the agent and the answer comes back") {
   qq.push("C2C_MESSAGE_CREATE", fake_qq::c2c_message("U9", "stranger"));
   qq.push("GROUP_AT_MESSAGE_CREATE",
           fake_qq::group_message("G1", "U9", "stranger in a group"));
-  std::this_thread::sleep_for(2s);
-  CHECK(gw.llm.request_count() == calls);
+  // The gateway connection hands dispatches on one at a time, in order:
+  // the allowed one behind both is answered only after them.
+  qq.push("C2C_MESSAGE_CREATE", fake_qq::c2c_message("U1", "after them"));
+  REQUIRE(eventually([&] {
+    return joined_text(qq.posts(), "content").find("echo: after them")
+           != std::string::npos;
+  }));
+  CHECK(gw.llm.request_count() == calls + 1);
   // No ack and no answer to anyone not allowed (a pairing invite at most).
   for (size_t i = before; i < qq.posts().size(); ++i) {
+    if (qq.posts()[i]["target"] == "U1")
+      continue; // the allowed one's ack and answer
     CHECK(qq.posts()[i]["content"] != "⏳ Processing...");
     CHECK(qq.posts()[i]["target"] != "G1");
   }
 }
 
 TEST_CASE("dingtalk message reaches the agent and the answer comes back") {
-  gateway gw;
   fake_dingtalk dt;
+  gateway gw;
   gw.enable("dingtalk", {{"clientId", fake_dingtalk::client_id},
                          {"clientSecret", fake_dingtalk::client_secret},
                          {"apiBase", dt.api_base()},
@@ -115,17 +131,20 @@ TEST_CASE("dingtalk message reaches the agent and the answer comes back") {
   CHECK(echoes == 1);
 
   // Someone not in allowFrom: the model is never asked, nothing is sent.
+  // The stream hands callbacks on one at a time, in order: the allowed one
+  // behind the stranger's is answered only after it was decided.
   auto calls = gw.llm.request_count();
   auto before = dt.sends().size();
   dt.push(fake_dingtalk::text("staff7", "stranger"));
-  std::this_thread::sleep_for(2s);
-  CHECK(gw.llm.request_count() == calls);
-  CHECK(dt.sends().size() == before);
+  dt.push(fake_dingtalk::text("staff1", "after the stranger"));
+  REQUIRE(eventually([&] { return answered("echo: after the stranger"); }));
+  CHECK(gw.llm.request_count() == calls + 1);
+  CHECK(dt.sends().size() == before + 1);
 }
 
 TEST_CASE("feishu message reaches the agent and the answer comes back") {
-  gateway gw;
   fake_feishu fs;
+  gateway gw;
   gw.enable("feishu", {{"appId", fake_feishu::app_id},
                        {"appSecret", fake_feishu::app_secret},
                        {"apiBase", fs.api_base()},
@@ -164,11 +183,20 @@ TEST_CASE("feishu message reaches the agent and the answer comes back") {
   auto calls = gw.llm.request_count();
   auto before = fs.sent().size();
   auto reactions = fs.reactions().size();
-  fs.push_event(fake_feishu::text_event("oc_dm2", "group", "ou_eve",
-                                        "let me in", true));
+  auto stranger =
+    fake_feishu::text_event("oc_dm2", "group", "ou_eve", "let me in", true);
+  fs.push_event(stranger);
   REQUIRE(fs.wait_acked(4, 10s));
-  std::this_thread::sleep_for(2s);
-  CHECK(gw.llm.request_count() == calls);
-  CHECK(fs.sent().size() == before);
-  CHECK(fs.reactions().size() == reactions);
+  // Events are handed on one at a time, in order: the allowed one behind
+  // the stranger's is answered only after it was decided.
+  fs.push_event(
+    fake_feishu::text_event("oc_dm", "p2p", "ou_ann", "after the stranger"));
+  REQUIRE(eventually([&] {
+    return texts().find("echo: after the stranger") != std::string::npos;
+  }));
+  CHECK(gw.llm.request_count() == calls + 1);
+  CHECK(fs.sent().size() == before + 1);
+  for (size_t i = reactions; i < fs.reactions().size(); ++i)
+    CHECK(fs.reactions()[i]["message_id"]
+          != fake_feishu::message_id_of(stranger));
 }
