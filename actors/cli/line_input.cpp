@@ -8,7 +8,9 @@
 #include <iostream>
 #include <langinfo.h>
 
+#include <fcntl.h>
 #include <histedit.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include "actors/cli/history_file.hpp"
@@ -18,21 +20,48 @@ namespace nb {
 namespace {
 
 volatile std::sig_atomic_t input_interrupted = 0;
+/// The self-pipe: the handler writes a byte, the reader polls it beside
+/// stdin. A flag alone is not enough: a Ctrl+C that lands after the check
+/// and before read() starts would leave the read blocked.
+int input_wake[2] = {-1, -1};
 
 extern "C" void input_on_sigint(int) {
+  int saved = errno;
   input_interrupted = 1;
+  if (input_wake[1] >= 0) {
+    char c = 1;
+    (void)!::write(input_wake[1], &c, 1);
+  }
+  errno = saved;
 }
 
 /// One byte from stdin; a Ctrl+C ends the wait (-1), other interruptions
 /// (a resize) do not. 1 = a byte, 0 = end of input, -1 = error or Ctrl+C.
 int input_byte(unsigned char& b) {
   while (true) {
-    auto n = ::read(STDIN_FILENO, &b, 1);
-    if (n == 1)
+    pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {input_wake[0], POLLIN, 0}};
+    int n = ::poll(p, input_wake[0] >= 0 ? 2 : 1, -1);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return -1;
+    if (input_wake[0] >= 0 && (p[1].revents & POLLIN) != 0) {
+      char drain[64];
+      while (::read(input_wake[0], drain, sizeof drain) > 0) {
+      }
+      // A Ctrl+C the turn loop already took is not for the prompt.
+      if (input_interrupted)
+        return -1;
+      continue;
+    }
+    if (p[0].revents == 0)
+      continue;
+    auto got = ::read(STDIN_FILENO, &b, 1);
+    if (got == 1)
       return 1;
-    if (n == 0)
+    if (got == 0)
       return 0;
-    if (errno != EINTR || input_interrupted)
+    if (errno != EINTR)
       return -1;
   }
 }
@@ -70,6 +99,8 @@ char* input_prompt(EditLine* el) {
 } // namespace
 
 void install_interrupt_flag() {
+  if (input_wake[0] < 0 && ::pipe2(input_wake, O_NONBLOCK | O_CLOEXEC) != 0)
+    input_wake[0] = input_wake[1] = -1;
   struct sigaction sa {};
   sa.sa_handler = input_on_sigint;
   sigemptyset(&sa.sa_mask);

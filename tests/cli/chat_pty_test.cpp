@@ -55,6 +55,16 @@ std::string history_text(const std::string& path) {
 
 constexpr auto npos = std::string::npos;
 
+/// Waits until libedit reads the keys: the prompt can show while the
+/// terminal is still in cooked mode, where a Ctrl+D typed that instant is
+/// taken by the line discipline. Ctrl+L makes libedit clear the screen;
+/// once that shows, the editor owns the keyboard.
+bool editing(pty_session& t) {
+  auto mark = t.screen().size();
+  t.type("\x0c");
+  return t.wait_for("[2J", mark) != npos;
+}
+
 } // namespace
 
 TEST_CASE("the terminal chat renders Markdown and keeps a history") {
@@ -95,6 +105,7 @@ TEST_CASE("the terminal chat renders Markdown and keeps a history") {
     CHECK(last_user_text(llm).find("[Runtime Context") != npos);
     CHECK(t.screen().find("Runtime Context") == npos);
 
+    REQUIRE(editing(t));
     t.type("\x04"); // Ctrl+D leaves
     CHECK(t.wait_exit() == 0);
   }
@@ -159,6 +170,7 @@ TEST_CASE("--no-markdown shows the answer as written in the terminal") {
   auto line = t.screen().substr(at, t.screen().find('\n', at) - at);
   CHECK(line.find('\033') == npos);
   REQUIRE(t.wait_for("You:", at) != npos);
+  REQUIRE(editing(t));
   t.type("\x04");
   CHECK(t.wait_exit() == 0);
 }
