@@ -146,6 +146,8 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
         if (dm.reason && dm.reason != caf::exit_reason::user_shutdown)
           log::get("router")->error("[{}] session actor died: {}", i->first,
                                     self->system().render(dm.reason));
+        if (!i->second.exited)
+          self->state.departed.insert(dm.source);
         sessions.erase(i);
         report_live(self);
         return;
@@ -154,8 +156,12 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
   });
   self->set_exit_handler([=](caf::exit_msg& em) {
     for (auto& [key, e] : self->state.sessions)
-      if (e.session.address() == em.source)
+      if (e.session.address() == em.source) {
+        e.exited = true;
         return; // a session died: the down handler forgets it
+      }
+    if (self->state.departed.erase(em.source) > 0)
+      return; // a session died and the down handler forgot it already
     // An agent's tools or workspace actor (linked): the agent's next
     // session gets a fresh one.
     if (forget_agent_actor(self, self->state.agent_tools, em, "tools")

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
@@ -26,9 +27,14 @@ struct router_state {
   struct entry {
     session_actor session;
     int64_t forwarded = 0; ///< inbound messages sent to this session
+    bool exited = false;   ///< its exit message (the link) came already
   };
 
   std::unordered_map<std::string, entry> sessions;
+  /// Sessions that died and whose down message came before their exit
+  /// message (CAF sends both, in no promised order): that exit is theirs,
+  /// not the supervisor stopping the router.
+  std::unordered_set<caf::actor_addr> departed;
   /// A flush arrived (the gateway is stopping): no new session starts.
   bool draining = false;
   /// Gives retired sessions' memory back (spawned on the first retirement).
