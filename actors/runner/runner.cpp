@@ -8,6 +8,7 @@
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/runner/context_governor.hpp"
+#include "actors/runner/goal_tools.hpp"
 #include "actors/runner/reply_messages.hpp"
 #include "actors/runner/runner_steps.hpp"
 #include "actors/runner/spawn_tool.hpp"
@@ -170,6 +171,10 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
   bool streamed = close_stream_segment(self);
   json msg{{"role", "assistant"}, {"content", reply.content}};
   keep_reasoning(msg, reply);
+  // A refusal is no answer a sustained goal goes on from: the session reads
+  // (and drops) this mark before it stores the message.
+  if (fr == "refusal" || fr == "content_filter")
+    msg["_finish_reason"] = fr;
   add_message(self, std::move(msg));
   finish(self, reply.content, "completed", streamed);
 }
@@ -261,6 +266,12 @@ void start(runner_pointer self) {
   if (st.subagents && st.request.allowed_tools.empty()
       && !st.request.can_message.empty())
     st.specs.push_back(send_to_agent_spec(st.request.can_message));
+  // The session keeps the goal state: only a turn of a session has them
+  // (a subagent runs with a tool scope and without a session).
+  if (st.session && st.request.allowed_tools.empty()) {
+    st.specs.push_back(create_goal_spec());
+    st.specs.push_back(update_goal_spec());
+  }
   json defs = json::array();
   for (auto& s : st.specs) {
     json params = json::parse(s.parameters_json, nullptr, false);

@@ -9,6 +9,8 @@
 #include "actors/common/log.hpp"
 #include "actors/common/thread_name.hpp"
 #include "actors/common/timed_request.hpp"
+#include "actors/runner/goal_tools.hpp"
+#include "messages/goal.hpp"
 #include "actors/runner/runner_steps.hpp"
 #include "actors/runner/spawn_tool.hpp"
 #include "actors/runner/tool_batches.hpp"
@@ -138,6 +140,25 @@ void run_send_to_agent(runner_pointer self, size_t index) {
               "the other agent could not be asked");
 }
 
+/// create_goal and update_goal go to the session, which owns the goal
+/// state and answers like a tool once the new state is on disk.
+void run_goal_tool(runner_pointer self, size_t index) {
+  auto& st = self->state;
+  // The session actor answers goal calls too (messages/goal.hpp).
+  auto session = caf::actor_cast<session_goal_view>(st.session);
+  timed_request(self, session, std::chrono::seconds(90),
+                goal_tool_call{st.calls[index]})
+    .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
+          [=](caf::error& err) {
+            auto& c = self->state.calls[index];
+            call_done(self, index,
+                      {c.id, c.name,
+                       "Error: the goal could not be changed ("
+                         + render(self, err) + ")",
+                       true, 0, 0});
+          });
+}
+
 /// What the my tool may show of this turn: no secret is in it.
 std::string turn_view(runner_pointer self) {
   auto& st = self->state;
@@ -180,6 +201,10 @@ void run_call(runner_pointer self, size_t index) {
   }
   if (call.name == "spawn" && st.subagents) {
     run_spawn(self, index);
+    return;
+  }
+  if (is_goal_tool(call.name) && st.session && allowed.empty()) {
+    run_goal_tool(self, index);
     return;
   }
   if (call.name == "send_to_agent" && st.subagents
