@@ -14,6 +14,10 @@ const std::vector<command_spec>& command_table() {
     {"/new", "", "archive this conversation and start a fresh one", cmd_new,
      false},
     {"/stop", "", "stop the running task and its subagents", cmd_stop, false},
+    {"/goal", "<task>",
+     "work on a long-running task as a sustained goal: the agent records "
+     "it and keeps going until it is done",
+     cmd_goal, true},
     {"/status", "", "model, tokens, context use, session size, uptime",
      cmd_status, false},
     {"/history", "[n]", "show the last n messages (default 10, at most 50)",

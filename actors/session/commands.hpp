@@ -19,6 +19,7 @@ enum class command_action {
   reply,       ///< just send the text
   new_session, ///< archive the conversation and start a fresh one
   stop,        ///< cancel the running turn and its subagents
+  goal,        ///< /goal: the message goes on to the model as a goal request
 };
 
 /// What a command may know about (and, for `model`, change in) its session.
@@ -102,6 +103,7 @@ command_reply cmd_model(command_context& ctx);
 command_reply cmd_stats(command_context& ctx);
 command_reply cmd_memory_search(command_context& ctx);
 command_reply cmd_agent(command_context& ctx);
+command_reply cmd_goal(command_context& ctx);
 
 /// The /help text.
 std::string help_text();

@@ -63,7 +63,7 @@ void deliver(session_pointer self, outbound_msg msg) {
 
 namespace {
 
-session_admin_view::behavior_type accepting(session_pointer self);
+session_goal_view::behavior_type accepting(session_pointer self);
 
 /// How often an idle session wakes up (CAF re-arms the timeout after each
 /// firing): for the idle compaction check, and to offer to quit.
@@ -78,7 +78,7 @@ std::chrono::milliseconds idle_tick(const session_config& cfg) {
 /// While a turn runs: /stop, /status and the other commands are answered
 /// at once; plain messages wait in `pending` (in order) for the runner to
 /// inject them or for the next turn. A flush waits for the turn's end.
-session_admin_view::behavior_type busy(session_pointer self) {
+session_goal_view::behavior_type busy(session_pointer self) {
   return {
     guard("session",
           [=](inbound_msg& in) {
@@ -93,6 +93,7 @@ session_admin_view::behavior_type busy(session_pointer self) {
     },
     guard("session",
           [=](take_injections_atom) { return hand_out_injections(self); }),
+    guard("session", [=](goal_tool_call& g) { return goal_call(self, g); }),
     [=](session_admin&) -> caf::result<caf::ok_atom> {
       return caf::skip; // applied once the turn has ended (in accepting)
     },
@@ -108,6 +109,10 @@ void start_turn(session_pointer self, inbound_msg in) {
   st.to_save.clear();
   st.reply.clear();
   st.stop_reason.clear();
+  st.finish_reason.clear();
+  st.goal_requested = false;
+  st.goal_permission = false;
+  st.continued = false;
   st.streamed = false;
   st.delivered_by_tool = false;
   st.failure.clear();
@@ -122,7 +127,7 @@ void start_turn(session_pointer self, inbound_msg in) {
   enter_state(self);
 }
 
-session_admin_view::behavior_type accepting(session_pointer self) {
+session_goal_view::behavior_type accepting(session_pointer self) {
   return {
     guard("session",
           [=](inbound_msg& in) {
@@ -146,6 +151,7 @@ session_admin_view::behavior_type accepting(session_pointer self) {
       return rp;
     },
     [=](take_injections_atom) { return std::vector<inbound_msg>{}; },
+    guard("session", [=](goal_tool_call& g) { return goal_call(self, g); }),
     guard("session",
           [=](session_admin& a) { return apply_admin(self, a); }),
     caf::after(idle_tick(self->state.cfg)) >> [=] {
@@ -218,11 +224,9 @@ void turn_finished(session_pointer self) {
   }
 }
 
-session_admin_view::behavior_type session_impl(session_pointer self,
-                                               std::string key,
-                                          session_config cfg,
-                                          session_services svc,
-                                          router_actor router) {
+session_goal_view::behavior_type
+session_impl(session_pointer self, std::string key, session_config cfg,
+             session_services svc, router_actor router) {
   auto& st = self->state;
   st.key = std::move(key);
   st.cfg = std::move(cfg);

@@ -24,6 +24,7 @@
 #include "actors/session/turn_machine.hpp"
 #include "config/settings.hpp"
 #include "messages/interfaces.hpp"
+#include "messages/goal.hpp"
 #include "messages/session_admin.hpp"
 
 namespace nb {
@@ -128,6 +129,7 @@ struct session_state {
   std::vector<nlohmann::json> to_save; ///< persisted at SAVE
   std::string reply;
   std::string stop_reason;
+  std::string finish_reason; ///< of the model's last reply
   bool streamed = false;
   bool delivered_by_tool = false; ///< the message tool answered this chat
   std::string failure; ///< what went wrong, for the user and the log
@@ -143,6 +145,15 @@ struct session_state {
   /// if not before (when their early save failed, SAVE keeps them).
   std::vector<std::string> injected_inbox_ids;
 
+  // Sustained goals (session_goal.cpp). The goal itself lives in
+  // file_meta ("goal_state"), as the original keeps it.
+  bool goal_requested = false;  ///< this turn was started by /goal
+  bool goal_permission = false; ///< create_goal and replace allowed now
+  /// Bumped by /stop and /new: continuation turns scheduled before are void.
+  int goal_epoch = 0;
+  bool continuation_queued = false; ///< one is on its way to this session
+  bool continued = false;           ///< this turn scheduled the next one
+
   // Semantic memory (session_recall.cpp).
   std::string recalled;         ///< this turn's recalled lines ("" = none)
   bool recall_pending = false;  ///< the recall's answer is still out
@@ -150,15 +161,14 @@ struct session_state {
   std::string memory_mode;      ///< the last recall's mode, for /status
 };
 
-/// Sessions answer the narrow session_actor and the WebUI's session_admin.
-using session_pointer = session_admin_view::stateful_pointer<session_state>;
+/// Sessions answer the narrow session_actor, the WebUI's session_admin and
+/// their runner's goal calls.
+using session_pointer = session_goal_view::stateful_pointer<session_state>;
 
 /// Spawned by the router for `key`.
-session_admin_view::behavior_type session_impl(session_pointer self,
-                                               std::string key,
-                                          session_config cfg,
-                                          session_services svc,
-                                          router_actor router);
+session_goal_view::behavior_type
+session_impl(session_pointer self, std::string key, session_config cfg,
+             session_services svc, router_actor router);
 
 // -- the turn, state by state (session_turn.cpp) ----------------------------
 
@@ -289,6 +299,37 @@ void remember_route(session_pointer self);
 /// The metadata change (a JSON merge patch) of a rename, archive or
 /// unarchive; null for any other op.
 nlohmann::json admin_meta_patch(const session_admin& a);
+
+// -- sustained goals (session_goal.cpp) -------------------------------------
+
+/// The running turn's create_goal or update_goal call: the new state is
+/// stored (a metadata patch of the session file) before the answer.
+caf::result<tool_result> goal_call(session_pointer self, goal_tool_call& g);
+
+/// For the WebUI: a goal_status event ("running" as the model is called,
+/// "idle" at the turn's end) on WebSocket turns; nothing elsewhere.
+void goal_status_event(session_pointer self, const char* status);
+
+/// SAVE, once the turn is stored: schedules the next continuation turn
+/// while the goal stays active (bounded), through the durable inbox when
+/// there is one (else the router), or clears the round count once the goal
+/// ended; then `then`.
+void after_goal_turn(session_pointer self, std::function<void()> then);
+
+/// A message that is an internal goal continuation.
+bool is_goal_continuation(const inbound_msg& in);
+
+/// COMMAND: a continuation that /stop or /new made void, or whose goal
+/// ended, is dropped (true: the turn ends here, quietly).
+bool drop_void_continuation(session_pointer self);
+
+/// /stop and /new: continuation turns already scheduled never run.
+void void_continuations(session_pointer self);
+
+/// The goal lines for the runtime context ("" without an active goal)
+/// and the guidance after it ("" when no goal is active or starting).
+std::string goal_context_lines(session_pointer self);
+std::string goal_guidance(session_pointer self);
 
 // -- the durable inbox (session_inbox.cpp) ----------------------------------
 

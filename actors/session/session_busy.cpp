@@ -16,6 +16,9 @@ namespace {
 constexpr size_t injections_per_check = 3;
 
 bool injectable(const inbound_msg& in) {
+  // A goal's continuation is a turn of its own, never part of another.
+  if (is_goal_continuation(in))
+    return false;
   return never_a_command(in) || !parse_command(in.content).is_command;
 }
 
@@ -128,12 +131,15 @@ void while_busy(session_pointer self, inbound_msg in) {
   switch (reply.action) {
     case command_action::new_session:
       // The fresh start waits for the stopped turn to end, in order.
+      void_continuations(self);
       cancel_turn(self, in.reply_to);
       stop_subagents(self, {});
       st.pending.push_back(std::move(in));
       return;
     case command_action::stop: {
       // The turn stops now; the answer counts the subagents stopped too.
+      // The goal does not go on by itself after it.
+      void_continuations(self);
       auto n = cancel_turn(self, in.reply_to);
       stop_subagents(self, [=](int32_t m) {
         deliver_to(self, in, reply_to_msg(self, in, stopped_text(n + m),
@@ -143,6 +149,7 @@ void while_busy(session_pointer self, inbound_msg in) {
       return;
     }
     case command_action::reply:
+    case command_action::goal: // never while busy (cmd_goal refuses)
       break;
   }
   if (counts_subagents(cmd) && st.svc.subagents) {

@@ -82,6 +82,12 @@ void do_command(session_pointer self) {
     fire(self, turn_event::shortcut);
     return;
   }
+  if (drop_void_continuation(self)) {
+    // A goal continuation /stop or /new made void, or whose goal ended.
+    settle_inbox(self, st.current);
+    fire(self, turn_event::shortcut);
+    return;
+  }
   // System turns (subagent results, schedules) are never commands.
   auto cmd = never_a_command(st.current) ? parsed_command{}
                                          : parse_command(st.current.content);
@@ -103,8 +109,18 @@ void do_command(session_pointer self) {
     });
     return;
   }
-  if (cmd.spec && cmd.spec->run == cmd_stop)
+  if (cmd.spec && cmd.spec->run == cmd_stop) {
     stop_exec_sessions(self); // even when nothing else runs
+    // A goal's next turn on its way counts as the task stopped.
+    bool queued = st.continuation_queued && cmd.args.empty();
+    void_continuations(self);
+    if (queued) {
+      stop_subagents(self, [=](int32_t n) {
+        answer_command(self, stopped_text(n + 1), false);
+      });
+      return;
+    }
+  }
   if (counts_subagents(cmd) && st.svc.subagents) {
     // No turn runs, but subagents may: /status and /stop count them.
     with_subagent_count(self, [=](int32_t n) mutable {
@@ -130,16 +146,24 @@ void run_parsed_command(session_pointer self, const parsed_command& cmd,
   }
   switch (reply.action) {
     case command_action::new_session:
+      void_continuations(self);
       stop_subagents(self, {});
       start_new_session(self, std::move(reply.text));
       return;
     case command_action::stop:
+      void_continuations(self);
       stop_subagents(self, [=](int32_t n) {
         answer_command(self, stopped_text(n), false);
       });
       return;
     case command_action::reply:
       answer_command(self, std::move(reply.text), true);
+      return;
+    case command_action::goal:
+      // On to the model, allowed to record the goal (create_goal).
+      self->state.goal_requested = true;
+      self->state.goal_permission = true;
+      fire(self, turn_event::dispatch);
       return;
   }
 }

@@ -2,6 +2,7 @@
 // WebUI and the API show) and the user's message as the transcript stores it.
 #include "actors/session/session.hpp"
 #include "actors/common/iso_time.hpp"
+#include "actors/session/goal_state.hpp"
 #include "actors/session/session_steps.hpp"
 
 #include <algorithm>
@@ -42,6 +43,9 @@ outbound_msg reply_msg(session_pointer self, std::string text, bool is_error) {
                      {"context_tokens", last.prompt_tokens}};
     meta["context_window_tokens"] = self->state.runtime.context_window_tokens;
   }
+  // The WebUI's goal strip, refreshed at every turn's end (turn_end).
+  if (in.channel == "websocket")
+    meta["goal_state"] = goal::ws_blob(self->state.file_meta);
   out.metadata_json = meta.dump();
   return out;
 }
@@ -54,6 +58,10 @@ json user_message(const inbound_msg& in) {
   // and is not stored twice.
   if (!in.inbox_id.empty())
     m["_inbox"] = in.inbox_id;
+  // A goal's continuation prompt: kept so the transcript alternates, marked
+  // as the host's, not the user's words.
+  if (is_goal_continuation(in))
+    m["_goal_continuation"] = true;
   return m;
 }
 

@@ -101,6 +101,11 @@ json model_messages(session_pointer self) {
                                st.current.sender_id, st.cfg.zone.get());
   if (auto note = session_mail_note(st.current.metadata_json); !note.empty())
     block.insert(block.rfind("\n[/Runtime Context]"), "\n" + note);
+  // The active goal as metadata, then what to do about it.
+  if (auto lines = goal_context_lines(self); !lines.empty())
+    block.insert(block.rfind("\n[/Runtime Context]"), lines);
+  if (auto guide = goal_guidance(self); !guide.empty())
+    block += "\n\n" + guide;
   add_recall(self, block);
   auto& c = last["content"];
   if (c.is_string())
@@ -139,6 +144,16 @@ void do_build(session_pointer self) {
         persist_user();
       },
       [=](caf::error&) { persist_user(); });
+}
+
+/// The runner's mark of a refusal on the final answer ("_finish_reason"):
+/// read for the goal's continuation, never stored.
+std::string take_finish_mark(std::vector<json>& msgs) {
+  if (msgs.empty() || !msgs.back().contains("_finish_reason"))
+    return {};
+  auto fr = msgs.back().value("_finish_reason", "");
+  msgs.back().erase("_finish_reason");
+  return fr;
 }
 
 /// Whether inbound metadata asks the message tool not to deliver (the
@@ -203,6 +218,7 @@ void do_run(session_pointer self) {
   rq.can_message = st.cfg.can_message;
   rq.sender_id = st.current.sender_id;
   rq.model_preset = st.runtime.preset;
+  goal_status_event(self, "running");
   auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
                + st.cfg.tool_timeout * st.cfg.max_iterations;
   timed_request(self, runner, limit, std::move(rq))
@@ -217,6 +233,7 @@ void do_run(session_pointer self) {
           last_recorded_usage(st.to_save, st.last_turn_sum, context);
           st.reply = std::move(out.final_content);
           st.stop_reason = std::move(out.stop_reason);
+          st.finish_reason = take_finish_mark(st.to_save);
           st.streamed = out.streamed;
           st.last_usage = out.usage;
           st.runner = nullptr;
@@ -234,6 +251,10 @@ void do_run(session_pointer self) {
 
 void do_save(session_pointer self) {
   auto& st = self->state;
+  // Once the turn is stored: the goal's next turn, if it goes on.
+  auto saved = [=] {
+    after_goal_turn(self, [=] { fire(self, turn_event::ok); });
+  };
   auto msgs = std::move(st.to_save);
   st.to_save.clear();
   bool rewrite = !st.injected_on_disk.empty();
@@ -253,7 +274,7 @@ void do_save(session_pointer self) {
   if (!parse_command(st.current.content).is_command)
     remember_route(self);
   if (msgs.empty()) {
-    fire(self, turn_event::ok);
+    saved();
     return;
   }
   for (auto& m : msgs)
@@ -261,14 +282,17 @@ void do_save(session_pointer self) {
       m["timestamp"] = iso_now();
   if (rewrite) {
     // Injected messages are on disk already, before this turn's answers.
-    save_rewritten(self, std::move(msgs), [=] { fire(self, turn_event::ok); });
+    save_rewritten(self, std::move(msgs), saved);
     return;
   }
-  persist(self, std::move(msgs), "this turn", [=] { fire(self, turn_event::ok); });
+  persist(self, std::move(msgs), "this turn", saved);
 }
 
 void do_respond(session_pointer self) {
   auto& st = self->state;
+  // The WebUI's run indicator: the model turn is over (before its
+  // turn_end, which stays the turn's last event).
+  goal_status_event(self, "idle");
   outbound_msg out;
   if (st.machine.failed()) {
     out = reply_msg(self, "Sorry, something went wrong: " + st.failure

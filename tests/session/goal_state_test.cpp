@@ -1,8 +1,10 @@
-// Sustained goals without actors: what create_goal and update_goal do to
-// the state the original stores in a session's metadata (its shape, checks
-// and result texts), and reading the original's older forms.
+// Sustained goals without actors: the /goal command's rules, what
+// create_goal and update_goal do to the state the original stores in a
+// session's metadata (its shape, checks and result texts), and reading the
+// original's older forms.
 #include <doctest/doctest.h>
 
+#include "actors/session/commands.hpp"
 #include "actors/session/goal_state.hpp"
 
 using nlohmann::json;
@@ -23,6 +25,22 @@ goal::change run_goal(json& meta, const std::string& tool, const json& args,
 }
 
 } // namespace
+
+TEST_CASE("/goal: usage without a task, refused mid-turn, else a goal turn") {
+  nb::command_context idle;
+  auto usage = nb::run_command(nb::parse_command("/goal"), idle);
+  CHECK(usage.action == nb::command_action::reply);
+  CHECK(usage.text == "Usage: /goal <long-running task description>");
+  nb::command_context busy;
+  busy.busy = true;
+  auto refused = nb::run_command(nb::parse_command("/goal ship it"), busy);
+  CHECK(refused.action == nb::command_action::reply);
+  CHECK(refused.text.starts_with("A task is already running for this chat. "
+                                 "Use `/stop` first"));
+  auto go = nb::run_command(nb::parse_command("/Goal@bot  ship it "), idle);
+  CHECK(go.action == nb::command_action::goal);
+  CHECK(nb::help_text().find("/goal <task>") != std::string::npos);
+}
 
 TEST_CASE("create_goal needs the /goal permission and one goal at a time") {
   json meta = json::object();

@@ -1,0 +1,304 @@
+// Sustained goals in the session: the session owns the goal state (in its
+// file's metadata, "goal_state", the original's shape) and runs the goal
+// tools' calls the runner hands it; while the goal stays active, a turn's
+// end schedules an internal continuation turn that enters like any other
+// message (journaled in the durable inbox when there is one), so one turn
+// at a time per chat still holds and a crash loses none. Bounded by
+// goal::max_rounds per goal; never after a refusal; /stop, /new and the
+// goal's end stop it.
+#include <chrono>
+
+#include "actors/common/iso_time.hpp"
+#include "actors/common/timed_request.hpp"
+#include "actors/session/goal_state.hpp"
+#include "actors/session/session.hpp"
+#include "actors/session/session_steps.hpp"
+#include "messages/inbox.hpp"
+
+namespace nb {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* continuation_meta = "_goal_continuation";
+constexpr const char* goal_error_hint =
+  "\n\n[Analyze the error above and try a different approach.]";
+
+/// Epoch seconds with a fraction, as the original's started_at.
+double goal_epoch_seconds() {
+  using namespace std::chrono;
+  return duration_cast<microseconds>(system_clock::now().time_since_epoch())
+           .count()
+         / 1e6;
+}
+
+/// Only the WebSocket channel (the WebUI) shows goal events.
+bool shows_goal_events(const session_state& st) {
+  return st.current.channel == "websocket";
+}
+
+/// A goal event: a progress message without text, marked with the
+/// original's metadata flags ("_goal_state_sync", "_goal_status"); the
+/// channel manager passes it to the WebSocket channel only.
+void send_goal_status_msg(session_pointer self, json meta) {
+  auto& st = self->state;
+  outbound_msg out;
+  out.channel = st.current.channel;
+  out.chat_id = st.current.chat_id;
+  out.session_key = st.key;
+  out.kind = outbound_kind::progress;
+  meta["_tool_hint"] = false;
+  out.stream_id = st.key + ":" + std::to_string(st.turn_number);
+  out.metadata_json = meta.dump(-1, ' ', false, json::error_handler_t::replace);
+  deliver(self, std::move(out));
+}
+
+/// The goal changed: the WebUI's goal strip follows (goal_state event).
+void goal_state_event(session_pointer self) {
+  if (!shows_goal_events(self->state))
+    return;
+  send_goal_status_msg(self,
+                       {{"_goal_state_sync", true},
+                        {"goal_state", goal::ws_blob(self->state.file_meta)}});
+}
+
+/// Where this turn's answers go: a chat channel (through the channel
+/// manager), not a caller waiting for one reply (the API, the terminal).
+/// Only those turns continue, as in the original (its direct calls have
+/// no queue to continue in).
+bool answers_in_chat(const session_state& st) {
+  return !st.current.reply_to || st.current.reply_to == st.svc.outbox;
+}
+
+json continuation_marker(const inbound_msg& in) {
+  if (in.metadata_json.find(continuation_meta) == std::string::npos)
+    return nullptr;
+  auto meta = json::parse(in.metadata_json, nullptr, false);
+  if (!meta.is_object() || !meta.contains(continuation_meta)
+      || !meta[continuation_meta].is_object())
+    return nullptr;
+  return meta[continuation_meta];
+}
+
+/// The continuation turn after the current one: same chat and routing,
+/// the original's internal-continuation markers, a dedup key of its own.
+inbound_msg continuation_msg(session_pointer self, int round) {
+  auto& st = self->state;
+  inbound_msg in;
+  in.channel = st.current.channel;
+  in.chat_id = st.current.chat_id;
+  in.sender_id = "system:continuation";
+  in.session_key_override = st.current.session_key_override;
+  in.wants_stream = st.current.wants_stream;
+  in.content = goal::continuation_prompt(st.file_meta);
+  auto meta = json::parse(st.current.metadata_json, nullptr, false);
+  if (!meta.is_object())
+    meta = json::object();
+  for (const char* k : {"goal_requested", "original_command", "_message_id",
+                        "_replayed", "_inbox_was", "_cron_trigger"})
+    meta.erase(k);
+  meta["_internal_continuation"] = true;
+  meta["_internal_continuation_kind"] = "sustained_goal";
+  meta[continuation_meta] = {{"round", round}, {"epoch", st.goal_epoch}};
+  meta["_message_id"] = "goal:" + st.key + ":" + std::to_string(round) + ":"
+                        + std::to_string(now_us());
+  in.metadata_json = meta.dump(-1, ' ', false, json::error_handler_t::replace);
+  return in;
+}
+
+/// Hands the continuation to the inbox (journaled, then routed) or, without
+/// one, to the router; `then` runs once it is on its way.
+void send_continuation(session_pointer self, inbound_msg in,
+                       std::function<void()> then) {
+  auto& st = self->state;
+  st.continuation_queued = true;
+  st.continued = true;
+  if (!st.svc.inbox) {
+    self->send(st.router, std::move(in));
+    then();
+    return;
+  }
+  auto inbox = caf::actor_cast<inbox_actor>(st.svc.inbox);
+  timed_request(self, inbox, st.cfg.store_timeout, inbox_record{std::move(in)})
+    .then([=](inbox_receipt&) { guarded(self, then); },
+          [=](caf::error& err) {
+            auto& st = self->state;
+            st.continuation_queued = false;
+            st.continued = false;
+            st.log->warn("[{}] the goal's continuation could not be queued: "
+                         "{}",
+                         st.key, render(self, err));
+            guarded(self, then);
+          });
+}
+
+/// Merges `patch` into the file's metadata line; `done(ok)` after.
+void patch_goal_meta(session_pointer self, json patch,
+                     std::function<void(bool)> done) {
+  auto& st = self->state;
+  auto store = caf::actor_cast<store_admin_actor>(st.svc.store);
+  timed_request(self, store, st.cfg.store_timeout,
+                session_patch{st.key, patch.dump()})
+    .then([=](caf::ok_atom) { done(true); },
+          [=](caf::error& err) {
+            self->state.log->warn("[{}] could not save the goal state: {}",
+                                  self->state.key, render(self, err));
+            done(false);
+          });
+}
+
+} // namespace
+
+caf::result<tool_result> goal_call(session_pointer self, goal_tool_call& g) {
+  auto& st = self->state;
+  tool_result r{g.call.id, g.call.name, "", false, now_us(), 0};
+  auto allowed = st.goal_permission && !st.machine.done();
+  auto ch = goal::apply(g.call.name, g.call.arguments_json, st.file_meta,
+                        allowed, iso_now());
+  r.content = ch.text + (ch.is_error ? goal_error_hint : "");
+  r.is_error = ch.is_error;
+  if (ch.patch.is_null()) {
+    r.finished_us = now_us();
+    return r;
+  }
+  // In memory at once, so a rewrite of the file while the patch is under
+  // way (a stopped turn's SAVE) carries it too; undone if it fails.
+  auto before = st.file_meta;
+  st.file_meta.merge_patch(ch.patch);
+  auto rp = self->make_response_promise<tool_result>();
+  patch_goal_meta(self, ch.patch, [=](bool ok) mutable {
+    auto& st = self->state;
+    r.finished_us = now_us();
+    if (!ok) {
+      st.file_meta = before;
+      r.content =
+        std::string{"Error: the goal could not be saved."} + goal_error_hint;
+      r.is_error = true;
+      rp.deliver(std::move(r));
+      return;
+    }
+    if (ch.revoke)
+      st.goal_permission = false;
+    auto now = goal::parse_state(st.file_meta);
+    st.log->info("[{}] goal: {} -> {}", st.key, g.call.name,
+                 now.is_object() ? now.value("status", json()).dump() : "?");
+    goal_state_event(self);
+    rp.deliver(std::move(r));
+  });
+  return rp;
+}
+
+void goal_status_event(session_pointer self, const char* status) {
+  if (!shows_goal_events(self->state))
+    return;
+  json meta{{"_goal_status", true}, {"goal_status", status}};
+  if (std::string_view{status} == "running")
+    meta["started_at"] = goal_epoch_seconds();
+  send_goal_status_msg(self, std::move(meta));
+}
+
+namespace {
+
+/// Whether this turn may be followed by a continuation turn: a goal active
+/// or being started, rounds left, a chat to answer in.
+bool continuation_possible(session_pointer self) {
+  auto& st = self->state;
+  return (st.goal_requested || goal::active(st.file_meta))
+         && goal::rounds(st.file_meta) < goal::max_rounds && answers_in_chat(st)
+         && !st.cfg.temporary;
+}
+
+} // namespace
+
+void after_goal_turn(session_pointer self, std::function<void()> then) {
+  auto& st = self->state;
+  if (!goal::active(st.file_meta)) {
+    // The goal ended (or there is none): its round count goes.
+    if (st.file_meta.contains(goal::rounds_key)) {
+      json patch{{goal::rounds_key, nullptr}};
+      st.file_meta.merge_patch(patch);
+      patch_goal_meta(self, patch, [=](bool) { then(); });
+      return;
+    }
+    then();
+    return;
+  }
+  const auto& fr = st.finish_reason;
+  bool ended_well =
+    !st.machine.failed()
+    && (st.stop_reason == "completed" || st.stop_reason == "max_iterations")
+    && fr != "refusal" && fr != "content_filter";
+  // Stopping (a drain): the inbox keeps it for the next start; without
+  // one it would be lost in the queue.
+  if (!ended_well || st.continuation_queued || (st.draining && !st.svc.inbox)
+      || !continuation_possible(self)) {
+    then();
+    return;
+  }
+  int round = goal::rounds(st.file_meta) + 1;
+  json patch{{goal::rounds_key, round}};
+  st.file_meta.merge_patch(patch);
+  st.log->info("[{}] goal still active: continuation {} of {}", st.key, round,
+               goal::max_rounds);
+  // The count is on disk before the turn is queued: a crash never gives a
+  // goal more rounds than its limit.
+  patch_goal_meta(self, patch, [=](bool ok) {
+    if (!ok) {
+      then();
+      return;
+    }
+    send_continuation(self, continuation_msg(self, round), then);
+  });
+}
+
+bool is_goal_continuation(const inbound_msg& in) {
+  return !continuation_marker(in).is_null();
+}
+
+bool drop_void_continuation(session_pointer self) {
+  auto& st = self->state;
+  auto marker = continuation_marker(st.current);
+  if (marker.is_null())
+    return false;
+  st.continuation_queued = false;
+  // The epoch counts /stop and /new of this actor's life: one replayed
+  // after a restart was queued in an earlier one and is still wanted.
+  auto meta = json::parse(st.current.metadata_json, nullptr, false);
+  bool replayed = meta.is_object() && meta.value("_replayed", false) == true;
+  auto epoch = marker.value("epoch", -1);
+  if ((replayed || epoch == st.goal_epoch) && goal::active(st.file_meta))
+    return false;
+  st.log->info("[{}] goal continuation {} dropped ({})", st.key,
+               marker.value("round", 0),
+               epoch != st.goal_epoch ? "stopped" : "the goal ended");
+  return true;
+}
+
+void void_continuations(session_pointer self) {
+  auto& st = self->state;
+  ++st.goal_epoch;
+  st.continuation_queued = false;
+  for (auto i = st.pending.begin(); i != st.pending.end();) {
+    if (is_goal_continuation(*i)) {
+      settle_inbox(self, *i);
+      i = st.pending.erase(i);
+    } else {
+      ++i;
+    }
+  }
+}
+
+std::string goal_context_lines(session_pointer self) {
+  std::string out;
+  for (auto& line : goal::runtime_lines(self->state.file_meta))
+    out += "\n" + line;
+  return out;
+}
+
+std::string goal_guidance(session_pointer self) {
+  auto& st = self->state;
+  return goal::guidance(st.goal_requested, goal::active(st.file_meta));
+}
+
+} // namespace nb
