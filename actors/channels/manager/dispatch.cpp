@@ -10,6 +10,7 @@
 #include "actors/channels/manager/split.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
+#include "messages/goal.hpp"
 
 namespace nb {
 
@@ -45,6 +46,8 @@ bool wanted(const managed_channel& ch, const outbound_msg& msg) {
     case outbound_kind::retry_wait:
       return false; // the provider's back-off is not chat material
     case outbound_kind::progress:
+      if (is_goal_event(msg)) // the WebUI's goal strip and run state
+        return ch.opts.kind == "websocket";
       return ch.opts.send_progress
              && (ch.opts.send_tool_hints || !is_tool_hint(msg));
     default:
@@ -96,7 +99,7 @@ void enqueue_outbound(channel_manager_pointer self, outbound_msg msg) {
     }
     q.items.push_back(std::move(msg));
   } else if ((msg.kind == outbound_kind::final_reply && !was_streamed(msg))
-             || msg.kind == outbound_kind::progress) {
+             || (msg.kind == outbound_kind::progress && !is_goal_event(msg))) {
     auto pieces = split_message(msg.content, ch.opts.max_chars);
     // Attachments (the message tool's "media") go with the last piece
     // only, so a long caption does not send them once per piece.

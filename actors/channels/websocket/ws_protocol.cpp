@@ -79,18 +79,40 @@ std::vector<std::string> events_for(const outbound_msg& msg) {
                                  {"chat_id", msg.chat_id},
                                  {"stream_id", msg.stream_id}}));
       break;
-    case outbound_kind::progress:
-      out.push_back(to_text(json{{"event", "message"},
-                                 {"chat_id", msg.chat_id},
-                                 {"text", msg.content},
-                                 {"kind", "tool_hint"}}));
-      break;
     case outbound_kind::retry_wait:
       out.push_back(to_text(json{{"event", "message"},
                                  {"chat_id", msg.chat_id},
                                  {"text", msg.content},
                                  {"kind", "progress"}}));
       break;
+    case outbound_kind::progress: {
+      // The original's goal_state and goal_status events travel as
+      // progress messages marked with its metadata flags.
+      auto meta = msg.metadata_json.find("\"_goal_") == std::string::npos
+                    ? json::object()
+                    : meta_of(msg);
+      if (meta.value("_goal_state_sync", false) == true) {
+        auto blob = meta.value("goal_state", json::object());
+        out.push_back(to_text(json{{"event", "goal_state"},
+                                   {"chat_id", msg.chat_id},
+                                   {"goal_state", blob}}));
+      } else if (meta.value("_goal_status", false) == true) {
+        json ev{{"event", "goal_status"},
+                {"chat_id", msg.chat_id},
+                {"status", meta.value("goal_status", "idle")}};
+        if (ev["status"] == "running" && meta.contains("started_at"))
+          ev["started_at"] = meta["started_at"];
+        if (!msg.stream_id.empty())
+          ev["turn_id"] = msg.stream_id;
+        out.push_back(to_text(ev));
+      } else {
+        out.push_back(to_text(json{{"event", "message"},
+                                   {"chat_id", msg.chat_id},
+                                   {"text", msg.content},
+                                   {"kind", "tool_hint"}}));
+      }
+      break;
+    }
     case outbound_kind::final_reply: {
       auto meta = meta_of(msg);
       if (meta.value("streamed", false) != true) {
@@ -110,8 +132,8 @@ std::vector<std::string> events_for(const outbound_msg& msg) {
       json end{{"event", "turn_end"},
                {"chat_id", msg.chat_id},
                {"turn_id", msg.stream_id}};
-      // The turn's usage and the model's window (REFERENCE §12.4).
-      for (const char* key : {"usage", "context_window_tokens"})
+      // The turn's usage, the model's window and the goal (REFERENCE §12.4).
+      for (const char* key : {"usage", "context_window_tokens", "goal_state"})
         if (auto v = meta.find(key); v != meta.end())
           end[key] = *v;
       out.push_back(to_text(end));
