@@ -12,12 +12,12 @@ namespace goal = nb::goal;
 
 namespace {
 
-const std::string t0 = "2026-12-03T21:00:00.000001";
-const std::string t1 = "2026-12-03T22:00:00.000002";
+const std::string goal_t0 = "2026-12-03T21:00:00.000001";
+const std::string goal_t1 = "2026-12-03T22:00:00.000002";
 
 /// Applies a successful change's patch to `meta`, as the session does.
 goal::change run_goal(json& meta, const std::string& tool, const json& args,
-                      bool allowed, const std::string& now = t0) {
+                      bool allowed, const std::string& now = goal_t0) {
   auto c = goal::apply(tool, args.dump(), meta, allowed, now);
   if (!c.patch.is_null())
     meta.merge_patch(c.patch);
@@ -26,7 +26,8 @@ goal::change run_goal(json& meta, const std::string& tool, const json& args,
 
 } // namespace
 
-TEST_CASE("/goal: usage without a task, refused mid-turn, else a goal turn") {
+TEST_CASE(
+  "/goal: usage without a task and refused mid-turn or else a goal turn") {
   nb::command_context idle;
   auto usage = nb::run_command(nb::parse_command("/goal"), idle);
   CHECK(usage.action == nb::command_action::reply);
@@ -64,7 +65,7 @@ TEST_CASE("create_goal needs the /goal permission and one goal at a time") {
         == json{{"status", "active"},
                 {"objective", "Make tests pass"},
                 {"ui_summary", "tests"},
-                {"started_at", t0}});
+                {"started_at", goal_t0}});
   // A new goal starts with a fresh continuation budget.
   CHECK_FALSE(meta.contains("_sustained_goal_continuation_rounds"));
   CHECK(goal::active(meta));
@@ -86,7 +87,7 @@ TEST_CASE("create_goal needs the /goal permission and one goal at a time") {
 }
 
 TEST_CASE(
-  "update_goal: complete, cancel and block end it; replace needs /goal") {
+  "update_goal: complete or cancel or block ends it and replace needs /goal") {
   json meta = json::object();
   CHECK(run_goal(meta, "update_goal", {{"action", "complete"}}, true).text
         == "No active goal to update.");
@@ -105,12 +106,12 @@ TEST_CASE(
   auto replaced = run_goal(
     meta, "update_goal",
     {{"action", "replace"}, {"objective", "second"}, {"recap", "changed"}},
-    true, t1);
+    true, goal_t1);
   CHECK(replaced.text
         == "Goal replaced. Continue toward the new objective using ordinary "
            "tools.");
   CHECK(meta["goal_state"]["previous_objective"] == "first");
-  CHECK(meta["goal_state"]["replaced_at"] == t1);
+  CHECK(meta["goal_state"]["replaced_at"] == goal_t1);
   CHECK(meta["goal_state"]["objective"] == "second");
 
   CHECK(run_goal(meta, "update_goal", {{"action", "finish"}}, true)
@@ -118,37 +119,39 @@ TEST_CASE(
                             "'update_goal': action must be one of"));
   auto done =
     run_goal(meta, "update_goal",
-             {{"action", "complete"}, {"recap", "all green"}}, false, t1);
+             {{"action", "complete"}, {"recap", "all green"}}, false, goal_t1);
   CHECK(done.revoke);
-  CHECK(done.text == "Goal marked complete (" + t1 + "). Recap:\nall green");
+  CHECK(done.text
+        == "Goal marked complete (" + goal_t1 + "). Recap:\nall green");
   auto& g = meta["goal_state"];
   CHECK(g["status"] == "completed");
-  CHECK(g["ended_at"] == t1);
-  CHECK(g["completed_at"] == t1);
+  CHECK(g["ended_at"] == goal_t1);
+  CHECK(g["completed_at"] == goal_t1);
   CHECK(g["recap"] == "all green");
   CHECK(g["objective"] == "second"); // the rest of the goal is kept
   CHECK_FALSE(goal::active(meta));
   CHECK(goal::ws_blob(meta) == json{{"active", false}});
 
   // A new goal after a finished one carries nothing of the old one.
-  run_goal(meta, "create_goal", {{"objective", "third"}}, true, t1);
+  run_goal(meta, "create_goal", {{"objective", "third"}}, true, goal_t1);
   CHECK(meta["goal_state"]
         == json{{"status", "active"},
                 {"objective", "third"},
                 {"ui_summary", ""},
-                {"started_at", t1}});
+                {"started_at", goal_t1}});
   auto blocked =
-    run_goal(meta, "update_goal", {{"action", "block"}}, false, t1);
-  CHECK(blocked.text == "Goal marked blocked (" + t1 + ").");
+    run_goal(meta, "update_goal", {{"action", "block"}}, false, goal_t1);
+  CHECK(blocked.text == "Goal marked blocked (" + goal_t1 + ").");
   CHECK(
     goal::ws_blob(meta)
     == json{{"active", false}, {"status", "blocked"}, {"objective", "third"}});
-  run_goal(meta, "create_goal", {{"objective", "fourth"}}, true, t1);
-  CHECK(run_goal(meta, "update_goal", {{"action", "cancel"}}, false, t1).text
-        == "Goal marked cancelled (" + t1 + ").");
+  run_goal(meta, "create_goal", {{"objective", "fourth"}}, true, goal_t1);
+  CHECK(
+    run_goal(meta, "update_goal", {{"action", "cancel"}}, false, goal_t1).text
+    == "Goal marked cancelled (" + goal_t1 + ").");
 }
 
-TEST_CASE("the original's older forms read back: JSON text, thread_goal") {
+TEST_CASE("the original's older forms read back: JSON text and thread_goal") {
   json as_text{
     {"goal_state",
      R"({"status":"active","objective":"from text","ui_summary":"s"})"}};
@@ -160,7 +163,8 @@ TEST_CASE("the original's older forms read back: JSON text, thread_goal") {
     {"thread_goal", {{"status", "active"}, {"objective", "old key"}}}};
   CHECK(goal::active(legacy));
   // A write moves it to the current key.
-  auto c = run_goal(legacy, "update_goal", {{"action", "complete"}}, false, t1);
+  auto c =
+    run_goal(legacy, "update_goal", {{"action", "complete"}}, false, goal_t1);
   CHECK_FALSE(c.is_error);
   CHECK_FALSE(legacy.contains("thread_goal"));
   CHECK(legacy["goal_state"]["objective"] == "old key");

@@ -121,8 +121,7 @@ fake_response create_call(const std::string& objective) {
 
 } // namespace
 
-TEST_CASE(
-  "goal: /goal records it, two continuations, update_goal completes it") {
+TEST_CASE("goal: /goal records it and continues until update_goal ends it") {
   auto gw = goal_gateway();
   gw.llm.push(create_call("Count to three, one number per turn."));
   gw.llm.push(text("one"));
@@ -199,7 +198,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-  "goal: create_goal outside a /goal turn is refused, /goal alone is usage") {
+  "goal: create_goal is refused outside /goal and /goal alone is usage") {
   auto gw = goal_gateway();
   gw.llm.push(tool_calls({call("g1", "create_goal", {{"objective", "x"}})}));
   gw.llm.push(text("I cannot"));
@@ -272,7 +271,7 @@ TEST_CASE("goal: a turn cut at the iteration limit is continued too") {
   ping(gw, c, chat, 4);
 }
 
-TEST_CASE("goal: /stop ends the continuation, /goal is refused mid-turn") {
+TEST_CASE("goal: /stop ends the continuation and /goal is refused mid-turn") {
   auto gw = goal_gateway();
   gw.llm.push(create_call("Wait for the build."));
   gw.llm.push(text("started"));
@@ -301,8 +300,8 @@ TEST_CASE("goal: /stop ends the continuation, /goal is refused mid-turn") {
   CHECK(file_meta(gw, "websocket:" + chat)["goal_state"]["status"] == "active");
 }
 
-TEST_CASE("goal: a goal the original wrote is read, continued and kept across "
-          "a restart") {
+TEST_CASE(
+  "goal: the original's goal is read and continued and kept after a restart") {
   auto gw = goal_gateway();
   // The file's turns are days old: no idle archiving (a model call of its
   // own) in this test.
