@@ -34,6 +34,7 @@ set key off
 set title "RSS and heap in use (MB)"
 set key top left
 plot "$out/samples.csv" using 1:2 skip 1 with linespoints lw 2 title "RSS", \
+     "$out/samples.csv" using 1:11 skip 1 with linespoints lw 2 title "RSS (smaps)", \
      "$out/samples.csv" using 1:10 skip 1 with linespoints lw 2 title "heap in use"
 set key off
 set title "threads"
