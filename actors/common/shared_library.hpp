@@ -37,4 +37,21 @@ bool bind_function(void* handle, const library_spec& spec, const char* name,
   return fn != nullptr;
 }
 
+/// A library's function table loaded once per process (a function-local
+/// static), or why it could not be.
+template <class Functions>
+struct loaded_functions {
+  Functions functions{};
+  std::string error;
+
+  /// The functions, or null with `why` set.
+  const Functions* get(std::string& why) const {
+    if (!error.empty()) {
+      why = error;
+      return nullptr;
+    }
+    return &functions;
+  }
+};
+
 } // namespace nb

@@ -9,10 +9,7 @@ namespace {
 constexpr library_spec libpq_spec{"libpq.so.5", "libpq5",
                                   "sessionStore \"postgres\""};
 
-struct loaded_pq {
-  pq_library functions{};
-  std::string error;
-};
+using loaded_pq = loaded_functions<pq_library>;
 
 loaded_pq open_pq() {
   loaded_pq out;
@@ -40,11 +37,7 @@ loaded_pq open_pq() {
 
 const pq_library* load_pq(std::string& error) {
   static const loaded_pq pq = open_pq();
-  if (!pq.error.empty()) {
-    error = pq.error;
-    return nullptr;
-  }
-  return &pq.functions;
+  return pq.get(error);
 }
 
 } // namespace nb

@@ -9,10 +9,7 @@ namespace {
 constexpr library_spec libcurl_spec{"libcurl.so.4", "libcurl4",
                                     "the Email channel"};
 
-struct loaded_curl {
-  curl_library functions{};
-  std::string error;
-};
+using loaded_curl = loaded_functions<curl_library>;
 
 loaded_curl open_curl() {
   loaded_curl out;
@@ -44,11 +41,7 @@ loaded_curl open_curl() {
 
 const curl_library* load_curl(std::string& error) {
   static const loaded_curl curl = open_curl();
-  if (!curl.error.empty()) {
-    error = curl.error;
-    return nullptr;
-  }
-  return &curl.functions;
+  return curl.get(error);
 }
 
 } // namespace nb::email
