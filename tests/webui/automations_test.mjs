@@ -2,6 +2,7 @@
 // Chromium (playwright-core + Debian's chromium) against a real gateway,
 // and checks the workspace files behind them.
 // Usage: node automations_test.mjs <base URL> <workspace dir>
+//        <second agent's (research) workspace dir>
 import { createRequire } from "module";
 import fs from "fs";
 import http from "http";
@@ -9,7 +10,7 @@ import http from "http";
 const require = createRequire((process.env.NB_NODE_MODULES || ".") + "/");
 const { chromium } = require("playwright-core");
 
-const [base, ws] = process.argv.slice(2);
+const [base, ws, researchWs] = process.argv.slice(2);
 const fail = (msg) => { console.error("FAIL: " + msg); process.exit(1); };
 const check = (ok, msg) => { if (!ok) fail(msg); };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -229,6 +230,66 @@ async function skillsAndMemoryFlow(page) {
   console.log("skills and memory: missing program shown, SKILL.md, MEMORY.md saved, history listed");
 }
 
+// A second agent (agents.list "research", its own workspace): picked in the
+// pages, its cron job and MEMORY.md land in its workspace and not in main's.
+async function secondAgentFlow(page) {
+  const mainJobs = JSON.stringify(readJobs());
+  const mainMemory = fs.readFileSync(ws + "/memory/MEMORY.md", "utf8");
+  await page.click("#tab-automations");
+  await page.waitForSelector(".agent-bar:not(.hidden) #auto-agent", { timeout: 15000 });
+  const options = await page.$$eval("#auto-agent option", (o) => o.map((x) => x.value));
+  check(JSON.stringify(options) === '["main","research"]', "agents offered: " + JSON.stringify(options));
+  await page.selectOption("#auto-agent", "research");
+  await page.waitForSelector('#view-automations[data-agent="research"]', { timeout: 15000 });
+  await page.fill("#cron-message", "Summarise the papers");
+  await page.fill("#cron-name", "research digest");
+  await page.selectOption("#cron-kind", "every");
+  await page.fill("#cron-every", "3600");
+  await page.click("#cron-save");
+  await page.waitForFunction(() => /Saved “research digest”/.test(document.getElementById("cron-result").textContent),
+                             null, { timeout: 15000 });
+  const theirs = JSON.parse(fs.readFileSync(researchWs + "/cron/jobs.json", "utf8")).jobs;
+  check(theirs.some((j) => j.name === "research digest"), "the job is not in research's jobs.json");
+  check(JSON.stringify(readJobs()) === mainJobs, "main's jobs.json changed");
+  check(!readJobs().some((j) => j.name === "research digest"), "the job landed in main's jobs.json");
+  await page.waitForFunction(() => [...document.querySelectorAll("#cron-jobs .job-name")]
+    .some((c) => c.textContent.startsWith("research digest")), null, { timeout: 15000 });
+  // HEARTBEAT.md of research: its own file.
+  await page.fill("#hb-text", "# Heartbeat\n\n## Active Tasks\n\n- check arXiv\n");
+  await page.click("#hb-save");
+  await page.waitForFunction(() => /Saved HEARTBEAT.md/.test(document.getElementById("hb-result").textContent),
+                             null, { timeout: 15000 });
+  check(fs.readFileSync(researchWs + "/HEARTBEAT.md", "utf8").includes("check arXiv"), "research's HEARTBEAT.md");
+  check(!fs.readFileSync(ws + "/HEARTBEAT.md", "utf8").includes("check arXiv"), "main's HEARTBEAT.md changed");
+
+  // The skills page keeps the choice: research's MEMORY.md, empty so far.
+  await page.click("#tab-skills");
+  check(await page.inputValue("#skills-agent") === "research", "the skills page shows another agent");
+  await page.waitForSelector('#memory-text[data-agent="research"]', { timeout: 15000 });
+  check(!(await page.inputValue("#memory-text")).includes("likes tea"), "research's MEMORY.md shows main's text");
+  const notes = "- Tracks papers on retrieval.\n";
+  await page.fill("#memory-text", notes);
+  await page.click("#memory-save");
+  await page.waitForFunction(() => /Saved MEMORY.md/.test(document.getElementById("memory-result").textContent),
+                             null, { timeout: 15000 });
+  check(fs.readFileSync(researchWs + "/memory/MEMORY.md", "utf8") === notes, "research's MEMORY.md not written");
+  check(fs.readFileSync(ws + "/memory/MEMORY.md", "utf8") === mainMemory, "main's MEMORY.md changed");
+  await page.waitForFunction(() => /^0 entries/.test(document.getElementById("history-count").textContent),
+                             null, { timeout: 15000 });
+  // Back to main: its own memory again.
+  await page.selectOption("#skills-agent", "main");
+  await page.waitForSelector('#memory-text[data-agent="main"]', { timeout: 15000 });
+  check((await page.inputValue("#memory-text")).includes("works at night"), "main's MEMORY.md not shown again");
+  // An agent the gateway does not have is named in the error.
+  const nope = await page.evaluate(async () => {
+    const r = await fetch("/api/memory?agent=nope");
+    return { status: r.status, body: await r.json() };
+  });
+  check(nope.status === 404 && /no agent named "nope"/.test(nope.body.error) && /research/.test(nope.body.error),
+        "unknown agent: " + JSON.stringify(nope));
+  console.log("second agent: its cron job, HEARTBEAT.md and MEMORY.md in its own workspace; unknown agent named");
+}
+
 function rawRequest(method, path, headers, body) {
   return new Promise((resolve, reject) => {
     const req = http.request(base + path, { method, headers }, (res) => {
@@ -261,6 +322,7 @@ try {
   await automationsFlow(page);
   await heartbeatFlow(page);
   await skillsAndMemoryFlow(page);
+  await secondAgentFlow(page);
   await refusals();
   console.log("PASS");
 } catch (e) {

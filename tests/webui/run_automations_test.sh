@@ -5,7 +5,9 @@
 # HEARTBEAT.md and history.jsonl; headless Chromium through playwright-core
 # (automations_test.mjs) adds a cron job that fires into the page's chat,
 # pauses, runs, edits and deletes it, edits HEARTBEAT.md and MEMORY.md, and
-# reads the skills and the history. The files are checked by the test.
+# reads the skills and the history; then picks the second agent (research)
+# and checks its cron job and MEMORY.md land in its own workspace, not
+# main's. The files are checked by the test.
 # Args: <build dir> <source dir>. Exit 77 (skipped) without chromium/node.
 set -euo pipefail
 build="$1"; src="$2"
@@ -45,7 +47,8 @@ cat > "$ws/memory/history.jsonl" <<'JSONL'
 JSONL
 cat > "$home/config.json" <<JSON
 {
-  "agents": {"defaults": {"workspace": "$ws", "model": "fake-model", "provider": "custom"}},
+  "agents": {"defaults": {"workspace": "$ws", "model": "fake-model", "provider": "custom"},
+             "list": [{"id": "research", "workspace": "$home/research-ws"}]},
   "providers": {"custom": {"apiBase": "http://127.0.0.1:$llm_port/v1"}},
   "api": {"port": $api_port},
   "gateway": {"port": $gw_port, "heartbeat": {"enabled": true, "intervalS": 7200}},
@@ -60,7 +63,7 @@ for _ in $(seq 150); do
 done
 status=0
 NB_NODE_MODULES="$mods/node_modules" node "$src/tests/webui/automations_test.mjs" \
-  "http://127.0.0.1:$ws_port" "$ws" || status=$?
+  "http://127.0.0.1:$ws_port" "$ws" "$home/research-ws" || status=$?
 if [ $status -ne 0 ]; then
   echo "--- gateway log"; tail -40 "$home/gateway.log"
 fi

@@ -14,9 +14,10 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 
 /// HEARTBEAT.md, its state and the evaluator prompt, from the workspace.
-json heartbeat_json(caf::actor_system& sys, const heartbeat_settings& hb) {
+json heartbeat_json(caf::actor_system& sys, const std::string& agent,
+                    const heartbeat_settings& hb) {
   json out{{"enabled", hb.enabled}, {"interval_s", hb.interval_s}};
-  auto ws = find_workspace(sys, page_agent);
+  auto ws = find_workspace(sys, agent);
   if (auto* e = std::get_if<ask_error>(&ws)) {
     out["error"] = e->text;
     return out;
@@ -37,9 +38,13 @@ json heartbeat_json(caf::actor_system& sys, const heartbeat_settings& hb) {
   return out;
 }
 
-api_reply overview(caf::actor_system& sys, const heartbeat_settings& hb) {
-  json out{{"jobs", json::array()}, {"problems", json::array()}};
-  auto cron = find_cron(sys, page_agent);
+api_reply overview(caf::actor_system& sys, const control_agents& agents,
+                   const std::string& agent) {
+  json out{{"jobs", json::array()},
+           {"problems", json::array()},
+           {"agent", agent},
+           {"agents", agents.ids}};
+  auto cron = find_cron(sys, agent);
   if (auto* e = std::get_if<ask_error>(&cron)) {
     out["cron_error"] = e->text;
   } else {
@@ -53,12 +58,13 @@ api_reply overview(caf::actor_system& sys, const heartbeat_settings& hb) {
       out["cron_error"] = std::get<ask_error>(jobs).text;
     }
   }
-  out["heartbeat"] = heartbeat_json(sys, hb);
+  out["heartbeat"] = heartbeat_json(sys, agent, agents.heartbeat.at(agent));
   return answer(200, out);
 }
 
-api_reply edit(caf::actor_system& sys, cron_edit rq) {
-  auto cron = find_cron(sys, page_agent);
+api_reply edit_jobs(caf::actor_system& sys, const std::string& agent,
+                    cron_edit rq) {
+  auto cron = find_cron(sys, agent);
   if (auto* e = std::get_if<ask_error>(&cron))
     return problem(409, e->text);
   // "run" waits for the inbox's receipt (up to its journal timeout).
@@ -71,10 +77,11 @@ api_reply edit(caf::actor_system& sys, cron_edit rq) {
   return answer(ok ? 200 : 400, doc);
 }
 
-api_reply save_heartbeat(caf::actor_system& sys, const json& form) {
+api_reply save_heartbeat(caf::actor_system& sys, const std::string& agent,
+                         const json& form) {
   if (!form.contains("text") || !form["text"].is_string())
     return problem(400, "text: the new HEARTBEAT.md is needed");
-  auto ws = find_workspace(sys, page_agent);
+  auto ws = find_workspace(sys, agent);
   if (auto* e = std::get_if<ask_error>(&ws))
     return problem(409, e->text);
   workspace_write rq{"HEARTBEAT.md", form["text"].get<std::string>(),
@@ -92,26 +99,33 @@ api_reply save_heartbeat(caf::actor_system& sys, const json& form) {
 } // namespace
 
 std::optional<api_reply> automations_api(caf::actor_system& sys,
-                                         const heartbeat_settings& heartbeat,
+                                         const control_agents& agents,
                                          const api_call& call) {
   const auto& name = call.name;
   const std::string jobs = "cron/jobs";
   bool cron_route = name == jobs || name.rfind(jobs + "/", 0) == 0;
   if (name != "automations" && name != "heartbeat" && !cron_route)
     return std::nullopt;
+  auto picked = page_agent(agents, call);
+  if (auto* unknown = std::get_if<api_reply>(&picked))
+    return *unknown;
+  const auto& agent = std::get<std::string>(picked);
+  auto edit = [&](cron_edit rq) {
+    return edit_jobs(sys, agent, std::move(rq));
+  };
   if (name == "automations")
-    return call.method == "GET" ? overview(sys, heartbeat)
+    return call.method == "GET" ? overview(sys, agents, agent)
                                 : problem(405, "GET only");
   auto form = call.body.empty() ? json::object()
                                 : json::parse(call.body, nullptr, false);
   if (call.method != "GET" && call.method != "DELETE" && !form.is_object())
     return problem(400, "expected a JSON object");
   if (name == "heartbeat")
-    return call.method == "PUT" ? save_heartbeat(sys, form)
+    return call.method == "PUT" ? save_heartbeat(sys, agent, form)
                                 : problem(405, "PUT only (GET "
                                                "/api/automations reads)");
   if (name == jobs)
-    return call.method == "POST" ? edit(sys, {"add", "", form.dump()})
+    return call.method == "POST" ? edit({"add", "", form.dump()})
                                  : problem(405, "POST only");
   // cron/jobs/<id>[/<op>]
   auto rest = name.substr(jobs.size() + 1);
@@ -122,16 +136,16 @@ std::optional<api_reply> automations_api(caf::actor_system& sys,
     return problem(404, "no job named");
   if (op.empty()) {
     if (call.method == "PUT")
-      return edit(sys, {"update", id, form.dump()});
+      return edit({"update", id, form.dump()});
     if (call.method == "DELETE")
-      return edit(sys, {"remove", id, ""});
+      return edit({"remove", id, ""});
     return problem(405, "PUT or DELETE only");
   }
   if (op != "pause" && op != "resume" && op != "run")
     return problem(404, "cron/jobs/<id>/pause, resume or run");
   if (call.method != "POST")
     return problem(405, "POST only");
-  return edit(sys, {op, id, ""});
+  return edit({op, id, ""});
 }
 
 } // namespace nb::ws

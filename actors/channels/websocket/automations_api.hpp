@@ -10,13 +10,14 @@
 
 #include <caf/fwd.hpp>
 
+#include "actors/channels/websocket/control_ask.hpp"
 #include "actors/channels/websocket/ws_server.hpp"
-#include "config/settings.hpp"
 
 namespace nb::ws {
 
 /// Answers these routes, or nullopt when `call` is none of them:
-///   GET    automations          {jobs, problems, cron_error?, heartbeat:
+///   GET    automations          {agent, agents, jobs, problems, cron_error?,
+///                                heartbeat:
 ///                                {enabled, interval_s, active_tasks, file:
 ///                                {text, version, origin}, evaluator:
 ///                                {text, origin}}}
@@ -27,9 +28,11 @@ namespace nb::ws {
 ///   DELETE cron/jobs/<id>
 ///   PUT    heartbeat            {text, version}: HEARTBEAT.md replaced when
 ///                                it still has `version`
-/// Job changes answer {ok, job} or 400 {error}; the main agent's.
+/// Job changes answer {ok, job} or 400 {error}. Every route serves the
+/// agent of its ?agent= ("main" when absent; an unknown one: 404 naming it):
+/// that agent's cron/jobs.json and HEARTBEAT.md, in its own workspace.
 std::optional<api_reply> automations_api(caf::actor_system& sys,
-                                         const heartbeat_settings& heartbeat,
+                                         const control_agents& agents,
                                          const api_call& call);
 
 } // namespace nb::ws

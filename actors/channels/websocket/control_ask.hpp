@@ -4,9 +4,12 @@
 // answer or a timeout. The owners do the file I/O; the page only asks.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,13 +18,45 @@
 #include <caf/actor_system.hpp>
 #include <caf/scoped_actor.hpp>
 
+#include "actors/channels/websocket/api_util.hpp"
 #include "actors/channels/websocket/ws_server.hpp"
+#include "config/settings.hpp"
 #include "messages/control.hpp"
 
 namespace nb::ws {
 
-/// The agent the control pages serve (the API cannot choose another yet).
-inline constexpr const char* page_agent = "main";
+/// The agents the control pages can serve (from the settings the channel
+/// started with): their ids, "main" first, and each one's heartbeat.
+struct control_agents {
+  std::vector<std::string> ids{"main"};
+  std::map<std::string, heartbeat_settings> heartbeat;
+};
+
+/// The agents of `cfg` as the control pages see them.
+inline control_agents control_agents_of(const settings& cfg) {
+  control_agents out;
+  out.ids = cfg.agent_ids();
+  for (const auto& id : out.ids)
+    out.heartbeat[id] = cfg.for_agent(id).gateway.heartbeat;
+  return out;
+}
+
+/// The agent a control call is for: its ?agent= (default "main"), or a 404
+/// naming an agent this gateway does not have.
+inline std::variant<std::string, api_reply>
+page_agent(const control_agents& agents, const api_call& call) {
+  auto it = call.query.find("agent");
+  std::string id = it == call.query.end() || it->second.empty()
+                     ? std::string{"main"}
+                     : it->second;
+  if (std::find(agents.ids.begin(), agents.ids.end(), id) != agents.ids.end())
+    return id;
+  std::string known;
+  for (const auto& a : agents.ids)
+    known += (known.empty() ? "" : ", ") + a;
+  return problem(404, "no agent named \"" + id
+                        + "\" (this gateway has: " + known + ")");
+}
 
 /// A workspace file as the pages get it: its text and the version a save
 /// must name.

@@ -10,12 +10,14 @@
 
 #include <caf/fwd.hpp>
 
+#include "actors/channels/websocket/control_ask.hpp"
 #include "actors/channels/websocket/ws_server.hpp"
 
 namespace nb::ws {
 
 /// Answers these routes, or nullopt when `call` is none of them:
-///   GET skills                  {skills: [{name, description, source, path,
+///   GET skills                  {agent, agents, skills: [{name, description,
+///                                source, path,
 ///                                always, available, missing, missing_bins,
 ///                                missing_env}]}
 ///   GET skills/<name>           {file, text}: its SKILL.md
@@ -24,8 +26,10 @@ namespace nb::ws {
 ///                                `version` -> the new {text, version}
 ///   GET memory/history[/<before>]  {entries, total, skipped, more}: newest
 ///                                first, cursors below <before>
-/// The main agent's.
+/// Every route serves the agent of its ?agent= ("main" when absent; an
+/// unknown one: 404 naming it): the files of that agent's workspace.
 std::optional<api_reply> skills_api(caf::actor_system& sys,
+                                    const control_agents& agents,
                                     const api_call& call);
 
 } // namespace nb::ws

@@ -90,7 +90,7 @@ std::optional<std::string> stats_json(const ws::channel_config& c) {
 ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
                             const std::string& name,
                             const std::string& config_path,
-                            const heartbeat_settings& heartbeat,
+                            ws::control_agents agents,
                             channel_manager_actor manager) {
   ws::server_hooks h;
   auto me = caf::actor_cast<ws_channel_full>(self);
@@ -128,15 +128,15 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
   };
   auto& sys = self->system();
   ws::settings_context settings_ctx{config_path, name, manager};
-  h.api = [&sys, manager, c, config_path, heartbeat, settings_ctx](
-            const ws::api_call& call) -> ws::api_reply {
+  h.api = [&sys, manager, c, config_path, agents = std::move(agents),
+           settings_ctx](const ws::api_call& call) -> ws::api_reply {
     if (auto setup = ws::setup_api(sys, config_path, call))
       return *setup;
     if (auto edited = ws::settings_api(sys, settings_ctx, call))
       return *edited;
-    if (auto r = ws::automations_api(sys, heartbeat, call))
+    if (auto r = ws::automations_api(sys, agents, call))
       return *r;
-    if (auto r = ws::skills_api(sys, call))
+    if (auto r = ws::skills_api(sys, agents, call))
       return *r;
     if (auto sessions = ws::sessions_api(sys, call))
       return *sessions;
@@ -202,8 +202,7 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
       // WebUI is up by the time the gateway says it is ready.
       st.server = std::make_shared<ws::server>(
         c.server, make_hooks(self, c, name, cfg.config_path,
-                             cfg.for_agent(main_agent).gateway.heartbeat,
-                             manager));
+                             ws::control_agents_of(cfg), manager));
       stop_on_exit(self);
       st.status.state = "connected";
       st.status.detail = "ws://" + c.server.host + ":"

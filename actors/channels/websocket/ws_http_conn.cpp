@@ -123,7 +123,7 @@ void http_conn::on_request() {
   else if (t.path == "/webui/bootstrap")
     bootstrap(f.session);
   else if (api)
-    call_api(t.path.substr(5));
+    call_api(t.path.substr(5), t.query);
   else
     serve_file(t.path);
 }
@@ -163,10 +163,11 @@ void http_conn::bootstrap(bool session) {
   respond(http::status::ok, body, "application/json", std::move(extra));
 }
 
-void http_conn::call_api(const std::string& name) {
+void http_conn::call_api(const std::string& name,
+                         std::map<std::string, std::string> query) {
   auto self = shared_from_this();
   api_call call{std::string{parser.get().method_string()}, name,
-                parser.get().body()};
+                parser.get().body(), std::move(query)};
   owner->worker.post([self, call = std::move(call)] {
     api_reply reply{404, R"({"detail":"not found"})"};
     if (self->owner->hooks.api)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,8 @@ struct api_call {
   std::string method; ///< GET, POST, PUT or DELETE
   std::string name;   ///< the path after "/api/": "stats", "setup/test"
   std::string body;   ///< the request body (JSON for the setup calls)
+  /// The URL's decoded query ("?agent=research" -> {agent: research}).
+  std::map<std::string, std::string> query;
 };
 
 /// The hook's answer: an HTTP status and a JSON body.

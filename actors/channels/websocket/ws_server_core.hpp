@@ -102,7 +102,8 @@ struct http_conn : std::enable_shared_from_this<http_conn> {
   void upgrade_to_ws(const target_parts& t);
   void log_in(const std::string& form);
   void bootstrap(bool session);
-  void call_api(const std::string& name);
+  void call_api(const std::string& name,
+                std::map<std::string, std::string> query);
   void respond(http::status status, std::string body, const char* type,
                std::vector<std::pair<http::field, std::string>> extra = {});
 

@@ -13,6 +13,7 @@
   }
   chat.init(boot);
   dashboard.init(boot);
+  agentPicker.init();
   automations.init();
   skills.init();
   settings.init();

@@ -24,6 +24,15 @@ const automations = {
     $("hb-text").addEventListener("input", () => { this.hbDirty = true; });
     $("hb-save").addEventListener("click", () => this.saveHeartbeat());
     $("hb-reload").addEventListener("click", () => { this.hbDirty = false; this.load(); });
+    agentPicker.onChange(() => {
+      // Another agent's jobs and HEARTBEAT.md: nothing of this one's stays.
+      this.resetForm();
+      this.hbDirty = false;
+      this.hbVersion = "";
+      this.jobs = [];
+      for (const id of ["cron-result", "hb-result"]) this.note(id, "", false);
+      if (this.timer) this.load();
+    });
     this.resetForm();
   },
 
@@ -45,10 +54,14 @@ const automations = {
 
   async load() {
     try {
-      const doc = await setup.call("GET", "automations");
+      const doc = await setup.call("GET", agentPicker.path("automations"));
+      agentPicker.learn(doc.agents);
+      if ((doc.agent || "main") !== agentPicker.current) return; // picked another meanwhile
       this.jobs = doc.jobs || [];
       this.renderJobs(doc);
       this.renderHeartbeat(doc.heartbeat || {});
+      // Whose jobs and HEARTBEAT.md the page holds now.
+      document.getElementById("view-automations").dataset.agent = doc.agent || "main";
     } catch (e) {
       this.note("cron-error", String(e.message || e), true);
     }
@@ -137,7 +150,7 @@ const automations = {
   async saveHeartbeat() {
     const text = document.getElementById("hb-text").value;
     try {
-      const doc = await setup.call("PUT", "heartbeat", { text, version: this.hbVersion });
+      const doc = await setup.call("PUT", agentPicker.path("heartbeat"), { text, version: this.hbVersion });
       this.hbDirty = false;
       this.hbVersion = doc.file.version;
       this.note("hb-result", "Saved HEARTBEAT.md" + (doc.active_tasks ? " (it has active tasks)." : "."), false);
@@ -197,8 +210,8 @@ const automations = {
   async save() {
     try {
       const doc = this.editing
-        ? await setup.call("PUT", "cron/jobs/" + encodeURIComponent(this.editing), this.form())
-        : await setup.call("POST", "cron/jobs", this.form());
+        ? await setup.call("PUT", agentPicker.path("cron/jobs/" + encodeURIComponent(this.editing)), this.form())
+        : await setup.call("POST", agentPicker.path("cron/jobs"), this.form());
       this.note("cron-result", `Saved “${doc.job.name}”: ${doc.job.timing}, next run ${fmtWhen(doc.job.next_run)}.`, false);
       this.resetForm();
       this.load();
@@ -215,10 +228,10 @@ const automations = {
       let doc;
       if (op === "delete") {
         if (!confirm(`Delete the job “${j.name}”?`)) return;
-        doc = await setup.call("DELETE", "cron/jobs/" + encodeURIComponent(id));
+        doc = await setup.call("DELETE", agentPicker.path("cron/jobs/" + encodeURIComponent(id)));
         this.note("cron-result", `Deleted “${j.name}”.`, false);
       } else {
-        doc = await setup.call("POST", `cron/jobs/${encodeURIComponent(id)}/${op}`);
+        doc = await setup.call("POST", agentPicker.path(`cron/jobs/${encodeURIComponent(id)}/${op}`));
         this.note("cron-result", op === "run" ? doc.text : `${op === "pause" ? "Paused" : "Resumed"} “${j.name}”.`, false);
       }
       if (this.editing === id && op === "delete") this.resetForm();

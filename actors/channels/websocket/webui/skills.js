@@ -20,15 +20,21 @@ const skills = {
     $("memory-reload").addEventListener("click", () => this.loadMemory());
     $("history-search").addEventListener("input", () => this.renderHistory());
     $("history-more").addEventListener("click", () => this.loadHistory(true));
+    agentPicker.onChange(() => {
+      document.getElementById("skill-view").classList.add("hidden");
+      this.history = [];
+      if (this.shown) this.start();
+    });
   },
 
   start() {
+    this.shown = true;
     this.loadSkills();
     this.loadMemory();
     this.loadHistory(false);
   },
 
-  stop() {},
+  stop() { this.shown = false; },
 
   say(id, text, bad) {
     const el = document.getElementById(id);
@@ -39,7 +45,8 @@ const skills = {
 
   async loadSkills() {
     try {
-      const doc = await setup.call("GET", "skills");
+      const doc = await setup.call("GET", agentPicker.path("skills"));
+      agentPicker.learn(doc.agents);
       const body = document.querySelector("#skills-table tbody");
       body.innerHTML = "";
       for (const s of doc.skills || []) {
@@ -71,7 +78,7 @@ const skills = {
 
   async showSkill(name) {
     try {
-      const doc = await setup.call("GET", "skills/" + encodeURIComponent(name));
+      const doc = await setup.call("GET", agentPicker.path("skills/" + encodeURIComponent(name)));
       document.getElementById("skill-file").textContent = doc.file;
       document.getElementById("skill-text").textContent = doc.text;
       document.getElementById("skill-view").classList.remove("hidden");
@@ -84,8 +91,11 @@ const skills = {
 
   async loadMemory() {
     try {
-      const doc = await setup.call("GET", "memory");
+      const agent = agentPicker.current;
+      const doc = await setup.call("GET", agentPicker.path("memory"));
+      if (agent !== agentPicker.current) return; // another agent was picked meanwhile
       document.getElementById("memory-text").value = doc.text;
+      document.getElementById("memory-text").dataset.agent = agent;
       this.memVersion = doc.version;
       this.say("memory-result", doc.origin === "missing" ? "MEMORY.md does not exist yet; saving creates it." : "", false);
     } catch (e) {
@@ -101,7 +111,7 @@ const skills = {
       return;
     }
     try {
-      const doc = await setup.call("PUT", "memory", { text, version: this.memVersion });
+      const doc = await setup.call("PUT", agentPicker.path("memory"), { text, version: this.memVersion });
       this.memVersion = doc.version;
       this.say("memory-result", "Saved MEMORY.md.", false);
     } catch (e) {
@@ -112,7 +122,7 @@ const skills = {
   async loadHistory(older) {
     try {
       const before = older && this.history.length ? this.history[this.history.length - 1].cursor : 0;
-      const doc = await setup.call("GET", "memory/history" + (before ? "/" + before : ""));
+      const doc = await setup.call("GET", agentPicker.path("memory/history" + (before ? "/" + before : "")));
       this.history = older ? this.history.concat(doc.entries) : doc.entries;
       this.more = doc.more;
       document.getElementById("history-count").textContent =
