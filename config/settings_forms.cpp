@@ -118,8 +118,8 @@ edit_error edit_tools(ojson& root, const json& form) {
   return std::nullopt;
 }
 
-edit_error edit_channel(ojson& root, const std::string& name,
-                        const json& form) {
+edit_error edit_channel(ojson& root, const std::string& name, const json& form,
+                        bool create) {
   auto at = "channels." + name;
   if (!config_json::valid_name(name))
     return config_error{"channels", "a channel name is 1-64 letters, digits, "
@@ -129,6 +129,10 @@ edit_error edit_channel(ojson& root, const std::string& name,
     return *e;
   auto& ch = named(*std::get<ojson*>(c), name);
   bool is_new = ch.is_null();
+  if (create && !is_new)
+    return config_error{at, "a channel of this name exists already"};
+  if (create && text_of(form, "type").empty())
+    return config_error{at + ".type", "missing (pick the channel's type)"};
   if (is_new)
     ch = ojson::object();
   if (!ch.is_object())
@@ -152,6 +156,18 @@ edit_error edit_channel(ojson& root, const std::string& name,
   }
   if (has(form, "group_allow_from"))
     member(ch, "groupAllowFrom") = form["group_allow_from"];
+  if (has(form, "options")) { // the adapter's own keys, not secrets
+    if (!form["options"].is_object())
+      return config_error{at, "options: expected an object"};
+    for (const auto& [key, value] : form["options"].items()) {
+      if (!config_json::valid_name(key))
+        return config_error{at, "\"" + key + "\" is not a key name"};
+      if (secret_key(key))
+        return config_error{at + "." + key, "a secret: give it with the "
+                                            "secrets, never in plain view"};
+      member(ch, key) = ojson::parse(value.dump());
+    }
+  }
   if (has(form, "secrets")) {
     if (!form["secrets"].is_object())
       return config_error{at, "secrets: expected an object of strings"};
@@ -302,7 +318,12 @@ apply_settings_form(std::string_view current, const settings_form& f,
   switch (f.page) {
     case settings_page::model: err = edit_model(root, f.form); break;
     case settings_page::tools: err = edit_tools(root, f.form); break;
-    case settings_page::channel: err = edit_channel(root, f.name, f.form); break;
+    case settings_page::channel:
+      err = edit_channel(root, f.name, f.form, false);
+      break;
+    case settings_page::channel_add:
+      err = edit_channel(root, f.name, f.form, true);
+      break;
     case settings_page::mcp: err = edit_mcp(root, f.name, f.form, false); break;
     case settings_page::mcp_remove:
       err = edit_mcp(root, f.name, f.form, true);

@@ -15,7 +15,15 @@
 namespace nb {
 
 /// Which page a form comes from; `name` is the channel or MCP server.
-enum class settings_page { model, tools, channel, mcp, mcp_remove, agents };
+enum class settings_page {
+  model,
+  tools,
+  channel,
+  channel_add,
+  mcp,
+  mcp_remove,
+  agents
+};
 
 /// Forms (JSON objects from the page; a missing field leaves its key as it
 /// is, an empty secret keeps the saved one):
@@ -25,7 +33,9 @@ enum class settings_page { model, tools, channel, mcp, mcp_remove, agents };
 ///             web_search_provider, web_search_api_key, web_search_base_url}
 ///   channel  {enabled, allow_from: [ids] | null (= pairing),
 ///             group_policy, group_allow_from: [ids],
-///             secrets: {key: value}}      -> channels.<name>
+///             secrets: {key: value},     -> channels.<name>
+///             options: {key: value}}     (the adapter's other keys)
+///   channel_add  the same plus {type}: a channel not in the file yet
 ///   mcp      {type, command, args, url, env: {}, headers: {},
 ///             tool_timeout}                -> tools.mcpServers.<name>
 ///             (env and header values: empty keeps the saved one)

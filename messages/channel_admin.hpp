@@ -21,9 +21,14 @@ namespace nb {
 /// (a disabled channel just stops). Other channels keep running.
 using channel_reconfigure_atom = caf::atom_constant<caf::atom("chreconf")>;
 
+/// The channel types a new channel may have and the keys each needs:
+/// [{type, required: [key]}] as JSON text (the WebUI's "add channel").
+using channel_kinds_atom = caf::atom_constant<caf::atom("chkinds")>;
+
 /// The manager's wider view, for the WebUI's settings.
 using channel_manager_admin_actor = channel_manager_actor::extend<
   caf::replies_to<channel_reconfigure_atom, std::string, std::string,
-                  bool>::with<std::string>>;
+                  bool>::with<std::string>,
+  caf::replies_to<channel_kinds_atom>::with<std::string>>;
 
 } // namespace nb

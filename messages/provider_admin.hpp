@@ -1,4 +1,5 @@
-// Changing the provider of a running gateway (the WebUI's setup, issue 20):
+// Changing the provider and the tools of a running gateway (the WebUI's
+// setup and settings, issue 20):
 // the message, the two wider views of the provider and the supervisor that
 // take it, and their type-ID block. Kept out of session.hpp and
 // interfaces.hpp, which nearly every file includes; only the provider, the
@@ -33,6 +34,26 @@ typename Inspector::result_type inspect(Inspector& f, provider_config& x) {
            x.config_path);
 }
 
+/// New tools settings for a running gateway (the WebUI's tools and MCP
+/// pages): the config file's text as saved. Each tools front rebuilds its
+/// built-in tools from it (exec, web search, restrictToWorkspace, ...) and
+/// starts, stops or restarts the MCP servers whose entries changed; calls
+/// already running finish as they started. Answered "" once in effect, else
+/// the error (it names the key).
+struct tools_config {
+  std::string config_json;
+  std::string config_path; ///< named in errors
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, tools_config& x) {
+  return f(caf::meta::type_name("tools_config"), x.config_json, x.config_path);
+}
+
+/// The tools front's wider view: it also takes tools_config.
+using tools_admin_actor =
+  tools_actor::extend<caf::replies_to<tools_config>::with<caf::ok_atom>>;
+
 /// The provider in effect, as JSON text without secrets: {"ready",
 /// "problem", "provider", "model", "api_base", "key_source"}.
 using provider_status_atom = caf::atom_constant<caf::atom("provstatus")>;
@@ -50,15 +71,19 @@ using provider_admin_actor = provider_actor::extend<
   caf::replies_to<provider_status_atom>::with<std::string>>;
 
 /// The supervisor's wider view: it hands provider_config to the running
-/// provider, keeps it for one it restarts, and forwards status questions.
+/// provider, keeps it for one it restarts, and forwards status questions;
+/// tools_config goes to the gateway's tools front and, through the router,
+/// to every agent's (kept, like the provider's, for fronts started later).
 using supervisor_admin_actor = supervisor_actor::extend<
   caf::replies_to<provider_config>::with<caf::ok_atom>,
-  caf::replies_to<provider_status_atom>::with<std::string>>;
+  caf::replies_to<provider_status_atom>::with<std::string>,
+  caf::replies_to<tools_config>::with<caf::ok_atom>>;
 
 } // namespace nb
 
 CAF_BEGIN_TYPE_ID_BLOCK(nb_admin, caf::id_block::nb_memory::end)
 
   CAF_ADD_TYPE_ID(nb_admin, (nb::provider_config))
+  CAF_ADD_TYPE_ID(nb_admin, (nb::tools_config))
 
-CAF_END_TYPE_ID_BLOCK(nb_admin)
+  CAF_END_TYPE_ID_BLOCK(nb_admin)

@@ -62,6 +62,9 @@ agent_setup(Self self, const std::string& agent) {
   if (!tools) {
     tools = spawn_tools(self->system(), *slot->second.view, st.svc.stats);
     self->link_to(tools);
+    if (st.tools_override) // the WebUI changed them since the start
+      caf::anon_send(caf::actor_cast<tools_admin_actor>(tools),
+                     *st.tools_override);
   }
   svc.tools = tools;
   return {slot->second.cfg, std::move(svc)};
@@ -274,6 +277,13 @@ member_router_impl(member_router_pointer self, session_config cfg,
     if (i != sessions.end())
       retire_session(self, i);
   };
+  auto tools_reload = [=](tools_config& tc) {
+    auto t = self->state.meter.measure();
+    self->state.tools_override = tc;
+    for (auto& [agent, tools] : self->state.agent_tools)
+      if (tools)
+        caf::anon_send(caf::actor_cast<tools_admin_actor>(tools), tc);
+  };
   auto handlers
     = router_handlers(self, std::move(cfg), std::move(svc), std::move(plan));
   return std::apply(
@@ -282,7 +292,7 @@ member_router_impl(member_router_pointer self, session_config cfg,
         [&](auto... admin) {
           return session_router_actor::behavior_type{
             std::move(hs)..., std::move(release), std::move(files),
-            std::move(admin)...};
+            std::move(admin)..., std::move(tools_reload)};
         },
         std::make_tuple(
           guard("router",

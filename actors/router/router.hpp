@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -16,6 +17,7 @@
 #include "messages/cluster.hpp"
 #include "messages/control.hpp"
 #include "messages/interfaces.hpp"
+#include "messages/provider_admin.hpp"
 #include "messages/session_admin.hpp"
 
 namespace nb {
@@ -45,6 +47,9 @@ struct router_state {
   /// Each listed agent's tools, sandboxed to its workspace; spawned with
   /// the agent's first session and monitored (a crashed one is respawned).
   std::map<std::string, tools_actor> agent_tools;
+  /// Tools settings saved in the WebUI since the start: handed to each
+  /// agent's tools front, also to one spawned later (first in its mailbox).
+  std::optional<tools_config> tools_override;
   /// Each agent's workspace actor (main's too), spawned with its first
   /// session; a crashed one is respawned for the next session.
   std::map<std::string, workspace_admin_actor> agent_files;
@@ -59,9 +64,10 @@ router_actor::behavior_type router_impl(router_pointer self, session_config cfg,
 
 /// The release-capable router with the WebUI's sessions view: it lists
 /// and reads through the store, and hands a change to the live session of
-/// that key (router_admin.cpp).
-using session_router_actor
-  = member_router_admin_actor::extend_with<sessions_actor>;
+/// that key (router_admin.cpp). tools_config: new tools settings for every
+/// listed agent's tools front (the supervisor sends it; no answer).
+using session_router_actor = member_router_admin_actor::extend_with<
+  sessions_actor>::extend<caf::reacts_to<tools_config>>;
 
 using member_router_pointer
   = session_router_actor::stateful_pointer<router_state>;

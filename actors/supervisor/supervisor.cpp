@@ -54,6 +54,9 @@ void spawn_services(supervisor_pointer self) {
   if (!st.svc.tools) {
     st.svc.tools = spawn_tools(sys, st.cfg, st.svc.stats);
     self->link_to(st.svc.tools);
+    if (st.tools_override)
+      caf::anon_send(caf::actor_cast<tools_admin_actor>(st.svc.tools),
+                     *st.tools_override);
   }
 }
 
@@ -190,6 +193,32 @@ caf::result<caf::ok_atom> swap_provider(supervisor_pointer self,
   return rp;
 }
 
+/// New tools settings: the gateway's tools front takes them first; then the
+/// router hands them to every agent's front, and they are kept for fronts
+/// started later.
+caf::result<caf::ok_atom> swap_tools(supervisor_pointer self,
+                                     tools_config& tc) {
+  auto parsed = parse_settings(tc.config_json, tc.config_path);
+  if (auto* e = std::get_if<config_error>(&parsed))
+    return caf::make_error(caf::sec::runtime_error, e->message());
+  if (!self->state.svc.tools)
+    return caf::make_error(caf::sec::runtime_error,
+                           "the tools are restarting; try again");
+  auto rp = self->make_response_promise<caf::ok_atom>();
+  auto tools = caf::actor_cast<tools_admin_actor>(self->state.svc.tools);
+  timed_request(self, tools, std::chrono::seconds(10), tc)
+    .then(
+      [self, rp, tc](caf::ok_atom) mutable {
+        self->state.tools_override = tc;
+        if (auto router =
+              caf::actor_cast<session_router_actor>(self->state.router))
+          caf::anon_send(router, tc);
+        rp.deliver(caf::ok_atom::value);
+      },
+      [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+  return rp;
+}
+
 } // namespace
 
 supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
@@ -282,6 +311,9 @@ supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
     },
     [=](provider_config& pc) -> caf::result<caf::ok_atom> {
       return swap_provider(self, pc);
+    },
+    [=](tools_config& tc) -> caf::result<caf::ok_atom> {
+      return swap_tools(self, tc);
     },
     [=](provider_status_atom) -> caf::result<std::string> {
       if (!self->state.svc.provider)

@@ -61,6 +61,8 @@ struct supervisor_state {
   /// Provider settings saved from the WebUI since the start (see
   /// provider_config); a restarted provider gets them at once.
   std::optional<provider_config> provider_override;
+  /// Tools settings the WebUI saved since the start, for a restarted front.
+  std::optional<tools_config> tools_override;
 };
 
 using supervisor_pointer

@@ -10,12 +10,13 @@
 #include "actors/tools/stop_with.hpp"
 #include "actors/tools/tool_pool.hpp"
 #include "actors/tools/tool_worker.hpp"
+#include "config/load.hpp"
 
 namespace nb {
 
 namespace {
 
-using front_ptr = tools_actor::stateful_pointer<tools_state>;
+using front_ptr = tools_front_pointer;
 
 tool_result refused(const tool_request& req, std::string text) {
   tool_result r;
@@ -82,7 +83,7 @@ caf::result<std::vector<tool_spec>> list_all(front_ptr self) {
   return promise;
 }
 
-tools_actor::behavior_type
+tools_admin_actor::behavior_type
 tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
            tool_context base, int32_t tool_workers, stats_actor stats) {
   auto& st = self->state;
@@ -141,6 +142,19 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
       // The pool runs each chat's exclusive calls in order, one at a time.
       return self->delegate(st.pool, std::move(req));
     },
+    [self](tools_config& tc) -> caf::result<caf::ok_atom> {
+      auto t = self->state.meter.measure();
+      auto parsed = parse_settings(tc.config_json, tc.config_path);
+      if (auto* e = std::get_if<config_error>(&parsed))
+        return caf::make_error(caf::sec::runtime_error, e->message());
+      const auto& all = std::get<loaded_settings>(parsed).value;
+      const auto& agent = self->state.base.agent;
+      // An agent the saved file no longer lists keeps its tools until the
+      // restart that removes it: never main's settings (and workspace).
+      if (agent == main_agent || all.find_agent(agent))
+        reload_tools(self, all.for_agent(agent));
+      return caf::ok_atom::value;
+    },
     [self](cancel_tools& c) {
       auto t = self->state.meter.measure();
       // Running execs are killed; MCP calls are left to finish on their
@@ -153,17 +167,27 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
 
 } // namespace
 
-tools_actor::behavior_type
+void start_mcp_server(front_ptr self, const std::string& name,
+                      const mcp_server_settings& cfg) {
+  auto& st = self->state;
+  auto server =
+    self->spawn<caf::detached>(mcp_server_impl, name, cfg,
+                               st.base.ssrf_whitelist, st.stats, st.base.agent);
+  stop_with(self, server);
+  st.mcp[name] = server;
+  st.mcp_cfg[name] = cfg;
+}
+
+tools_admin_actor::behavior_type
 tools_impl(front_ptr self, std::shared_ptr<const tool_registry> registry,
            tool_context base, int32_t tool_workers, stats_actor stats,
            std::map<std::string, mcp_server_settings> mcp) {
-  for (auto& [name, cfg] : mcp) {
-    auto server = self->spawn<caf::detached>(mcp_server_impl, name, cfg,
-                                             base.ssrf_whitelist, stats,
-                                             base.agent);
-    stop_with(self, server);
-    self->state.mcp[name] = server;
-  }
+  self->state.base.ssrf_whitelist = base.ssrf_whitelist;
+  self->state.base.agent = base.agent;
+  self->state.stats = stats;
+  self->state.tool_workers = tool_workers;
+  for (auto& [name, cfg] : mcp)
+    start_mcp_server(self, name, cfg);
   return tools_body(self, std::move(registry), std::move(base), tool_workers,
                     std::move(stats));
 }
@@ -175,10 +199,10 @@ tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
 
 tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,
                         stats_actor stats, tool_registry registry) {
-  return sys.spawn(tools_impl,
-                   std::make_shared<const tool_registry>(std::move(registry)),
-                   make_tool_context(cfg), cfg.gateway.tool_workers,
-                   std::move(stats), cfg.tools.mcp_servers);
+  return caf::actor_cast<tools_actor>(sys.spawn(
+    tools_impl, std::make_shared<const tool_registry>(std::move(registry)),
+    make_tool_context(cfg), cfg.gateway.tool_workers, std::move(stats),
+    cfg.tools.mcp_servers));
 }
 
 } // namespace nb

@@ -17,6 +17,7 @@
 #include "actors/tools/registry.hpp"
 #include "config/settings.hpp"
 #include "messages/interfaces.hpp"
+#include "messages/provider_admin.hpp"
 
 namespace nb {
 
@@ -30,20 +31,36 @@ struct tools_state {
   exec_watch_actor watch; ///< running execs, for /stop
   /// MCP servers by name (detached actors; they connect on first use).
   std::map<std::string, tools_actor> mcp;
+  std::map<std::string, mcp_server_settings> mcp_cfg; ///< what each runs
+  int32_t tool_workers = 1;
   std::set<std::string> mcp_listed;            ///< servers that answered
   std::map<std::string, tools_actor> mcp_routes; ///< tool name -> server
   std::vector<tool_spec> mcp_specs;
   actor_meter meter;
 };
 
+using tools_front_pointer = tools_admin_actor::stateful_pointer<tools_state>;
+
 /// The front. `tool_workers` bounds the pool (at least 1). `mcp` names the
 /// MCP servers; their tools are listed (and the servers started) on the
-/// first list_tools. Its pool and MCP servers stop with it.
-tools_actor::behavior_type
-tools_impl(tools_actor::stateful_pointer<tools_state> self,
+/// first list_tools. Its pool and MCP servers stop with it. It takes
+/// tools_config (see reload_tools).
+tools_admin_actor::behavior_type
+tools_impl(tools_front_pointer self,
            std::shared_ptr<const tool_registry> registry, tool_context base,
            int32_t tool_workers, stats_actor stats,
            std::map<std::string, mcp_server_settings> mcp);
+
+/// tools_front.cpp: spawns the MCP server `name` as this front's child.
+void start_mcp_server(tools_front_pointer self, const std::string& name,
+                      const mcp_server_settings& cfg);
+
+/// tools_reload.cpp: the front's settings from `view` (settings as this
+/// front's agent sees them): a new registry and pool for the calls from
+/// now on (running calls finish in the old pool, which ends once idle),
+/// MCP servers started, stopped or restarted where their entry changed.
+/// The browser and the exec watch stay as they are.
+void reload_tools(tools_front_pointer self, const settings& view);
 
 /// Spawns the front with the built-in tools configured by `cfg`.
 tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,

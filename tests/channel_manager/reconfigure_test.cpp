@@ -141,3 +141,46 @@ TEST_CASE_FIXTURE(manager_fixture,
     CHECK(s["b"].detail.find(":" + port + "/") != std::string::npos);
   }
 }
+
+TEST_CASE_FIXTURE(
+  manager_fixture,
+  "a new channel is checked by its adapter, then starts alone") {
+  auto before = states_when(both_connected);
+  auto add = [&](const std::string& c, bool dry_run) {
+    std::string out;
+    auto text = R"({"channels": {"a": {"type": "websocket", "enabled": true,
+                                        "port": 0}, "b": )"
+                + b_plain + R"(, "tg": )" + c + "}}";
+    self
+      ->request(manager, 10s, channel_reconfigure_atom::value,
+                std::string{"tg"}, text, dry_run)
+      .receive([&](std::string& why) { out = std::move(why); },
+               [&](caf::error& err) { out = to_string(err); });
+    return out;
+  };
+  // The Telegram adapter's own reading: its token is named.
+  auto e = add(R"({"type": "telegram", "enabled": true})", false);
+  CHECK(e.find("channels.tg.token") != std::string::npos);
+  CHECK(e.find("missing") != std::string::npos);
+  e = add(R"({"type": "telegram", "enabled": true, "token": "1:x",
+             "pollTimeout": 99})",
+          true);
+  CHECK(e.find("channels.tg.pollTimeout") != std::string::npos);
+  CHECK(states().count("tg") == 0);
+  // A new WebSocket channel starts; a and b keep their servers.
+  REQUIRE(
+    add(R"({"type": "websocket", "enabled": true, "port": 0})", false).empty());
+  auto after = states_when([](std::map<std::string, channel_status>& s) {
+    return s["tg"].state == "connected";
+  });
+  CHECK(after["a"].detail == before["a"].detail);
+  CHECK(after["b"].detail == before["b"].detail);
+  // The kinds a new channel may have, with the keys each needs.
+  std::string kinds;
+  self->request(manager, 5s, channel_kinds_atom::value)
+    .receive([&](std::string& k) { kinds = std::move(k); },
+             [](caf::error& err) { FAIL(to_string(err)); });
+  CHECK(kinds.find(R"({"required":["token"],"type":"telegram"})")
+        != std::string::npos);
+  CHECK(kinds.find(R"("type":"websocket")") != std::string::npos);
+}

@@ -126,6 +126,39 @@ TEST_CASE("a channel form keeps its token unless a new one is given") {
   CHECK(e.key_path == "channels.ws2.port");
 }
 
+TEST_CASE("a new channel needs a free name and a type; its keys are set") {
+  auto c = ok(
+    form(settings_page::channel_add,
+         {{"type", "telegram"},
+          {"enabled", true},
+          {"allow_from", json::array({"42"})},
+          {"secrets", {{"token", "1:new"}}},
+          {"options", {{"apiBase", "http://127.0.0.1:9"}, {"pollTimeout", 1}}}},
+         "tg2"));
+  auto root = ojson::parse(c.text);
+  auto& tg = root["channels"]["tg2"];
+  CHECK(tg["type"] == "telegram");
+  CHECK(tg["token"] == "1:new");
+  CHECK(tg["apiBase"] == "http://127.0.0.1:9");
+  CHECK(tg["pollTimeout"] == 1);
+  CHECK(c.loaded.value.channels.at("tg2").enabled);
+  // The old channels stay as they were.
+  CHECK(root["channels"]["telegram"]["token"] == "tg-secret-token");
+  CHECK(refused(
+          form(settings_page::channel_add, {{"type", "telegram"}}, "telegram"))
+          .key_path
+        == "channels.telegram");
+  CHECK(
+    refused(form(settings_page::channel_add, {{"enabled", true}}, "x")).key_path
+    == "channels.x.type");
+  // A secret never travels in plain options.
+  CHECK(
+    refused(form(settings_page::channel_add,
+                 {{"type", "slack"}, {"options", {{"botToken", "t"}}}}, "sl"))
+      .key_path
+    == "channels.sl.botToken");
+}
+
 TEST_CASE("MCP servers are added with secrets kept, and removed") {
   auto c = ok(form(settings_page::mcp,
                    {{"command", "node"}, {"args", json::array({"y.js"})},

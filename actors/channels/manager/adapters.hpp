@@ -23,9 +23,20 @@ using channel_factory = channel_actor (*)(caf::actor_system& sys,
                                           const std::string& name,
                                           channel_manager_actor manager);
 
+/// The adapter's own reading of channels.<name> in `cfg` (the one it does
+/// when it starts): "" when it takes the keys, else the error, which names
+/// the key ("channels.tg2.token: missing"). Pure apart from the files a
+/// channel reads as part of its keys (a saved bridge token).
+using channel_check = std::string (*)(const settings& cfg,
+                                      const std::string& name);
+
 struct adapter_entry {
   std::string_view name;
   channel_factory make = nullptr;
+  channel_check check = nullptr;
+  /// The keys a new channel of this type must have (the WebUI's "add
+  /// channel" form asks for them; `check` has the last word).
+  std::vector<std::string_view> required;
 };
 
 /// Every adapter this build has.
@@ -33,5 +44,8 @@ const std::vector<adapter_entry>& adapter_table();
 
 /// The factory for `name`, or nullptr.
 channel_factory find_adapter(std::string_view name);
+
+/// The table's entry for `name`, or nullptr.
+const adapter_entry* find_adapter_entry(std::string_view name);
 
 } // namespace nb

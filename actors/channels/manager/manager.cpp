@@ -153,19 +153,19 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
             auto t = self->state.meter.measure();
             return record_inbound(self, std::move(rec.msg));
           }),
-    guard("channels",
-          [self](channel_status_atom)
-            -> caf::result<std::vector<channel_status>> {
-            auto t = self->state.meter.measure();
-            return collect_status(self);
-          }),
+    guard(
+      "channels",
+      [self](channel_status_atom) -> caf::result<std::vector<channel_status>> {
+        auto t = self->state.meter.measure();
+        return collect_status(self);
+      }),
     guard("channels",
           [self](channel_reconfigure_atom, const std::string& name,
-                 const std::string& config_json,
-                 bool dry_run) -> std::string {
+                 const std::string& config_json, bool dry_run) -> std::string {
             auto t = self->state.meter.measure();
             return reconfigure_channel(self, name, config_json, dry_run);
           }),
+    [](channel_kinds_atom) -> std::string { return channel_kinds_json(); },
     guard("channels",
           [self](retry_send_atom, const std::string& key, int32_t attempt) {
             auto t = self->state.meter.measure();

@@ -97,6 +97,10 @@ std::string reconfigure_channel(channel_manager_pointer self,
                                 const std::string& name,
                                 const std::string& config_json, bool dry_run);
 
+/// reconfigure.cpp: the channel types this build has and the keys a new
+/// one of each must have: [{type, required: [key]}] (JSON text).
+std::string channel_kinds_json();
+
 /// reconfigure.cpp: a stopped adapter is down: its successor starts.
 void on_adapter_down(channel_manager_pointer self, const caf::down_msg& dm);
 

@@ -7,6 +7,8 @@
 #include "actors/common/log.hpp"
 #include "config/load.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace nb {
 
 namespace {
@@ -46,10 +48,16 @@ std::string reconfigure_channel(channel_manager_pointer self,
     if (auto* err = std::get_if<std::string>(&parsed))
       return *err;
     opts = std::get<channel_options>(std::move(parsed));
-    if (!find_adapter(opts.kind))
+    const auto* adapter = find_adapter_entry(opts.kind);
+    if (!adapter)
       return "config error at channels." + name
                     + ".type: no channel adapter named \"" + opts.kind
                     + "\" in this build";
+    // The adapter's own keys, read as it reads them when it starts: a
+    // missing token is refused here, not found in its status later.
+    if (adapter->check)
+      if (auto why = adapter->check(next, name); !why.empty())
+        return "config error at " + why;
   }
   if (dry_run)
     return {};
@@ -75,6 +83,17 @@ std::string reconfigure_channel(channel_manager_pointer self,
   st.stopping.emplace(old.address(), name);
   self->send_exit(old, caf::exit_reason::user_shutdown);
   return {};
+}
+
+std::string channel_kinds_json() {
+  auto out = nlohmann::json::array();
+  for (const auto& entry : adapter_table()) {
+    auto required = nlohmann::json::array();
+    for (auto key : entry.required)
+      required.push_back(std::string{key});
+    out.push_back({{"type", std::string{entry.name}}, {"required", required}});
+  }
+  return out.dump();
 }
 
 void on_adapter_down(channel_manager_pointer self, const caf::down_msg& dm) {

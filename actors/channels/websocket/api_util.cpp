@@ -42,6 +42,19 @@ std::string apply_provider(caf::actor_system& sys, const std::string& text,
   return failed;
 }
 
+std::string apply_tools(caf::actor_system& sys, const std::string& text,
+                        const std::string& config_path) {
+  auto sup = find_supervisor(sys);
+  if (!sup)
+    return "this process runs no gateway supervisor to apply the tools to";
+  std::string failed;
+  caf::scoped_actor self{sys};
+  self->request(sup, std::chrono::seconds(15), tools_config{text, config_path})
+    .receive([](caf::ok_atom) {},
+             [&](caf::error& err) { failed = sys.render(err); });
+  return failed;
+}
+
 nlohmann::json live_provider_status(caf::actor_system& sys) {
   auto sup = find_supervisor(sys);
   if (!sup)

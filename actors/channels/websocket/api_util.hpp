@@ -44,6 +44,12 @@ supervisor_admin_actor find_supervisor(caf::actor_system& sys);
 std::string apply_provider(caf::actor_system& sys, const std::string& text,
                            const std::string& config_path);
 
+/// Hands the saved config text to the supervisor, which gives the tools
+/// fronts (the gateway's and every agent's) their new settings: "" when
+/// the gateway's front took them, else why not.
+std::string apply_tools(caf::actor_system& sys, const std::string& text,
+                        const std::string& config_path);
+
 /// The provider in effect ({ready, problem, provider, model, ...}).
 nlohmann::json live_provider_status(caf::actor_system& sys);
 
