@@ -7,6 +7,10 @@
 //   --tool-then-answer  first answer a tool call (--tool NAME, --tool-args
 //                       JSON; default list_dir {"path":"."}), then, after
 //                       the tool result, "done: <result>"
+// Whatever the mode, a turn whose user message holds
+// "call-tool:<name> <JSON arguments>" gets that tool call first and, after
+// its result, "done: <result>" (a test that needs one tool called, e.g. one
+// added while the gateway runs).
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -15,6 +19,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "tests/support/fake_llm.hpp"
 #include "tests/support/fake_llm_key.hpp"
@@ -78,6 +84,49 @@ std::optional<std::string> tool_result_this_turn(const json& body) {
   return out;
 }
 
+/// The last user message's text.
+std::string last_user_text(const json& body) {
+  std::string said;
+  if (!body.is_object() || !body.contains("messages")
+      || !body["messages"].is_array())
+    return said;
+  for (const auto& m : body["messages"]) {
+    if (!m.is_object() || m.value("role", std::string{}) != "user"
+        || !m.contains("content"))
+      continue;
+    said.clear();
+    const auto& c = m["content"];
+    if (c.is_string())
+      said = c.get<std::string>();
+    else if (c.is_array())
+      for (const auto& part : c)
+        if (part.is_object() && part.contains("text")
+            && part["text"].is_string())
+          said += part["text"].get<std::string>();
+  }
+  return said;
+}
+
+/// "call-tool:<name> <JSON>" in the last user message: the call it asks
+/// for, else nullopt.
+std::optional<std::pair<std::string, json>> asked_call(const json& body) {
+  static constexpr std::string_view marker = "call-tool:";
+  auto said = last_user_text(body);
+  auto at = said.find(marker);
+  if (at == std::string::npos)
+    return std::nullopt;
+  // One line: the gateway may add its runtime context below the text.
+  auto rest = said.substr(at + marker.size());
+  rest = rest.substr(0, rest.find('\n'));
+  auto space = rest.find(' ');
+  auto args = json::parse(space == std::string::npos ? std::string{"{}"}
+                                                     : rest.substr(space + 1),
+                          nullptr, false);
+  if (args.is_discarded() || !args.is_object())
+    args = json::object();
+  return std::pair{rest.substr(0, space), args};
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -101,7 +150,14 @@ int main(int argc, char** argv) {
     auto calls = std::make_shared<std::atomic<int>>(0);
     llm.set_responder([o, delay, calls](const json& body) {
       fake_response r;
-      if (!o.tool_then_answer)
+      auto asked = asked_call(body);
+      if (asked && !tool_result_this_turn(body))
+        r = tool_calls({call("call_" + std::to_string(++*calls), asked->first,
+                             asked->second)});
+      else if (asked)
+        r = nb::test::text("done: "
+                           + tool_result_this_turn(body)->substr(0, 200));
+      else if (!o.tool_then_answer)
         r = fake_llm::echo(body);
       else if (auto result = tool_result_this_turn(body))
         r = nb::test::text("done: " + result->substr(0, 200));

@@ -62,7 +62,8 @@ for _ in $(seq 150); do
 done
 status=0
 NB_NODE_MODULES="$mods/node_modules" node "$src/tests/webui/settings_test.mjs" \
-  "http://127.0.0.1:$ws_port" "$side_port" "$home/config.json" "$everything" "$key" "$tg_token" || status=$?
+  "http://127.0.0.1:$ws_port" "$side_port" "$home/config.json" "$everything" "$key" "$tg_token" \
+  "$build/tests/platforms/fake_telegram_server" "$home/helper-ws" || status=$?
 if [ $status -eq 0 ]; then
   kill -0 "$gw_pid" || { echo "FAIL: the gateway is gone"; status=1; }
   [ "$(grep -c 'gateway ready' "$home/gateway.log")" = 1 ] || { echo "FAIL: the gateway restarted"; status=1; }
@@ -70,10 +71,37 @@ if [ $status -eq 0 ]; then
   starts() { grep -c "channel $1 started" "$home/gateway.log" || true; }
   [ "$(starts side)" = 2 ] || { echo "FAIL: channel side started $(starts side) times, not 2"; status=1; }
   [ "$(starts websocket)" = 1 ] || { echo "FAIL: channel websocket started $(starts websocket) times"; status=1; }
+  [ "$(starts tg2)" = 1 ] || { echo "FAIL: the added channel tg2 started $(starts tg2) times, not 1"; status=1; }
   mode="$(stat -c %a "$home/config.json")"
   [ "$mode" = 600 ] || { echo "FAIL: config.json mode $mode"; status=1; }
   grep -q '"myNotes"' "$home/config.json" || { echo "FAIL: the user's own key is gone"; status=1; }
   grep -q "$tg_token" "$home/config.json" || { echo "FAIL: the saved Telegram token was lost"; status=1; }
+fi
+# The agent created in the form answers a chat bound to it once the gateway
+# restarts (agents.list and agents.bindings are read at start; the page
+# said so): the side channel is bound to "helper".
+if [ $status -eq 0 ]; then
+  echo "stopping the gateway at $(date +%T)"
+  kill "$gw_pid"; wait "$gw_pid" 2>/dev/null || true
+  echo "stopped at $(date +%T)"
+  env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY -u OPENROUTER_API_KEY -u DEEPSEEK_API_KEY \
+    "$build/actors/app/nanobot" gateway -c "$home/config.json" >> "$home/gateway.log" 2>&1 &
+  gw_pid=$!
+  pids+=($gw_pid)
+  for _ in $(seq 150); do
+    curl -s -o /dev/null "http://127.0.0.1:$ws_port/login.html" 2>/dev/null && break
+    sleep 0.2
+  done
+  reply="$(NB_NODE_MODULES="$mods/node_modules" node "$src/tests/webui/ws_say.mjs" "$side_port" alice "hello helper")" \
+    || { echo "FAIL: no answer on the channel bound to helper"; status=1; }
+  # The scripted model echoes the whole user message: the text, then the
+  # runtime context the gateway adds below it.
+  [ "${reply%%$'\n'*}" = "echo: hello helper" ] || { echo "FAIL: helper answered '$reply'"; status=1; }
+  # Its session key is helper:side:<chat> (an agent's own key space).
+  grep -rlq --include='*.jsonl' '"helper:side:' "$home" \
+    || { echo "FAIL: no session of agent helper under $home"; status=1; }
+  [ -d "$home/helper-ws" ] || { echo "FAIL: helper's workspace was not made"; status=1; }
+  [ $status -eq 0 ] && echo "agent helper answered the chat bound to it after the restart: $reply"
 fi
 for s in "$key" "$tg_token"; do
   if grep -q -- "$s" "$home/gateway.log"; then echo "FAIL: a secret is in the gateway log"; status=1; fi

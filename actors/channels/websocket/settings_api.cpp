@@ -80,10 +80,42 @@ std::string ask_manager(caf::actor_system& sys, const settings_context& ctx,
   return failed;
 }
 
-api_reply saved(const std::string& applied, const settings_change& c) {
+/// The channel types a new channel may have (from the manager's adapter
+/// table) and the keys each needs.
+json channel_kinds(caf::actor_system& sys, const settings_context& ctx) {
+  auto admin = caf::actor_cast<channel_manager_admin_actor>(ctx.manager);
+  json out = json::array();
+  if (!admin)
+    return out;
+  caf::scoped_actor self{sys};
+  self->request(admin, std::chrono::seconds(5), channel_kinds_atom::value)
+    .receive(
+      [&](std::string& text) {
+        auto doc = json::parse(text, nullptr, false);
+        if (doc.is_array())
+          out = std::move(doc);
+      },
+      [](caf::error&) {});
+  return out;
+}
+
+/// `applied`: when the change is in effect ("now", "channel restarted",
+/// ...); `restart`: the keys that still wait for a restart of the gateway.
+api_reply saved(const std::string& applied, const settings_change& c,
+                std::vector<std::string> restart = {}) {
   return answer(200, json{{"ok", true},
                           {"applied", applied},
+                          {"restart_keys", std::move(restart)},
                           {"warnings", c.loaded.warnings}});
+}
+
+/// What of a tools change waits for a restart: a session's wait for one
+/// tool call is set at its start from the exec timeout (at least 600 s).
+std::vector<std::string> tools_restart_keys(const settings& s) {
+  if (s.tools.exec.timeout_s > 600)
+    return {"tools.exec.timeout above 600 s (how long a turn waits for a "
+            "tool call)"};
+  return {};
 }
 
 api_reply save_form(caf::actor_system& sys, const settings_context& ctx,
@@ -94,7 +126,8 @@ api_reply save_form(caf::actor_system& sys, const settings_context& ctx,
   if (auto* e = std::get_if<config_error>(&edited))
     return problem(400, e->message());
   auto& change = std::get<settings_change>(edited);
-  bool channel = f.page == settings_page::channel;
+  bool channel =
+    f.page == settings_page::channel || f.page == settings_page::channel_add;
   bool own = channel && f.name == ctx.own_channel;
   if (channel) {
     if (auto why = ask_manager(sys, ctx, f.name, change.text, true);
@@ -113,6 +146,7 @@ api_reply save_form(caf::actor_system& sys, const settings_context& ctx,
         return problem(500, "saved to " + ctx.config_path
                               + ", but the gateway did not take it: " + why);
       return saved("now", change);
+    case settings_page::channel_add:
     case settings_page::channel:
       if (own) {
         // Restarting the channel that serves this answer ends it: the
@@ -127,7 +161,21 @@ api_reply save_form(caf::actor_system& sys, const settings_context& ctx,
           !why.empty())
         return problem(500, "saved to " + ctx.config_path
                               + ", but the channel did not restart: " + why);
-      return saved("channel restarted", change);
+      return saved(f.page == settings_page::channel_add ? "channel started"
+                                                        : "channel restarted",
+                   change);
+    case settings_page::tools:
+    case settings_page::mcp:
+    case settings_page::mcp_remove:
+      if (auto why = apply_tools(sys, change.text, ctx.config_path);
+          !why.empty())
+        return problem(500, "saved to " + ctx.config_path
+                              + ", but the gateway did not take it: " + why);
+      return saved("now", change, tools_restart_keys(change.loaded.value));
+    case settings_page::agents:
+      // The router's agent plan, the channels' bindings and the schedules
+      // are made at start.
+      return saved("restart", change, {"agents.list", "agents.bindings"});
     default:
       return saved("restart", change);
   }
@@ -140,7 +188,9 @@ std::optional<api_reply> route_call(caf::actor_system& sys,
   if (r.section.empty()) {
     if (m != "GET")
       return problem(405, "GET only");
-    return answer(200, current_view(ctx.config_path));
+    auto view = current_view(ctx.config_path);
+    view["channel_kinds"] = channel_kinds(sys, ctx);
+    return answer(200, view);
   }
   auto body = json::parse(call.body.empty() ? "{}" : call.body, nullptr, false);
   if (!body.is_object())
@@ -158,8 +208,10 @@ std::optional<api_reply> route_call(caf::actor_system& sys,
                "");
   }
   if (r.section == "channels" && !r.name.empty() && r.action.empty()) {
+    if (m == "POST") // a new channel
+      return one(settings_page::channel_add, r.name);
     if (m != "PUT")
-      return problem(405, "PUT only");
+      return problem(405, "PUT (a change) or POST (a new channel) only");
     return one(settings_page::channel, r.name);
   }
   if (r.section == "mcp" && !r.name.empty()) {

@@ -1,10 +1,10 @@
 // The settings view (issue 20, part 2): the model and fallbacks, channels
 // with their live state, tools, MCP servers, agents and bindings. Every
 // Save sends one form; the gateway checks it with the config loader (an
-// error names the key), writes config.json and applies it: the model at
-// once, a channel by restarting that channel only, the rest at the next
-// start. Secrets never come back: a saved one shows as saved, an empty
-// field keeps it.
+// error names the key), writes config.json and applies it: the model,
+// tools and MCP servers at once, a channel by restarting that channel only;
+// what waits for a restart (agents, bindings) is named. Secrets never come
+// back: a saved one shows as saved, an empty field keeps it.
 "use strict";
 
 const settings = {
@@ -16,7 +16,8 @@ const settings = {
     document.getElementById("mcp-save").addEventListener("click", () => this.saveMcp());
     document.getElementById("set-model-save").addEventListener("click", () => this.saveModel());
     document.getElementById("set-tools-save").addEventListener("click", () => this.saveTools());
-    document.getElementById("set-agents-save").addEventListener("click", () => this.saveAgents());
+    channelAdd.init();
+    agentsForm.init();
   },
 
   async start() {
@@ -53,7 +54,11 @@ const settings = {
     try {
       const doc = await this.call(method, name, body);
       const when = { now: "in effect now", restart: "takes effect when the gateway restarts" };
-      let text = "Saved: " + (when[doc.applied] || doc.applied) + ".";
+      const later = doc.restart_keys || [];
+      let text = later.length && doc.applied === "restart"
+        ? "Saved; takes effect after a restart: " + later.join(", ") + "."
+        : "Saved: " + (when[doc.applied] || doc.applied) + "."
+          + (later.length ? " Takes effect after a restart: " + later.join(", ") + "." : "");
       if (doc.warnings && doc.warnings.length) text += " Warnings: " + doc.warnings.join("; ");
       await this.load(); // redraws the channel rows: say it after
       this.say(resultId, text);
@@ -70,6 +75,7 @@ const settings = {
     this.view = v;
     this.renderModel(v);
     this.renderChannels(v.channels || []);
+    channelAdd.render(v.channel_kinds);
     this.renderTools(v.tools || {});
     this.renderMcp(v.mcp_servers || []);
     this.renderAgents(v);
@@ -289,28 +295,9 @@ const settings = {
     return this.submit("mcp-result", "PUT", "settings/mcp/" + this.mcpName(), this.mcpForm());
   },
 
-  // -- agents -----------------------------------------------------------------
+  // -- agents: agents_form.js -------------------------------------------------
 
-  renderAgents(v) {
-    const agents = v.agents || [];
-    document.getElementById("set-agents-note").textContent = agents.length
-      ? "Agents: main, " + agents.map((a) => `${a.id} (${a.model})`).join(", ")
-      : "Only the implicit agent \"main\" (agents.defaults). Add agents to agents.list to run several.";
-    document.getElementById("set-agents-list").value = JSON.stringify(v.agents_list || [], null, 2);
-    document.getElementById("set-bindings").value = JSON.stringify(v.bindings || [], null, 2);
-  },
-
-  saveAgents() {
-    let list, bindings;
-    try {
-      list = JSON.parse(document.getElementById("set-agents-list").value || "[]");
-      bindings = JSON.parse(document.getElementById("set-bindings").value || "[]");
-    } catch (e) {
-      this.say("set-agents-result", "not JSON: " + e.message, true);
-      return false;
-    }
-    return this.submit("set-agents-result", "PUT", "settings/agents", { list, bindings });
-  },
+  renderAgents(v) { agentsForm.render(v); },
 };
 
 // "preset:name" is a modelPresets entry; "model @ provider" or "model" an
