@@ -105,4 +105,55 @@ std::string json_path_at(std::string_view s, size_t offset) {
   return named(path_of(stack));
 }
 
+std::vector<std::string_view> json_array_elements(std::string_view text) {
+  std::vector<std::string_view> out;
+  auto is_space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  };
+  size_t i = 0;
+  while (i < text.size() && is_space(text[i]))
+    ++i;
+  if (i == text.size() || text[i] != '[')
+    return out;
+  int depth = 0; // inside the array's elements
+  bool in_string = false;
+  size_t start = std::string_view::npos;
+  auto close_element = [&](size_t end) {
+    while (end > start && is_space(text[end - 1]))
+      --end;
+    if (start != std::string_view::npos && end > start)
+      out.push_back(text.substr(start, end - start));
+    start = std::string_view::npos;
+  };
+  for (++i; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i; // the escaped character, whatever it is
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (is_space(c))
+      continue;
+    if (start == std::string_view::npos && c != ','
+        && !(depth == 0 && c == ']'))
+      start = i;
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      if (depth == 0) { // the array's own end
+        close_element(i);
+        break;
+      }
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      close_element(i);
+    }
+  }
+  return out;
+}
+
 } // namespace nb

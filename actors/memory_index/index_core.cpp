@@ -105,6 +105,7 @@ void index_core::open() {
   }
   chunks_ = -1;
   known_files_.clear();
+  synced_stamps_.clear();
   unembedded_ = true;
   load_vectors();
 }
@@ -118,6 +119,7 @@ void index_core::rebuild(const std::string& why) {
   db_ = std::make_unique<index_db>(db_path());
   chunks_ = -1;
   known_files_.clear();
+  synced_stamps_.clear();
   unembedded_ = true;
   vectors_.clear();
   load_vectors();
@@ -154,7 +156,12 @@ std::vector<std::string> index_core::source_files() const {
 }
 
 bool index_core::sync() {
-  return with_db([&] {
+  std::map<std::string, std::string> stamps;
+  for (auto& rel : source_files())
+    stamps[rel] = file_stamp(opts_.workspace + "/" + rel);
+  if (!synced_stamps_.empty() && stamps == synced_stamps_ && chunks_ >= 0)
+    return false;
+  bool changed = with_db([&] {
     bool changed = false;
     auto files = source_files();
     for (auto& rel : files)
@@ -174,6 +181,9 @@ bool index_core::sync() {
       chunks_ = db_->count();
     return changed;
   });
+  // A file written while it was read shows a newer stamp next time.
+  synced_stamps_ = std::move(stamps);
+  return changed;
 }
 
 void index_core::reindex() {
@@ -182,6 +192,7 @@ void index_core::reindex() {
     for (auto& rel : source_files())
       sync_source(rel, true);
     known_files_.clear();
+    synced_stamps_.clear();
     chunks_ = -1;
     return 0;
   });

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -107,6 +108,9 @@ private:
   vector_set vectors_;
   std::set<std::string> template_keys_;
   std::vector<std::string> known_files_; ///< the source files last seen
+  /// Each source's file stamp when a sync last went through without error:
+  /// while none has changed, a search does not ask the database again.
+  std::map<std::string, std::string> synced_stamps_;
   std::shared_ptr<spdlog::logger> log_;
   int64_t chunks_ = -1; ///< cached count (-1: unknown)
   bool unembedded_ = true; ///< chunks may lack vectors (checked when set)

@@ -147,8 +147,74 @@ std::string make_tool_call_id() {
   return id;
 }
 
+namespace {
+
+/// Whether `text` (our own JSON text) is an array; `empty`, if given, says
+/// whether it is an empty one.
+bool json_array_text(const std::string& text, bool* empty = nullptr) {
+  auto first = text.find_first_not_of(" \t\r\n");
+  auto last = text.find_last_not_of(" \t\r\n");
+  if (first == std::string::npos || text[first] != '[' || text[last] != ']')
+    return false;
+  if (empty)
+    *empty = text.find_first_not_of(" \t\r\n", first + 1) == last;
+  return true;
+}
+
+/// The request's scalar fields: model, token limit, temperature, streaming
+/// and the reasoning switches.
+json chat_head(const model_request& req, const std::string& model,
+               const body_options& opts) {
+  json body{{"model", model}};
+  bool reasoning_model = requires_max_completion_tokens(model);
+  if (req.max_tokens > 0)
+    body[reasoning_model ? "max_completion_tokens" : "max_tokens"] =
+      req.max_tokens;
+  // Reasoning models reject a temperature.
+  if (req.temperature >= 0 && !reasoning_model)
+    body["temperature"] = req.temperature;
+  if (req.stream) {
+    body["stream"] = true;
+    body["stream_options"] = {{"include_usage", true}};
+  }
+  apply_openai_reasoning(body, opts.reasoning_effort, opts.thinking_style);
+  return body;
+}
+
+} // namespace
+
 std::string build_chat_body(const model_request& req, const std::string& model,
                             std::string& error, const body_options& opts) {
+  // The messages and tools are JSON texts our runner wrote: spliced in as
+  // they are, unless a field must come out of them (Anthropic's thinking
+  // blocks) or extraBody merges into them. Parsing and re-serialising the
+  // whole history on every call was the turn's largest cost (issue 22).
+  bool no_tools = true;
+  if (!json_array_text(req.messages_json)) {
+    error = "Invalid model request: messages are not a JSON array";
+    return {};
+  }
+  if (!req.tools_json.empty() && !json_array_text(req.tools_json, &no_tools)) {
+    error = "Invalid model request: tools are not a JSON array";
+    return {};
+  }
+  if (opts.extra_body.empty()
+      && req.messages_json.find("\"thinking_blocks\"") == std::string::npos) {
+    auto out = chat_head(req, model, opts)
+                 .dump(-1, ' ', false, json::error_handler_t::replace);
+    out.pop_back(); // the head's closing brace
+    out.reserve(out.size() + req.messages_json.size() + req.tools_json.size()
+                + 64);
+    out += R"(,"messages":)";
+    out += req.messages_json;
+    if (!no_tools) {
+      out += R"(,"tools":)";
+      out += req.tools_json;
+      out += R"(,"tool_choice":"auto")";
+    }
+    out += '}';
+    return out;
+  }
   std::string why;
   auto messages = parse_bounded(req.messages_json, why);
   if (!messages.is_array()) {
@@ -160,7 +226,8 @@ std::string build_chat_body(const model_request& req, const std::string& model,
   for (auto& m : messages)
     if (m.is_object())
       m.erase("thinking_blocks");
-  json body{{"model", model}, {"messages", std::move(messages)}};
+  auto body = chat_head(req, model, opts);
+  body["messages"] = std::move(messages);
   if (!req.tools_json.empty()) {
     auto tools = parse_bounded(req.tools_json, why);
     if (!tools.is_array()) {
@@ -172,18 +239,6 @@ std::string build_chat_body(const model_request& req, const std::string& model,
       body["tool_choice"] = "auto";
     }
   }
-  bool reasoning_model = requires_max_completion_tokens(model);
-  if (req.max_tokens > 0)
-    body[reasoning_model ? "max_completion_tokens" : "max_tokens"]
-      = req.max_tokens;
-  // Reasoning models reject a temperature.
-  if (req.temperature >= 0 && !reasoning_model)
-    body["temperature"] = req.temperature;
-  if (req.stream) {
-    body["stream"] = true;
-    body["stream_options"] = {{"include_usage", true}};
-  }
-  apply_openai_reasoning(body, opts.reasoning_effort, opts.thinking_style);
   merge_extra_body(body, opts.extra_body);
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }

@@ -5,6 +5,7 @@
 #include <caf/stateful_actor.hpp>
 
 #include "actors/common/guard.hpp"
+#include "actors/common/json_locate.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/runner/context_governor.hpp"
@@ -272,17 +273,7 @@ void start(runner_pointer self) {
     st.specs.push_back(create_goal_spec());
     st.specs.push_back(update_goal_spec());
   }
-  json defs = json::array();
-  for (auto& s : st.specs) {
-    json params = json::parse(s.parameters_json, nullptr, false);
-    if (params.is_discarded())
-      params = json::object();
-    defs.push_back({{"type", "function"},
-                    {"function", {{"name", s.name},
-                                  {"description", s.description},
-                                  {"parameters", params}}}});
-  }
-  st.tools_json = defs.empty() ? std::string{} : defs.dump();
+  st.tools_json = function_definitions(st.specs);
   model_step(self);
 }
 
@@ -326,9 +317,15 @@ runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
       st.promise = self->make_response_promise<turn_outcome>();
       st.messages = json::parse(rq.messages_json, nullptr, false);
       if (st.messages.is_array()) {
+        // Each message's text as the session wrote it: the model requests
+        // are put together from these, not from the parsed copies.
+        auto texts = json_array_elements(rq.messages_json);
         st.message_texts.reserve(st.messages.size() + 16);
-        for (auto& m : st.messages)
-          st.message_texts.push_back(m.dump());
+        if (texts.size() == st.messages.size())
+          st.message_texts.assign(texts.begin(), texts.end());
+        else
+          for (auto& m : st.messages)
+            st.message_texts.push_back(m.dump());
       } else {
         st.promise.deliver(caf::make_error(errc::turn_failed,
                                            "run_turn: messages are not a JSON array"));

@@ -19,6 +19,10 @@ void add_message(runner_pointer self, nlohmann::json msg);
 /// (runner_request.cpp).
 model_request make_request(runner_pointer self, bool with_tools,
                            const char* extra_user_prompt);
+/// The "tools" array of a chat request, written from the specs' texts: the
+/// registry checked each schema once when the tool was added, so a turn
+/// does not parse and re-serialise every schema again.
+std::string function_definitions(const std::vector<tool_spec>& specs);
 void tell_user(runner_pointer self, outbound_kind kind, std::string text);
 /// Between model calls: takes waiting user messages, then calls the model.
 void continue_run(runner_pointer self);

@@ -69,6 +69,9 @@ void tool_registry::add(tool_spec spec, tool_fn run) {
   if (!schema.is_object())
     throw std::invalid_argument("tool '" + spec.name
                                 + "': parameters_json is not a JSON object");
+  // Kept as one compact text: turns put it into requests as it is.
+  spec.parameters_json =
+    schema.dump(-1, ' ', false, json::error_handler_t::replace);
   auto name = spec.name;
   tools_[name] = tool_entry{std::move(spec), std::move(schema),
                             std::move(run)};

@@ -38,3 +38,21 @@ TEST_CASE("broken text is read as far as it goes") {
   CHECK(at_x(R"(}}]]{"a":"X")") == "a");
   CHECK(json_path_at(R"({"a":"b")", 1000) == "a");
 }
+
+TEST_CASE("an array's elements are found as they are written") {
+  using nb::json_array_elements;
+  auto els = json_array_elements(
+    R"( [ {"a":[1,{"b":"],}"}]} , "x\"]" ,3, [[]] ,null] )");
+  REQUIRE(els.size() == 5);
+  CHECK(els[0] == R"({"a":[1,{"b":"],}"}]})");
+  CHECK(els[1] == R"("x\"]")");
+  CHECK(els[2] == "3");
+  CHECK(els[3] == "[[]]");
+  CHECK(els[4] == "null");
+  CHECK(json_array_elements("[]").empty());
+  CHECK(json_array_elements(" [ ] ").empty());
+  CHECK(json_array_elements(R"({"a":1})").empty());
+  // Cut short: nothing past the text is read.
+  CHECK(json_array_elements(R"([{"a":"b)").empty());
+  CHECK(json_array_elements(R"([1,"\)").size() == 1);
+}

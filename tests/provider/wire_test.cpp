@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/provider/openai_wire.hpp"
+#include "actors/provider/request_extras.hpp"
 #include "actors/provider/retry_policy.hpp"
 
 namespace {
@@ -54,6 +55,44 @@ TEST_CASE("defaults and reasoning models shape the body") {
   auto o3 = json::parse(build_chat_body(request(), "openai/o3-mini", err));
   CHECK(o3["max_completion_tokens"] == 100);
   CHECK_FALSE(o3.contains("temperature"));
+}
+
+TEST_CASE("the body put together from the texts equals the parsed one") {
+  // Without extraBody the messages and tools go into the body as written;
+  // with one ("{}" changes nothing) the body is built as a tree. Both must
+  // say the same thing.
+  auto req = request(true);
+  req.messages_json =
+    R"([{"role":"system","content":"s \"q\" \u00e9"},)"
+    R"({"role":"user","content":[{"type":"text","text":"x"}]}])";
+  req.tools_json = R"([{"type":"function","function":{"name":"f",)"
+                   R"("description":"d","parameters":{"type":"object"}}}])";
+  body_options opts;
+  opts.reasoning_effort = "high";
+  opts.thinking_style = "enable_thinking";
+  std::string err;
+  auto spliced = json::parse(build_chat_body(req, "m", err, opts));
+  CHECK(err.empty());
+  opts.extra_body = "{}";
+  auto tree = json::parse(build_chat_body(req, "m", err, opts));
+  CHECK(err.empty());
+  CHECK(spliced == tree);
+  CHECK(spliced["reasoning_effort"] == "high");
+  CHECK(spliced["enable_thinking"] == true);
+  // No tools offered: neither tools nor tool_choice.
+  req.tools_json = " [ ] ";
+  opts.extra_body.clear();
+  auto none = json::parse(build_chat_body(req, "m", err, opts));
+  CHECK_FALSE(none.contains("tools"));
+  CHECK_FALSE(none.contains("tool_choice"));
+  // Anthropic's thinking blocks never reach an OpenAI-compatible server.
+  req.messages_json = R"([{"role":"assistant","content":"a",)"
+                      R"("thinking_blocks":[{"type":"thinking"}]}])";
+  auto stripped = json::parse(build_chat_body(req, "m", err, opts));
+  CHECK_FALSE(stripped["messages"][0].contains("thinking_blocks"));
+  req.tools_json = R"({"not":"an array"})";
+  CHECK(build_chat_body(req, "m", err, opts).empty());
+  CHECK(err.find("tools") != std::string::npos);
 }
 
 TEST_CASE("bad messages json is refused before any request") {
