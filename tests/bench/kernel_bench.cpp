@@ -21,9 +21,10 @@
 #include "tests/support/fake_llm.hpp"
 
 using namespace std::chrono;
-using nlohmann::json;
 using nb::test::child_process;
+using nb::test::cpu_ms;
 using nb::test::rss_kb;
+using nlohmann::json;
 
 namespace {
 
@@ -144,8 +145,34 @@ int main(int argc, char** argv) {
 
   hammer(1, 50, make_api, turn_call); // warm up
   auto mark = llm.request_count();
+  double cpu0 = cpu_ms(gw.pid());
   auto turn1 = hammer(1, n, make_api, turn_call);
+  // The gateway's own CPU per turn: steadier than latency on a busy machine.
+  double cpu_per_turn_us = (cpu_ms(gw.pid()) - cpu0) * 1000.0 / n;
   auto raw1 = replay(mark, 1, n);
+  // One conversation of n turns: a turn's cost must not grow with the
+  // session beyond what the longer model request itself needs.
+  std::vector<double> long_us;
+  {
+    auto c = make_api(0);
+    for (int i = 0; i < n; ++i) {
+      auto b = body;
+      b["session_id"] = "bench-long";
+      auto s = steady_clock::now();
+      auto r = c->Post("/v1/chat/completions", b.dump(), "application/json");
+      if (!r || r->status != 200)
+        std::cerr << "warning: a long-session turn failed\n";
+      long_us.push_back(
+        duration<double, std::micro>(steady_clock::now() - s).count());
+    }
+  }
+  auto tenth = std::max<size_t>(1, long_us.size() / 10);
+  auto median_of = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  double long_first = median_of({long_us.begin(), long_us.begin() + tenth});
+  double long_last = median_of({long_us.end() - tenth, long_us.end()});
   int per64 = std::max(1, n / 64) * 4;
   mark = llm.request_count();
   auto turn64 = hammer(64, per64, make_api, turn_call);
@@ -180,6 +207,11 @@ int main(int argc, char** argv) {
               turn1.p50_us - raw1.p50_us);
   std::printf("kernel overhead per turn (p99, 1 session)   %8.0f us\n",
               turn1.p99_us - raw1.p99_us);
+  std::printf("gateway CPU per turn (1 session)             %8.0f us\n",
+              cpu_per_turn_us);
+  std::printf(
+    "one session of %d turns: p50 first / last tenth %6.0f / %.0f us\n", n,
+    long_first, long_last);
   std::printf("throughput at 64 sessions vs raw LLM        %8.1f %%\n",
               100.0 * turn64.per_s / raw64.per_s);
   std::printf("time from start to /health answering        %8.1f ms\n", ready_ms);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -137,6 +138,27 @@ inline long rss_kb(int pid) {
     if (line.rfind("VmRSS:", 0) == 0)
       return std::stol(line.substr(6));
   return -1;
+}
+
+/// CPU time a process has used so far (user + system, all its threads), in
+/// milliseconds; at the clock tick's resolution (10 ms), so benchmarks take
+/// it over seconds of work.
+inline double cpu_ms(int pid) {
+  std::ifstream in{"/proc/" + std::to_string(pid) + "/stat"};
+  std::string line;
+  if (!std::getline(in, line))
+    return -1;
+  auto close = line.rfind(')');
+  if (close == std::string::npos)
+    return -1;
+  // Fields after the command: state is field 3; utime and stime are 14, 15.
+  std::istringstream rest{line.substr(close + 2)};
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 15 && rest >> field; ++i)
+    if (i >= 14)
+      ticks += std::stod(field);
+  return ticks * 1000.0 / double(sysconf(_SC_CLK_TCK));
 }
 
 /// A process's threads by name (/proc/<pid>/task/*/comm) and how many of
