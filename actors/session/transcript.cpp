@@ -165,17 +165,19 @@ std::vector<json> repair_tail(const std::vector<json>& transcript) {
 
 json replay_history(const std::vector<json>& transcript, size_t limit,
                     size_t first) {
+  // From the end back: only the last `limit` replayable messages are
+  // copied, so a long chat's turn does not copy its whole history.
   std::vector<json> kept;
-  for (size_t i = first; i < transcript.size(); ++i)
+  for (size_t i = transcript.size(); i-- > first && kept.size() < limit;)
     if (!is_command(transcript[i]))
       if (auto m = replayable(transcript[i]); !m.is_null())
         kept.push_back(std::move(m));
-  size_t start = kept.size() > limit ? kept.size() - limit : 0;
-  while (start < kept.size() && role_of(kept[start]) != "user")
-    ++start;
+  // The replay starts with a user message.
+  while (!kept.empty() && role_of(kept.back()) != "user")
+    kept.pop_back();
   json out = json::array();
-  for (size_t i = start; i < kept.size(); ++i)
-    out.push_back(std::move(kept[i]));
+  for (auto i = kept.rbegin(); i != kept.rend(); ++i)
+    out.push_back(std::move(*i));
   return out;
 }
 

@@ -1,6 +1,8 @@
 // Crash repair and replay over transcripts.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "actors/common/iso_time.hpp"
 #include "actors/session/transcript.hpp"
 
@@ -79,6 +81,35 @@ TEST_CASE("replay starts at a user message and drops bookkeeping fields") {
   // A limit that cuts into a tool group moves the start to a user message.
   auto cut = nb::replay_history(t, 2);
   CHECK(cut.empty());
+}
+
+TEST_CASE("a long chat replays its last messages from a user message on") {
+  // 3 000 turns of user, tool call, result, answer, with commands between:
+  // only the tail within the limit is replayed, starting at a user message.
+  json cmd = user("/status");
+  cmd["_command"] = true;
+  std::vector<json> t;
+  for (int i = 0; i < 3000; ++i) {
+    auto n = std::to_string(i);
+    auto id = "c" + n;
+    t.push_back(user(("q" + n).c_str()));
+    t.push_back(calls({id.c_str()}));
+    t.push_back(result(id.c_str()));
+    t.push_back(assistant(("a" + n).c_str()));
+    if (i % 7 == 0)
+      t.push_back(cmd);
+  }
+  auto replay = nb::replay_history(t, 10);
+  // The last ten replayable messages are ...q2997's result, a2997, then
+  // q2998..a2999 (eight); the first user message among them is q2998.
+  REQUIRE(replay.size() == 8);
+  CHECK(replay[0]["content"] == "q2998");
+  CHECK(replay[7]["content"] == "a2999");
+  // From a later start only what follows it counts.
+  auto from = nb::replay_history(t, 200, t.size() - 3);
+  REQUIRE(from.empty()); // a tool call, its result, an answer: no user
+  CHECK(nb::replay_history(t, 0).empty());
+  CHECK(nb::replay_history(t, 10, t.size() + 5).empty());
 }
 
 TEST_CASE("parse_messages keeps objects and skips the rest") {
