@@ -153,6 +153,7 @@ int main(int argc, char** argv) {
   // One conversation of n turns: a turn's cost must not grow with the
   // session beyond what the longer model request itself needs.
   std::vector<double> long_us;
+  auto long_mark = llm.request_count();
   {
     auto c = make_api(0);
     for (int i = 0; i < n; ++i) {
@@ -173,6 +174,21 @@ int main(int argc, char** argv) {
   };
   double long_first = median_of({long_us.begin(), long_us.begin() + tenth});
   double long_last = median_of({long_us.end() - tenth, long_us.end()});
+  // The same requests straight to the fake LLM: what the longer request
+  // itself costs, so the rest is ours.
+  auto raw_median = [&](size_t from, size_t count) {
+    auto reqs = llm.requests();
+    auto c = make_llm(0);
+    std::vector<double> us;
+    for (size_t i = from; i < from + count && i < reqs.size(); ++i) {
+      auto s = steady_clock::now();
+      c->Post("/v1/chat/completions", reqs[i].raw_body, "application/json");
+      us.push_back(duration<double, std::micro>(steady_clock::now() - s).count());
+    }
+    return us.empty() ? 0.0 : median_of(us);
+  };
+  double raw_first = raw_median(long_mark, tenth);
+  double raw_last = raw_median(long_mark + long_us.size() - tenth, tenth);
   int per64 = std::max(1, n / 64) * 4;
   mark = llm.request_count();
   auto turn64 = hammer(64, per64, make_api, turn_call);
@@ -212,6 +228,10 @@ int main(int argc, char** argv) {
   std::printf(
     "one session of %d turns: p50 first / last tenth %6.0f / %.0f us\n", n,
     long_first, long_last);
+  std::printf("  the same requests raw: first / last tenth   %6.0f / %.0f us\n",
+              raw_first, raw_last);
+  std::printf("  kernel overhead: first / last tenth         %6.0f / %.0f us\n",
+              long_first - raw_first, long_last - raw_last);
   std::printf("throughput at 64 sessions vs raw LLM        %8.1f %%\n",
               100.0 * turn64.per_s / raw64.per_s);
   std::printf("time from start to /health answering        %8.1f ms\n", ready_ms);
