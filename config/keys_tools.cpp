@@ -54,6 +54,19 @@ std::vector<key_spec> tools_keys() {
          }),
     leaf("tools.exec.maxCpuSeconds", k::seconds, 0, 1000000,
          [](settings& s, name_t, val_t v) { s.tools.exec.max_cpu_s = i32(v); }),
+    // The background sessions' limits: constants in the original, keys
+    // here (the original ignores keys it does not know).
+    leaf(
+      "tools.exec.maxSessions", k::integer, 1, 1000,
+      [](settings& s, name_t, val_t v) { s.tools.exec.max_sessions = i32(v); }),
+    leaf("tools.exec.sessionIdleTimeout", k::seconds, 1, 604800,
+         [](settings& s, name_t, val_t v) {
+           s.tools.exec.session_idle_timeout_s = i32(v);
+         }),
+    leaf("tools.exec.sessionBufferChars", k::integer, 1000, 16777216,
+         [](settings& s, name_t, val_t v) {
+           s.tools.exec.session_buffer_chars = i32(v);
+         }),
     section("tools.web"),
     leaf("tools.web.enable", k::boolean, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) { s.tools.web.enable = v.flag; }),

@@ -107,6 +107,12 @@ struct exec_settings {
   /// What a sandboxed command may reach: "none", "loopback-denied" (the
   /// internet, not the host's loopback or private ranges) or "host".
   std::string network = "loopback-denied";
+  /// Background sessions (exec with yield_time_ms): at most this many at
+  /// once, ended after this long without a call, and this much output kept
+  /// per stream between two polls (the original's constants).
+  int32_t max_sessions = 8;
+  int32_t session_idle_timeout_s = 1800;
+  int32_t session_buffer_chars = 50000;
 };
 
 /// tools.web.search

@@ -20,5 +20,9 @@ using cancel_turn_atom = caf::atom_constant<caf::atom("cancelturn")>;
 using heartbeat_run_atom = caf::atom_constant<caf::atom("hbrun")>;
 /// Runs one cron job now, by id (`nanobot cron run`, tests).
 using cron_run_atom = caf::atom_constant<caf::atom("cronrun")>;
+/// Session → tools (with the session key): /stop. Ends the session's
+/// running execs and background exec sessions; answers how many background
+/// sessions ended (the original counts them as stopped tasks).
+using exec_stop_atom = caf::atom_constant<caf::atom("execstop")>;
 
 } // namespace nb

@@ -11,6 +11,7 @@
 #include <caf/replies_to.hpp>
 #include <caf/typed_actor.hpp>
 
+#include "messages/atoms.hpp"
 #include "messages/tool.hpp"
 
 namespace nb {
@@ -132,11 +133,13 @@ typename Inspector::result_type inspect(Inspector& f, exec_session_info& x) {
 }
 
 /// The session manager. `cancel_tools` with no call ids ends every session
-/// of that session key (/stop, /new, a subagent that finished).
+/// of that session key (/new, a subagent that finished); `exec_stop_atom`
+/// does the same for /stop and answers how many ended.
 using exec_sessions_actor = caf::typed_actor<
   caf::replies_to<exec_session_start>::with<exec_session_poll>,
   caf::replies_to<exec_session_write>::with<exec_session_poll>,
   caf::replies_to<exec_session_list>::with<std::vector<exec_session_info>>,
-  caf::reacts_to<cancel_tools>>;
+  caf::reacts_to<cancel_tools>,
+  caf::replies_to<exec_stop_atom, std::string>::with<int32_t>>;
 
 } // namespace nb

@@ -43,7 +43,8 @@ using tool_executor_actor
   = caf::typed_actor<caf::replies_to<tool_request>::with<tool_result>>;
 using tools_actor = tool_executor_actor::extend<
   caf::replies_to<list_tools_atom>::with<std::vector<tool_spec>>,
-  caf::reacts_to<cancel_tools>>;
+  caf::reacts_to<cancel_tools>,
+  caf::replies_to<exec_stop_atom, std::string>::with<int32_t>>;
 using store_actor
   = caf::typed_actor<caf::replies_to<session_load>::with<session_snapshot>,
                      caf::replies_to<session_append>::with<caf::ok_atom>,

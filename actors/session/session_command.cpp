@@ -109,17 +109,15 @@ void do_command(session_pointer self) {
     });
     return;
   }
-  if (cmd.spec && cmd.spec->run == cmd_stop) {
-    stop_exec_sessions(self); // even when nothing else runs
-    // A goal's next turn on its way counts as the task stopped.
-    bool queued = st.continuation_queued && cmd.args.empty();
+  if (cmd.spec && cmd.spec->run == cmd_stop && cmd.args.empty()) {
+    // No turn runs; what /stop ends is counted: subagents, background exec
+    // sessions, and a goal's next turn on its way.
+    int32_t queued = st.continuation_queued ? 1 : 0;
     void_continuations(self);
-    if (queued) {
-      stop_subagents(self, [=](int32_t n) {
-        answer_command(self, stopped_text(n + 1), false);
-      });
-      return;
-    }
+    stop_subagents(self, [=](int32_t n) {
+      answer_command(self, stopped_text(n + queued), false);
+    });
+    return;
   }
   if (counts_subagents(cmd) && st.svc.subagents) {
     // No turn runs, but subagents may: /status and /stop count them.

@@ -20,7 +20,7 @@ void with_subagent_count(session_pointer self,
 void stop_exec_sessions(session_pointer self);
 
 /// Stops this session's subagents and its background exec sessions;
-/// `then` (may be empty) gets how many subagents.
+/// `then` (may be empty) gets how many of both ended.
 void stop_subagents(session_pointer self, std::function<void(int32_t)> then);
 
 /// "Stopped n task(s)." or, for 0, "No active task to stop."

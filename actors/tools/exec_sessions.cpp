@@ -227,6 +227,8 @@ caf::result<exec_session_poll> start_session(sessions_ptr self,
   s.command = rq.launch.command;
   s.cwd = rq.launch.cwd;
   s.proc = std::move(proc);
+  s.out = bounded_output{st.limits.buffer_bytes};
+  s.err = bounded_output{st.limits.buffer_bytes};
   s.started = s.last_access = now;
   if (rq.launch.timeout_s > 0)
     s.deadline = now + std::chrono::seconds(rq.launch.timeout_s);
@@ -305,11 +307,11 @@ list_owned_sessions(sessions_ptr self, const exec_session_list& rq) {
 }
 
 // Ends every session of `owner` (/stop, /new, a finished subagent); a call
-// waiting on one hears that it was terminated.
-void end_sessions_of(sessions_ptr self, const std::string& owner) {
+// waiting on one hears that it was terminated. Returns how many ended.
+int32_t end_sessions_of(sessions_ptr self, const std::string& owner) {
   auto& st = self->state;
   auto now = steady::now();
-  int n = 0;
+  int32_t n = 0;
   for (auto it = st.sessions.begin(); it != st.sessions.end();) {
     auto next = std::next(it);
     auto& s = it->second;
@@ -330,9 +332,18 @@ void end_sessions_of(sessions_ptr self, const std::string& owner) {
   }
   if (n > 0)
     log::get("tools")->info("[{}] terminated {} exec session(s)", owner, n);
+  return n;
 }
 
 } // namespace
+
+exec_session_limits exec_session_limits_of(const exec_settings& exec) {
+  exec_session_limits l;
+  l.max_sessions = static_cast<size_t>(exec.max_sessions);
+  l.idle = std::chrono::seconds(exec.session_idle_timeout_s);
+  l.buffer_bytes = static_cast<size_t>(exec.session_buffer_chars);
+  return l;
+}
 
 exec_sessions_full_actor::behavior_type
 exec_sessions_impl(sessions_ptr self, exec_session_limits limits) {
@@ -364,6 +375,10 @@ exec_sessions_impl(sessions_ptr self, exec_session_limits limits) {
           [self](cancel_tools& c) {
             if (c.call_ids.empty())
               end_sessions_of(self, c.session_key);
+          }),
+    guard("exec_sessions",
+          [self](exec_stop_atom, const std::string& owner) -> int32_t {
+            return end_sessions_of(self, owner);
           }),
     guard("exec_sessions", [self](caf::tick_atom) { on_tick(self); }),
   };

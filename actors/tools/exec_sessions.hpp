@@ -21,6 +21,7 @@
 
 #include "actors/tools/exec_session_output.hpp"
 #include "actors/tools/exec_session_process.hpp"
+#include "config/settings.hpp"
 #include "messages/exec_session.hpp"
 
 namespace nb {
@@ -29,11 +30,16 @@ namespace nb {
 using exec_sessions_full_actor =
   exec_sessions_actor::extend<caf::reacts_to<caf::tick_atom>>;
 
-/// Limits of one manager (the original's defaults).
+/// Limits of one manager: tools.exec.maxSessions, sessionIdleTimeout and
+/// sessionBufferChars (the original's defaults, constants there).
 struct exec_session_limits {
   size_t max_sessions = 8;
   std::chrono::milliseconds idle{std::chrono::seconds(1800)};
+  size_t buffer_bytes = 50000; ///< output kept per stream between polls
 };
+
+/// The limits `exec` (tools.exec) sets.
+exec_session_limits exec_session_limits_of(const exec_settings& exec);
 
 /// A call waiting on a session (one at a time per session).
 struct exec_session_waiter {

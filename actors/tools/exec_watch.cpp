@@ -36,17 +36,51 @@ void prune(exec_watch_state& st) {
 exec_sessions_actor session_manager(watch_ptr self) {
   auto& st = self->state;
   if (!st.sessions) {
-    auto full =
-      self->spawn<caf::detached>(exec_sessions_impl, exec_session_limits{});
+    auto full = self->spawn<caf::detached>(exec_sessions_impl, st.limits);
     stop_with(self, full);
     st.sessions = caf::actor_cast<exec_sessions_actor>(full);
   }
   return st.sessions;
 }
 
+// Kills the running execs `c` names (all of the session when it names
+// none); with `with_sessions`, a session-wide cancel ends its background
+// sessions too.
+void cancel_calls(watch_ptr self, cancel_tools c, bool with_sessions = true) {
+  auto& st = self->state;
+  prune(st);
+  std::vector<bool> found(c.call_ids.size(), false);
+  int killed = 0;
+  for (auto& [addr, r] : st.live) {
+    if (r.session_key != c.session_key)
+      continue;
+    auto at = std::find(c.call_ids.begin(), c.call_ids.end(), r.call_id);
+    if (!c.call_ids.empty() && at == c.call_ids.end())
+      continue;
+    if (at != c.call_ids.end())
+      found[static_cast<size_t>(at - c.call_ids.begin())] = true;
+    self->send(r.canceller, cancel_turn_atom::value);
+    ++killed;
+  }
+  // Calls not running yet (queued in a lane) are refused when they
+  // register.
+  auto now = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < c.call_ids.size(); ++i)
+    if (!found[i])
+      st.early.emplace_back(early_key(c.session_key, c.call_ids[i]), now);
+  if (killed > 0)
+    log::get("tools")->info("[{}] stopping {} running command(s)",
+                            c.session_key, killed);
+  // The whole session stops: its background commands end too.
+  if (with_sessions && c.call_ids.empty() && st.sessions)
+    self->send(st.sessions, std::move(c));
+}
+
 } // namespace
 
-exec_watch_actor::behavior_type exec_watch_impl(watch_ptr self) {
+exec_watch_actor::behavior_type exec_watch_impl(watch_ptr self,
+                                                exec_session_limits limits) {
+  self->state.limits = limits;
   self->set_down_handler([self](caf::down_msg& dm) {
     self->state.live.erase(dm.source);
   });
@@ -74,35 +108,18 @@ exec_watch_actor::behavior_type exec_watch_impl(watch_ptr self) {
         = {std::move(w.session_key), std::move(w.call_id), w.canceller};
       return false;
     },
-    [self](cancel_tools& c) {
-      auto& st = self->state;
-      prune(st);
-      std::vector<bool> found(c.call_ids.size(), false);
-      int killed = 0;
-      for (auto& [addr, r] : st.live) {
-        if (r.session_key != c.session_key)
-          continue;
-        auto at = std::find(c.call_ids.begin(), c.call_ids.end(), r.call_id);
-        if (!c.call_ids.empty() && at == c.call_ids.end())
-          continue;
-        if (at != c.call_ids.end())
-          found[static_cast<size_t>(at - c.call_ids.begin())] = true;
-        self->send(r.canceller, cancel_turn_atom::value);
-        ++killed;
-      }
-      // Calls not running yet (queued in a lane) are refused when they
-      // register.
-      auto now = std::chrono::steady_clock::now();
-      for (size_t i = 0; i < c.call_ids.size(); ++i)
-        if (!found[i])
-          st.early.emplace_back(early_key(c.session_key, c.call_ids[i]), now);
-      if (killed > 0)
-        log::get("tools")->info("[{}] stopping {} running command(s)",
-                                c.session_key, killed);
-      // The whole session stops: its background commands end too.
-      if (c.call_ids.empty() && st.sessions)
-        self->send(st.sessions, std::move(c));
-    },
+    [self](cancel_tools& c) { cancel_calls(self, std::move(c)); },
+    guard("exec_watch",
+          [self](exec_stop_atom, std::string& key) -> caf::result<int32_t> {
+            // /stop: the running commands die, and the background
+            // sessions, which are counted.
+            auto& st = self->state;
+            cancel_calls(self, cancel_tools{key, {}}, false);
+            if (!st.sessions)
+              return int32_t{0};
+            return self->delegate(st.sessions, exec_stop_atom::value,
+                                  std::move(key));
+          }),
     guard("exec_watch",
           [self](exec_session_start& rq) -> caf::result<exec_session_poll> {
             return self->delegate(session_manager(self), std::move(rq));

@@ -20,6 +20,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "messages/atoms.hpp"
+#include "actors/tools/exec_sessions.hpp"
 #include "messages/exec_session.hpp"
 #include "messages/tool.hpp"
 
@@ -48,7 +49,8 @@ using exec_watch_actor = caf::typed_actor<
   caf::replies_to<watch_exec>::with<bool>, caf::reacts_to<cancel_tools>,
   caf::replies_to<exec_session_start>::with<exec_session_poll>,
   caf::replies_to<exec_session_write>::with<exec_session_poll>,
-  caf::replies_to<exec_session_list>::with<std::vector<exec_session_info>>>;
+  caf::replies_to<exec_session_list>::with<std::vector<exec_session_info>>,
+  caf::replies_to<exec_stop_atom, std::string>::with<int32_t>>;
 
 struct exec_watch_state {
   exec_watch_state() = default;
@@ -67,10 +69,13 @@ struct exec_watch_state {
     early;
   /// The background session manager; null until the first one starts.
   exec_sessions_actor sessions;
+  exec_session_limits limits; ///< the manager's, once spawned
 };
 
-/// The watch; runs on the scheduler (it never blocks).
+/// The watch; runs on the scheduler (it never blocks). `limits` are the
+/// background sessions' (exec_session_limits_of the tools.exec settings).
 exec_watch_actor::behavior_type
-exec_watch_impl(exec_watch_actor::stateful_pointer<exec_watch_state> self);
+exec_watch_impl(exec_watch_actor::stateful_pointer<exec_watch_state> self,
+                exec_session_limits limits);
 
 } // namespace nb

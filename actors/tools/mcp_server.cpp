@@ -219,6 +219,9 @@ mcp_server_impl(server_ptr self, std::string server, mcp_server_settings cfg,
       // A call in progress blocks this actor until it ends; by the time
       // a stop is read here there is nothing left to stop.
     },
+    [](exec_stop_atom, const std::string&) -> int32_t {
+      return 0; // an MCP server runs no exec sessions
+    },
   };
 }
 

@@ -92,7 +92,7 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
   st.stats = stats;
   // Workers copy the base context: the watch must be in it before any
   // worker exists.
-  st.watch = self->spawn(exec_watch_impl);
+  st.watch = self->spawn(exec_watch_impl, exec_session_limits_of(st.base.exec));
   stop_with(self, st.watch);
   st.base.system = &self->system();
   st.base.watch = st.watch;
@@ -161,6 +161,10 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
       // own (the runner no longer waits for them) and their late answers
       // go nowhere.
       self->send(self->state.watch, std::move(c));
+    },
+    [self](exec_stop_atom a, std::string& key) -> caf::result<int32_t> {
+      auto t = self->state.meter.measure();
+      return self->delegate(self->state.watch, a, std::move(key));
     },
   };
 }

@@ -28,7 +28,7 @@ TEST_CASE("stop ends a running browser action and the next call works") {
   cfg.user_data_dir = (home / "chromium").string();
   {
     test::system_fixture fx;
-    auto watch = fx.sys.spawn(exec_watch_impl);
+    auto watch = fx.sys.spawn(exec_watch_impl, exec_session_limits{});
     auto b = fx.sys.spawn<caf::detached>(browser_impl, cfg,
                                          std::vector<std::string>{},
                                          (home / "workspace").string(), watch,

@@ -91,3 +91,29 @@ TEST_CASE("tools.my.enable switches the my tool; allowSet is accepted") {
   CHECK(contains(err(parse(R"({"tools": {"my": {"enable": "no"}}})")).message(),
                  "tools.my.enable"));
 }
+
+TEST_CASE("tools.exec background session limits: the original's defaults and "
+          "errors naming the key") {
+  auto d = ok(parse(R"({})")).value.tools.exec;
+  CHECK(d.max_sessions == 8);
+  CHECK(d.session_idle_timeout_s == 1800);
+  CHECK(d.session_buffer_chars == 50000);
+  auto set = ok(parse(R"({"tools": {"exec": {"maxSessions": 2,
+    "sessionIdleTimeout": 90, "session_buffer_chars": 4000}}})"))
+               .value.tools.exec;
+  CHECK(set.max_sessions == 2);
+  CHECK(set.session_idle_timeout_s == 90);
+  CHECK(set.session_buffer_chars == 4000);
+  CHECK(
+    contains(err(parse(R"({"tools": {"exec": {"maxSessions": 0}}})")).message(),
+             "tools.exec.maxSessions"));
+  CHECK(contains(
+    err(parse(R"({"tools": {"exec": {"sessionIdleTimeout": -1}}})")).message(),
+    "tools.exec.sessionIdleTimeout"));
+  CHECK(contains(
+    err(parse(R"({"tools": {"exec": {"sessionBufferChars": 10}}})")).message(),
+    "tools.exec.sessionBufferChars"));
+  CHECK(contains(
+    err(parse(R"({"tools": {"exec": {"maxSessions": "many"}}})")).message(),
+    "tools.exec.maxSessions"));
+}

@@ -33,9 +33,16 @@ struct session_rig {
   tools_actor front;
   int calls = 0;
 
-  session_rig() {
+  session_rig() : session_rig([](settings&) {}) {
+    // nop
+  }
+
+  /// With `adjust` applied to the settings first (tools.exec's keys).
+  template <class F>
+  explicit session_rig(F adjust) {
     auto cfg = nb::test::settings_for(tree.ws);
     cfg.tools.browser.enable = false;
+    adjust(cfg);
     front = spawn_tools(fx.sys, cfg, stats_actor{});
   }
 
@@ -58,6 +65,16 @@ struct session_rig {
 
   void stop(const std::string& key) {
     caf::anon_send(front, cancel_tools{key, {}});
+  }
+
+  /// /stop's request: how many background sessions of `key` it ended.
+  int32_t stop_counted(const std::string& key) {
+    int32_t n = -1;
+    caf::scoped_actor self{fx.sys};
+    self->request(front, seconds(30), exec_stop_atom::value, key)
+      .receive([&](int32_t x) { n = x; },
+               [&](caf::error& e) { FAIL(fx.sys.render(e)); });
+    return n;
   }
 };
 
@@ -241,6 +258,46 @@ TEST_CASE(
   r = rig.call("s1", "exec",
                {{"command", "echo room-again"}, {"yield_time_ms", 5000}});
   CHECK(has(r.content, "room-again"));
+}
+
+TEST_CASE("tools.exec.maxSessions and sessionBufferChars set the limits and "
+          "/stop counts the sessions it ended") {
+  session_rig rig{[](settings& cfg) {
+    cfg.tools.exec.max_sessions = 2;
+    cfg.tools.exec.session_buffer_chars = 2000;
+  }};
+  for (int i = 0; i < 2; ++i)
+    REQUIRE(
+      session_id_in(
+        rig.call("s1", "exec", {{"command", "sleep 350"}, {"yield_time_ms", 0}})
+          .content)
+        .size()
+      == 12);
+  auto r =
+    rig.call("s1", "exec", {{"command", "echo third"}, {"yield_time_ms", 0}});
+  CHECK(r.is_error);
+  CHECK(has(r.content, "maximum exec sessions reached (2)"));
+  auto pids = nb::test::wait_for_descendants("sleep", 2);
+  REQUIRE(pids.size() == 2);
+  CHECK(rig.stop_counted("other") == 0);
+  CHECK(rig.stop_counted("s1") == 2);
+  CHECK(nb::test::all_gone(pids));
+  CHECK(rig.stop_counted("s1") == 0);
+  // 10 000 bytes while nobody asks: 2 000 of them are kept (head and tail).
+  r = rig.call("s1", "exec",
+               {{"command", "sleep 0.2; head -c 10000 /dev/zero | tr '\\0' a; "
+                            "echo; echo TAIL"},
+                {"yield_time_ms", 0}});
+  auto id = session_id_in(r.content);
+  REQUIRE(id.size() == 12);
+  r = rig.call("s1", "write_stdin",
+               {{"session_id", id},
+                {"yield_time_ms", 10000},
+                {"max_output_chars", 50000}});
+  CHECK(has(r.content, "Exit code: 0"));
+  CHECK(has(r.content, "chars truncated from output)"));
+  CHECK(has(r.content, "aaa\nTAIL"));
+  CHECK(r.content.size() < 2600);
 }
 
 TEST_CASE("a session's output is capped, head and tail kept") {

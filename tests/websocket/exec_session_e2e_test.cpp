@@ -52,9 +52,10 @@ TEST_CASE("exec sessions: started with yield_time_ms, listed, ended by /stop") {
   CHECK(listed.find("echo cat-ready; cat") != std::string::npos);
   auto cats = descendants_named("cat");
   REQUIRE(cats.size() == 1);
-  // /stop: nothing else runs, but the chat's background session ends.
+  // /stop: nothing else runs, but the chat's background session ends and
+  // is counted as the original counts it.
   say("/stop");
-  final_message(c);
+  CHECK(final_message(c) == "Stopped 1 task(s).");
   auto until = std::chrono::steady_clock::now() + 10s;
   while (std::chrono::steady_clock::now() < until && !proc_gone(cats[0]))
     std::this_thread::sleep_for(20ms);
@@ -66,4 +67,6 @@ TEST_CASE("exec sessions: started with yield_time_ms, listed, ended by /stop") {
   reqs = gw.llm.requests();
   REQUIRE(reqs.size() == 5);
   CHECK(last_tool_text(reqs[4].body) == "No active exec sessions.");
+  say("/stop");
+  CHECK(final_message(c) == "No active task to stop.");
 }
