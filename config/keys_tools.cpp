@@ -97,7 +97,18 @@ std::vector<key_spec> tools_keys() {
            s.tools.web.search.timeout_s = i32(v);
          }),
     ignored("tools.file"),
-    ignored("tools.cliApps"),
+    section("tools.cliApps"),
+    leaf(
+      "tools.cliApps.enable", k::boolean, -no_limit, no_limit,
+      [](settings& s, name_t, val_t v) { s.tools.cli_apps.enable = v.flag; }),
+    leaf("tools.cliApps.runTimeout", k::seconds, 1, 600,
+         [](settings& s, name_t, val_t v) {
+           s.tools.cli_apps.run_timeout_s = i32(v);
+         }),
+    // Installing and the catalog fetch belong to the original's Settings
+    // page, which we do not have.
+    ignored("tools.cliApps.installTimeout"),
+    ignored("tools.cliApps.catalogTtlSeconds"),
     section("tools.my"),
     leaf("tools.my.enable", k::boolean, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) { s.tools.my_enable = v.flag; }),

@@ -163,6 +163,13 @@ struct browser_settings {
   bool allow_evaluate = false;          ///< offers the `evaluate` action
 };
 
+/// tools.cliApps: run_cli_app runs the CLI apps installed through the
+/// original's Settings (<config dir>/cli-apps/installed.json).
+struct cli_apps_settings {
+  bool enable = true;
+  int32_t run_timeout_s = 60; ///< a call's default (1-600)
+};
+
 /// tools
 struct tool_settings {
   bool restrict_to_workspace = true;
@@ -178,6 +185,7 @@ struct tool_settings {
   /// send_session_message calls one session may make in any 60 s.
   int32_t max_session_messages_per_minute = 6;
   bool my_enable = true; ///< tools.my.enable: the my tool is offered
+  cli_apps_settings cli_apps;
 };
 
 /// api (the OpenAI-compatible front door)

@@ -71,9 +71,11 @@ std::string default_label(const std::string& task) {
 
 const std::vector<std::string>& subagent_tools() {
   static const std::vector<std::string> names{
-    "read_file", "write_file", "edit_file", "list_dir", "find_files", "grep",
-    "apply_patch", "exec", "write_stdin", "list_exec_sessions", "web_search",
-    "web_fetch"};
+    "read_file",          "write_file", "edit_file",
+    "list_dir",           "find_files", "grep",
+    "apply_patch",        "exec",       "write_stdin",
+    "list_exec_sessions", "web_search", "web_fetch",
+    "run_cli_app"};
   return names;
 }
 

@@ -59,6 +59,10 @@ void add_exec(tool_registry& reg);
 /// write_stdin and list_exec_sessions (exec's background sessions).
 void add_exec_sessions(tool_registry& reg);
 
+/// run_cli_app: an installed CLI app (tools.cliApps), by argv; its
+/// description names the apps installed when `cfg` was read.
+void add_run_cli_app(tool_registry& reg, const settings& cfg);
+
 /// cron: add, list and remove scheduled jobs (actors/tools/cron_tool.cpp).
 void add_cron(tool_registry& reg);
 

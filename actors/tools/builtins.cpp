@@ -29,6 +29,8 @@ tool_registry make_builtin_registry(const settings& cfg) {
     add_exec(reg);
     add_exec_sessions(reg);
   }
+  if (cfg.tools.cli_apps.enable)
+    add_run_cli_app(reg, cfg);
   if (browser_enabled(cfg.tools.browser))
     add_browser(reg, cfg.tools.browser);
   return reg;

@@ -66,7 +66,9 @@ std::string resolve_shell(const std::string& shell, std::string& error) {
   return {};
 }
 
-std::vector<std::string> child_env(const exec_settings& cfg) {
+} // namespace
+
+std::vector<std::string> exec_child_env(const exec_settings& cfg) {
   auto get = [](const char* k, const char* fallback) {
     const char* v = std::getenv(k);
     return std::string{v && *v ? v : fallback};
@@ -91,7 +93,7 @@ std::vector<std::string> child_env(const exec_settings& cfg) {
   return env;
 }
 
-child_limits limits_for(const exec_settings& cfg, int timeout) {
+child_limits exec_child_limits(const exec_settings& cfg, int timeout) {
   child_limits l;
   l.processes = static_cast<uint64_t>(std::max(0, cfg.max_processes));
   l.memory_mb = static_cast<uint64_t>(std::max(0, cfg.max_memory_mb));
@@ -102,6 +104,31 @@ child_limits limits_for(const exec_settings& cfg, int timeout) {
                               : 0;
   return l;
 }
+
+std::optional<tool_output> put_in_sandbox(const tool_context& ctx,
+                                          const std::string& root,
+                                          exec_launch& out) {
+  if (!ctx.restrict_to_workspace)
+    return std::nullopt;
+  auto& status = sandbox_status_for();
+  if (!status.available)
+    return tool_failure("Error: " + sandbox_unavailable_text(status));
+  out.sandboxed = true;
+  out.workspace = root;
+  out.config_dir = ctx.config_dir;
+  out.config_file = ctx.config_file;
+  out.network = ctx.exec.network;
+  out.ro_binds.clear();
+  out.rw_binds.clear();
+  for (auto& b : ctx.exec.sandbox_ro_binds)
+    out.ro_binds.push_back(expand_user(b));
+  for (auto& b : ctx.exec.sandbox_rw_binds)
+    out.rw_binds.push_back(expand_user(b));
+  out.sandbox_max_processes = ctx.exec.max_processes;
+  return std::nullopt;
+}
+
+namespace {
 
 // http(s) URLs in the command that point inside (B11: curl to the metadata
 // service, wget to localhost). A name that does not resolve is left alone:
@@ -214,26 +241,15 @@ std::optional<tool_output> prepare_exec(const json& args,
     out.argv.push_back("-l");
   out.argv.push_back("-c");
   out.argv.push_back(command);
-  out.env = child_env(ctx.exec);
+  out.env = exec_child_env(ctx.exec);
   out.cwd = cwd.path;
   out.timeout_s = timeout;
-  auto limits = limits_for(ctx.exec, timeout);
+  auto limits = exec_child_limits(ctx.exec, timeout);
   out.max_processes = limits.processes;
   out.max_memory_mb = limits.memory_mb;
   out.max_cpu_s = limits.cpu_s;
-  if (ctx.restrict_to_workspace) {
-    auto& status = sandbox_status_for();
-    if (!status.available)
-      return tool_failure("Error: " + sandbox_unavailable_text(status));
-    out.sandboxed = true;
-    out.workspace = root.path;
-    out.config_dir = ctx.config_dir;
-    out.config_file = ctx.config_file;
-    out.network = ctx.exec.network;
-    out.ro_binds = std::move(ro_binds);
-    out.rw_binds = std::move(rw_binds);
-    out.sandbox_max_processes = ctx.exec.max_processes;
-  }
+  if (auto refused = put_in_sandbox(ctx, root.path, out))
+    return refused;
   return std::nullopt;
 }
 

@@ -45,6 +45,20 @@ std::optional<tool_output> prepare_exec(const nlohmann::json& args,
                                         const tool_context& ctx,
                                         exec_launch& out, int64_t& max_output);
 
+/// The environment exec's children get: HOME, LANG, TERM, PATH (with
+/// pathAppend), PYTHONUNBUFFERED and the allowedEnvKeys; no secret.
+std::vector<std::string> exec_child_env(const exec_settings& cfg);
+
+/// The rlimits of a child that may run `timeout` seconds (0 = no limit).
+child_limits exec_child_limits(const exec_settings& cfg, int timeout);
+
+/// When `ctx` restricts the workspace (real path `root`), puts `out` in
+/// exec's sandbox (binds, network, hidden config); the refusal when
+/// bubblewrap cannot run.
+std::optional<tool_output> put_in_sandbox(const tool_context& ctx,
+                                          const std::string& root,
+                                          exec_launch& out);
+
 /// The process options for `launch` (no cancel or start hooks).
 process_options process_options_for(const exec_launch& launch);
 

@@ -237,6 +237,7 @@ tool_context make_tool_context(const settings& cfg, std::string session_key) {
   ctx.deny_tools = cfg.tools.deny;
   ctx.max_session_messages_per_minute =
     cfg.tools.max_session_messages_per_minute;
+  ctx.cli_apps = cfg.tools.cli_apps;
   ctx.my_settings = my_settings_view(cfg);
   ctx.session_key = std::move(session_key);
   return ctx;

@@ -63,6 +63,7 @@ struct tool_context {
   /// (from the tool_request; null: send_session_message cannot send).
   caf::actor mail;
   int32_t max_session_messages_per_minute = 6; ///< tools.max...PerMinute
+  cli_apps_settings cli_apps;                  ///< tools.cliApps (run_cli_app)
   /// The turn's model, iteration, usage and tool names (tool_request's
   /// turn_json) and the settings' view (my_settings_view): the my tool.
   std::string turn_json = "{}";

@@ -117,3 +117,21 @@ TEST_CASE("tools.exec background session limits: the original's defaults and "
     err(parse(R"({"tools": {"exec": {"maxSessions": "many"}}})")).message(),
     "tools.exec.maxSessions"));
 }
+
+TEST_CASE("tools.cliApps: enable and runTimeout are read; the installer's "
+          "keys are accepted and not used") {
+  auto d = ok(parse(R"({})")).value.tools.cli_apps;
+  CHECK(d.enable);
+  CHECK(d.run_timeout_s == 60);
+  auto l = ok(parse(R"({"tools": {"cliApps": {"enable": false,
+    "runTimeout": 90, "installTimeout": 300, "catalogTtlSeconds": 3600}}})"));
+  CHECK_FALSE(l.value.tools.cli_apps.enable);
+  CHECK(l.value.tools.cli_apps.run_timeout_s == 90);
+  CHECK(any_contains(l.notices, "tools.cliApps.installTimeout: accepted, not "
+                                "used"));
+  CHECK_FALSE(any_contains(l.notices, "tools.cliApps.runTimeout"));
+  CHECK_FALSE(any_contains(l.notices, "tools.cliApps.enable"));
+  CHECK(contains(
+    err(parse(R"({"tools": {"cliApps": {"runTimeout": 601}}})")).message(),
+    "tools.cliApps.runTimeout"));
+}

@@ -254,14 +254,16 @@ TEST_CASE("the original's command-line spellings work and typos get a hint") {
 
   // Keys of the original this build does not act on are listed by status.
   auto cfg_path = (h.home.dir / "status.json").string();
-  std::ofstream{cfg_path} << json{
-    {"agents", {{"defaults", {{"workspace", h.ws}}}}},
-    {"tools", {{"cliApps", json::object()}}}}.dump();
+  std::ofstream{cfg_path} << json{{"agents",
+                                   {{"defaults", {{"workspace", h.ws}}}}},
+                                  {"tools",
+                                   {{"cliApps", {{"installTimeout", 300}}}}}}
+                               .dump();
   auto status = run({nanobot_binary(), "status", "-c", cfg_path},
                     h.home.dir.string(), 30s);
   CHECK(status.code == 0);
-  CHECK(status.out.find("Accepted, not used:\n  tools.cliApps: accepted, not "
-                        "used")
+  CHECK(status.out.find("Accepted, not used:\n  tools.cliApps.installTimeout: "
+                        "accepted, not used")
         != std::string::npos);
 }
 

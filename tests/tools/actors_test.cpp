@@ -110,8 +110,9 @@ TEST_CASE("tools front lists the specs and answers bad calls at once") {
   self->request(front, seconds(5), list_tools_atom::value)
     .receive(
       [&](std::vector<tool_spec>& specs) {
-        // with my, send_session_message, write_stdin, list_exec_sessions
-        REQUIRE(specs.size() == 22);
+        // with my, send_session_message, write_stdin, list_exec_sessions,
+        // run_cli_app
+        REQUIRE(specs.size() == 23);
         CHECK(specs.front().name == "apply_patch");
         CHECK(specs.back().name == "write_stdin");
       },

@@ -72,6 +72,7 @@ TEST_CASE("registry lists built-ins sorted then mcp tools with their flags") {
                                     "memory_forget",
                                     "memory_save", "memory_search", "message", "my",
                                     "noop", "read_file", "read_session",
+                                    "run_cli_app",
                                     "search_sessions", "send_session_message",
                                     "typed", "web_fetch",
                                     "web_search", "write_file", "write_stdin",

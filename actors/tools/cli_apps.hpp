@@ -1,0 +1,48 @@
+// Tools: what run_cli_app needs to know about the CLI apps the original
+// installs from its Settings page: the record of installed apps
+// (<config dir>/cli-apps/installed.json, {"schema_version": 1, "apps":
+// {name: {"entry_point": ...}}}; an older flat {name: {...}} too), the
+// cached registries it keeps beside it (<source>_registry_cache.json), and
+// the files a run created or changed in its working directory.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nb {
+
+/// One installed app.
+struct cli_app_entry {
+  std::string name;        ///< as recorded (the registry's spelling)
+  std::string entry_point; ///< the program to run, found on PATH
+};
+
+/// The apps installed under `config_dir` ("" or no record: none), sorted by
+/// name. A record that cannot be read counts as none.
+std::vector<cli_app_entry> installed_cli_apps(const std::string& config_dir);
+
+/// Whether a cached registry under `config_dir` lists `name` (any case):
+/// the app exists but is not installed.
+bool cli_app_in_catalog(const std::string& config_dir, const std::string& name);
+
+/// Returns the executable `entry` names: itself when it has a '/', else the
+/// first match on `path_var` ("" = not found).
+std::string find_on_path(const std::string& entry, const std::string& path_var);
+
+/// Artifact files below a working directory (the original's extensions,
+/// build and cache folders skipped, at most 4000 paths looked at): path →
+/// (mtime ns, size).
+using artifact_snapshot = std::map<std::string, std::pair<int64_t, int64_t>>;
+
+artifact_snapshot snapshot_artifacts(const std::string& dir);
+
+/// The artifact lines of what changed since `before` in `dir` (the latest
+/// 12 by time): "- rel (kind, size)"; `images` tells whether one of them
+/// is a picture the WebUI can preview.
+std::vector<std::string> changed_artifact_lines(const std::string& dir,
+                                                const artifact_snapshot& before,
+                                                bool& images);
+
+} // namespace nb
