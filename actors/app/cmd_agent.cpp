@@ -21,6 +21,7 @@ int cmd_agent(const options& opts) {
   if (!cfg)
     return 2;
   refuse_exec_without_sandbox(*cfg);
+  add_plugin_mcp_servers(*cfg);
   try {
     // The chat takes Ctrl+C on this thread (to stop a turn): every thread
     // the runtime starts inherits a mask that keeps SIGINT away from it.

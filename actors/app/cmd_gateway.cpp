@@ -73,6 +73,7 @@ int cmd_gateway(const options& opts) {
   if (opts.port)
     cfg->gateway.port = *opts.port;
   refuse_exec_without_sandbox(*cfg);
+  add_plugin_mcp_servers(*cfg);
   auto lg = log::get("gateway");
   auto signals = block_shutdown_signals();
   try {

@@ -112,6 +112,7 @@ int cmd_node(const options& opts) {
   if (opts.port)
     cfg->gateway.port = *opts.port;
   refuse_exec_without_sandbox(*cfg);
+  add_plugin_mcp_servers(*cfg);
   auto cc = load_cluster_config(cfg->config_path);
   if (auto* err = std::get_if<config_error>(&cc)) {
     std::cerr << "nanobot: " << err->message() << "\n";

@@ -17,6 +17,7 @@ int cmd_serve(const options& opts) {
   auto cfg = load_config_or_report(opts);
   if (!cfg)
     return 2;
+  add_plugin_mcp_servers(*cfg);
   if (opts.port)
     cfg->api.port = *opts.port;
   if (!opts.host.empty())

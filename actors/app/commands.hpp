@@ -29,5 +29,7 @@ int cmd_trigger(const options& opts);
 int cmd_sessions(const options& opts);
 /// `nanobot provider login|logout NAME`: an API-key provider's key.
 int cmd_provider(const options& opts);
+/// `nanobot plugins list|enable|disable`: the workspace's Agent Plugins.
+int cmd_plugins(const options& opts);
 
 } // namespace nb

@@ -46,13 +46,8 @@ int main(int argc, char** argv) {
     return nb::cmd_sessions(opts);
   if (opts.command == "provider")
     return nb::cmd_provider(opts);
-  if (opts.command == "plugins") {
-    // Named, so the refusal says what is missing rather than "unknown".
-    std::cerr << "nanobot plugins: the original's optional features and "
-                 "Agent Plugins (<workspace>/plugins) are not supported by "
-                 "this build yet\n";
-    return 2;
-  }
+  if (opts.command == "plugins")
+    return nb::cmd_plugins(opts);
   if (opts.command == "node")
     return nb::cmd_node(opts);
   std::cerr << "nanobot: "

@@ -51,9 +51,9 @@ std::optional<int> whole_number(const std::string& text, int lo, int hi) {
 
 const std::vector<std::string>& command_names() {
   static const std::vector<std::string> all{
-    "onboard", "status",   "agent",    "gateway", "serve",
-    "cron",    "memory",   "channels", "agents",  "node",
-    "trigger", "sessions", "provider", "help",    "version"};
+    "onboard",  "status",   "agent",  "gateway", "serve",   "cron",
+    "memory",   "channels", "agents", "node",    "trigger", "sessions",
+    "provider", "plugins",  "help",   "version"};
   return all;
 }
 
@@ -209,7 +209,9 @@ std::string usage_text() {
          "  trigger JOB        run a cron job (id or name) now\n"
          "  sessions list|show KEY|restore-workspace   the stored sessions\n"
          "  provider login|logout NAME   an API-key provider's key (read from "
-         "stdin)\n\n"
+         "stdin)\n"
+         "  plugins list|enable NAME|disable NAME   the workspace's Agent "
+         "Plugins (skills, MCP servers)\n\n"
          "Options:\n"
          "  -c, --config FILE     config file (default "
          "~/.nanobot/config.json)\n"

@@ -15,7 +15,8 @@ agent_plan make_agent_plan(const settings& cfg, const session_config& base) {
     slot.cfg.started_at_us = base.started_at_us;
     slot.files = {a.id,
                   slot.cfg.workspace,
-                  {a.skills_set, a.skills, view->agent.disabled_skills}};
+                  {a.skills_set, a.skills, view->agent.disabled_skills,
+                   slot.cfg.config_dir}};
     slot.view = std::move(view);
     out.agents.emplace(a.id, std::move(slot));
   }

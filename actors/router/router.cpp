@@ -37,9 +37,10 @@ workspace_admin_actor files_for(Self self, const std::string& agent) {
   if (!files) {
     auto fc = slot != st.plan.agents.end()
                 ? slot->second.files
-                : workspace_config{main_agent,
-                                   st.cfg.workspace,
-                                   {false, {}, st.cfg.disabled_skills}};
+                : workspace_config{
+                  main_agent,
+                  st.cfg.workspace,
+                  {false, {}, st.cfg.disabled_skills, st.cfg.config_dir}};
     files = spawn_workspace(self->system(), std::move(fc), st.svc.stats);
     self->link_to(files); // it ends with us; its crash reaches the exit handler
   }

@@ -1,4 +1,5 @@
 #include "actors/session/prompt.hpp"
+#include "actors/skills/agent_plugins.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -76,6 +77,30 @@ void stamp_file(std::string& out, const std::string& path) {
   out += ';';
 }
 
+// Agent Plugins: each package's manifest and skills, and the enabled
+// markers of this workspace (enabling one changes the prompt).
+void stamp_plugins(std::string& stamp, const std::string& workspace,
+                   const std::string& plugin_home) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  stamp_file(stamp, workspace + "/plugins");
+  for (auto it = fs::directory_iterator(workspace + "/plugins", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    auto dir = it->path().string();
+    stamp_file(stamp, dir + "/plugin.json");
+    stamp_file(stamp, dir + "/skills");
+    std::error_code ec2;
+    for (auto sk = fs::directory_iterator(dir + "/skills", ec2);
+         !ec2 && sk != fs::directory_iterator(); sk.increment(ec2))
+      stamp_file(stamp, sk->path().string() + "/SKILL.md");
+  }
+  auto state =
+    fs::path{agent_plugin_data_dir(workspace, plugin_home, "x")}.parent_path();
+  for (auto it = fs::directory_iterator(state, ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec))
+    stamp_file(stamp, it->path().string() + "/enabled");
+}
+
 } // namespace
 
 workspace_parts read_workspace_parts(const std::string& workspace,
@@ -91,10 +116,10 @@ workspace_parts read_workspace_parts(const std::string& workspace,
   }
   out.memory = customised(workspace, "memory/MEMORY.md");
   ++out.files_read;
-  auto all = list_skills(workspace, path_env);
-  // Built-in skills come from the binary; workspace ones are files.
+  auto all = list_skills(workspace, path_env, skills.plugin_home);
+  // Built-in skills come from the binary; the others are files.
   out.files_read += std::count_if(all.begin(), all.end(), [](const auto& s) {
-    return s.source == "workspace";
+    return s.source != "builtin";
   });
   std::erase_if(all,
                 [&](const skill_info& s) { return !skills.offers(s.name); });
@@ -141,7 +166,8 @@ std::string build_system_prompt(const prompt_inputs& in) {
                                 in);
 }
 
-std::string workspace_stamp(const std::string& workspace) {
+std::string workspace_stamp(const std::string& workspace,
+                            const std::string& plugin_home) {
   std::string stamp;
   for (auto name : bootstrap_files)
     stamp_file(stamp, workspace + "/" + name);
@@ -153,6 +179,8 @@ std::string workspace_stamp(const std::string& workspace) {
   for (auto it = std::filesystem::directory_iterator(workspace + "/skills", ec);
        !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
     stamp_file(stamp, it->path().string() + "/SKILL.md");
+  if (!plugin_home.empty())
+    stamp_plugins(stamp, workspace, plugin_home);
   return stamp;
 }
 

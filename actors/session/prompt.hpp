@@ -51,8 +51,10 @@ workspace_parts read_workspace_parts(const std::string& workspace,
                                      const skill_selection& skills = {});
 
 /// Size and mtime of every file the prompt reads (stat only): when it
-/// changes, the parts must be read again.
-std::string workspace_stamp(const std::string& workspace);
+/// changes, the parts must be read again. With `plugin_home`, also the
+/// Agent Plugins' folders and their enabled markers there.
+std::string workspace_stamp(const std::string& workspace,
+                            const std::string& plugin_home = {});
 
 /// The system prompt of one session from the shared parts (no I/O).
 std::string assemble_system_prompt(const workspace_parts& parts,

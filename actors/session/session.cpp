@@ -18,6 +18,8 @@ session_config make_session_config(const settings& cfg) {
   out.max_iterations = cfg.agent.max_tool_iterations;
   out.workspace = cfg.workspace_path();
   out.disabled_skills = cfg.agent.disabled_skills;
+  if (!cfg.config_path.empty())
+    out.config_dir = cfg.config_dir();
   out.unified_session = cfg.agent.unified_session;
   out.models = make_model_catalog(cfg);
   out.model_timeout = cfg.model_request_timeout(true);

@@ -53,6 +53,9 @@ struct session_config {
   bool unified_session = false;         ///< agents.defaults.unifiedSession
   /// agents.defaults.disabledSkills: never offered, nor listed by /skill.
   std::vector<std::string> disabled_skills;
+  /// The config file's directory: its plugin-data/ says which Agent
+  /// Plugins (<workspace>/plugins/*) are enabled ("" = none are).
+  std::string config_dir;
   int64_t started_at_us = 0;      ///< process start, for /status uptime
   model_catalog models; ///< agents.defaults and modelPresets, for /model
   /// agents.defaults.timezone, loaded once and shared read-only by every

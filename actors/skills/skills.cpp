@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "actors/skills/agent_plugins.hpp"
 #include "actors/skills/front_matter.hpp"
 #include "config/atomic_file.hpp"
 #include "config/templates.hpp"
@@ -124,7 +125,8 @@ bool skill_selection::offers(const std::string& name) const {
 }
 
 std::vector<skill_info> list_skills(const std::string& workspace,
-                                    const std::string& path_env) {
+                                    const std::string& path_env,
+                                    const std::string& plugin_home) {
   std::vector<skill_info> out;
   std::error_code ec;
   std::vector<std::string> names;
@@ -141,6 +143,23 @@ std::vector<skill_info> list_skills(const std::string& workspace,
       // an unreadable skill is simply not offered
     }
   }
+  // Enabled Agent Plugins' skills, after the workspace's (which shadow
+  // them) and before the built-ins (which they shadow).
+  std::error_code ec2;
+  auto ws_real = fs::weakly_canonical(fs::absolute(workspace), ec2);
+  for (auto& ps : enabled_plugin_skills(workspace, plugin_home)) {
+    if (std::binary_search(names.begin(), names.end(), ps.name))
+      continue;
+    try {
+      auto s = make_skill(ps.name, read_file(ps.file), "plugin", path_env);
+      s.path = fs::path{ps.file}.lexically_relative(ws_real).generic_string();
+      out.push_back(std::move(s));
+      names.insert(std::upper_bound(names.begin(), names.end(), ps.name),
+                   ps.name);
+    } catch (const std::exception&) {
+      // an unreadable skill is simply not offered
+    }
+  }
   for (auto& [name, text] : builtin_skills())
     if (!std::binary_search(names.begin(), names.end(), name))
       out.push_back(make_skill(name, *text, "builtin", path_env));
@@ -148,7 +167,8 @@ std::vector<skill_info> list_skills(const std::string& workspace,
 }
 
 std::optional<std::string> skill_file_text(const std::string& workspace,
-                                           const std::string& name) {
+                                           const std::string& name,
+                                           const std::string& plugin_home) {
   if (name.empty() || name == "." || name == ".."
       || name.find('/') != std::string::npos
       || name.find('\0') != std::string::npos)
@@ -158,6 +178,9 @@ std::optional<std::string> skill_file_text(const std::string& workspace,
     auto p = fs::path{workspace} / "skills" / name / "SKILL.md";
     if (fs::is_regular_file(p, ec))
       return read_file(p);
+    for (auto& ps : enabled_plugin_skills(workspace, plugin_home))
+      if (ps.name == name)
+        return read_file(ps.file);
     auto builtins = builtin_skills();
     if (auto it = builtins.find(name); it != builtins.end())
       return *it->second;
@@ -186,6 +209,8 @@ void materialize_builtin_skills(const std::string& workspace) {
 }
 
 std::string skill_read_path(const skill_info& s) {
+  if (s.source == "plugin")
+    return s.path;
   if (s.source == "builtin")
     return std::string{builtin_dir} + "/" + s.name + "/SKILL.md";
   return "skills/" + s.name + "/SKILL.md";

@@ -12,10 +12,11 @@ namespace nb {
 struct skill_info {
   std::string name;
   std::string description;
-  std::string source; ///< "workspace" or "builtin"
-  /// Where the agent reads it with read_file: "skills/<name>/SKILL.md"
-  /// (relative to the workspace) for both sources; built-ins are written
-  /// to <workspace>/.nanobot/builtin-skills/ by materialize_builtin_skills.
+  std::string source; ///< "workspace", "plugin" or "builtin"
+  /// Where the agent reads it with read_file, relative to the workspace:
+  /// "skills/<name>/SKILL.md"; an enabled Agent Plugin's
+  /// "plugins/<dir>/skills/<name>/SKILL.md"; built-ins are written to
+  /// <workspace>/.nanobot/builtin-skills/ by materialize_builtin_skills.
   std::string path;
   std::string body; ///< SKILL.md without its front matter
   bool always = false;
@@ -31,20 +32,28 @@ struct skill_selection {
   bool only_set = false;
   std::vector<std::string> only;
   std::vector<std::string> disabled;
+  /// The config directory whose plugin-data/ records the enabled Agent
+  /// Plugins, whose skills are then offered too ("" = none).
+  std::string plugin_home;
   bool offers(const std::string& name) const;
 };
 
-/// Every skill, workspace ones first then built-ins not shadowed, each
-/// group sorted by name. `path_env` is the PATH searched for required
-/// programs. Never throws; unreadable skills are left out.
+/// Every skill: workspace ones first, then those of the Agent Plugins
+/// enabled under `plugin_home` (the config dir; "" = none), then built-ins,
+/// each group sorted by name and a name taken only once. `path_env` is the
+/// PATH searched for required programs. Never throws; unreadable skills
+/// are left out.
 std::vector<skill_info> list_skills(const std::string& workspace,
-                                    const std::string& path_env);
+                                    const std::string& path_env,
+                                    const std::string& plugin_home = {});
 
 /// The SKILL.md text (front matter included) of the skill `name` as
-/// list_skills finds it: the workspace's, else the built-in one; nullopt
-/// when there is none (or `name` is not a plain folder name). Never throws.
+/// list_skills finds it: the workspace's, an enabled plugin's, else the
+/// built-in one; nullopt when there is none (or `name` is not a plain
+/// folder name). Never throws.
 std::optional<std::string> skill_file_text(const std::string& workspace,
-                                           const std::string& name);
+                                           const std::string& name,
+                                           const std::string& plugin_home = {});
 
 /// Writes the built-in skills that the workspace does not shadow under
 /// <workspace>/.nanobot/builtin-skills/<name>/SKILL.md (only when the file

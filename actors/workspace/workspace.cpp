@@ -19,7 +19,7 @@ namespace {
 /// each file; the files themselves are read only on a change).
 void refresh(workspace_pointer self) {
   auto& st = self->state;
-  auto stamp = workspace_stamp(st.cfg.workspace);
+  auto stamp = workspace_stamp(st.cfg.workspace, st.cfg.skills.plugin_home);
   if (st.loaded && stamp == st.stamp)
     return;
   st.parts = read_workspace_parts(st.cfg.workspace, st.path_env, st.cfg.skills);
@@ -128,7 +128,8 @@ workspace_admin_actor::behavior_type workspace_impl(workspace_pointer self,
     }),
     guard("workspace", [self](skill_read& rq) -> caf::result<workspace_text> {
       auto t = self->state.meter.measure();
-      auto text = skill_file_text(self->state.cfg.workspace, rq.name);
+      auto text = skill_file_text(self->state.cfg.workspace, rq.name,
+                                  self->state.cfg.skills.plugin_home);
       if (!text)
         return caf::make_error(caf::sec::runtime_error,
                                "no skill named \"" + rq.name + "\"");

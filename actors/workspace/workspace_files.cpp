@@ -123,7 +123,7 @@ std::string skills_report_json(const std::string& workspace,
                                const std::string& path_env,
                                const skill_selection& skills) {
   json rows = json::array();
-  for (auto s : list_skills(workspace, path_env)) {
+  for (auto s : list_skills(workspace, path_env, skills.plugin_home)) {
     if (skills.only_set
         && std::find(skills.only.begin(), skills.only.end(), s.name)
              == skills.only.end())

@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include "actors/skills/agent_plugins.hpp"
 #include "actors/skills/front_matter.hpp"
 #include "actors/skills/skills.hpp"
 
@@ -134,4 +135,44 @@ TEST_CASE("always-on skills go into the prompt whole and skip the summary") {
   auto summary = nb::skills_summary(all);
   CHECK(summary.find("**style**") == std::string::npos);
   CHECK(summary.find("**gated**") != std::string::npos);
+}
+
+TEST_CASE("an enabled Agent Plugin's skills come between the workspace's "
+          "and the built-ins and only while enabled") {
+  temp_ws ws;
+  temp_ws home; // the config dir
+  auto manifest = [](const std::string& name) {
+    return R"({"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": ")"
+           + name + "\"}";
+  };
+  ws.write("plugins/kit/plugin.json", manifest("kit"));
+  ws.write(
+    "plugins/kit/skills/weather/SKILL.md",
+    "---\nname: weather\ndescription: The plugin's forecast\n---\nkit\n");
+  ws.write("plugins/kit/skills/planner/SKILL.md",
+           "---\nname: planner\ndescription: Plans the day\n---\nplan\n");
+  ws.write("plugins/kit/skills/no-desc/SKILL.md", "---\nname: no-desc\n---\n");
+  ws.write("skills/planner/SKILL.md",
+           "---\nname: planner\ndescription: Our own planner\n---\nmine\n");
+  // Installed, not enabled: nothing from it.
+  auto off = nb::list_skills(ws.dir, "", home.dir);
+  CHECK(find(off, "weather")->source == "builtin");
+  REQUIRE(nb::set_agent_plugin_enabled(ws.dir, home.dir, "kit", true).empty());
+  auto on = nb::list_skills(ws.dir, "", home.dir);
+  auto w = find(on, "weather");
+  REQUIRE(w);
+  CHECK(w->source == "plugin");
+  CHECK(w->description == "The plugin's forecast");
+  CHECK(nb::skill_read_path(*w) == "plugins/kit/skills/weather/SKILL.md");
+  CHECK(find(on, "planner")->source == "workspace");
+  CHECK_FALSE(find(on, "no-desc"));
+  CHECK(nb::skill_file_text(ws.dir, "weather", home.dir)->find("kit\n")
+        != std::string::npos);
+  // Without the config dir nothing counts as enabled.
+  CHECK(find(nb::list_skills(ws.dir, ""), "weather")->source == "builtin");
+  CHECK(nb::set_agent_plugin_enabled(ws.dir, home.dir, "nope", true)
+        == "unknown Agent Plugin 'nope'");
+  REQUIRE(nb::set_agent_plugin_enabled(ws.dir, home.dir, "kit", false).empty());
+  CHECK(find(nb::list_skills(ws.dir, "", home.dir), "weather")->source
+        == "builtin");
 }

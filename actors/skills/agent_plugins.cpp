@@ -1,0 +1,516 @@
+#include "actors/skills/agent_plugins.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <openssl/evp.h>
+
+#include "actors/common/log.hpp"
+#include "actors/skills/front_matter.hpp"
+#include "config/atomic_file.hpp"
+
+namespace nb {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The original's identity rules (Agent Plugins v1, Agent Skills).
+const std::regex& plugin_name_rule() {
+  static const std::regex r{
+    "^(?!.*(?:--|\\.\\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$"};
+  return r;
+}
+
+const std::regex& plugin_skill_name_rule() {
+  static const std::regex r{"^(?!.*--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"};
+  return r;
+}
+
+bool path_is_within(const fs::path& p, const fs::path& root) {
+  auto a = p.generic_string(), b = root.generic_string();
+  return a == b
+         || (a.size() > b.size() && a.compare(0, b.size(), b) == 0
+             && (b.back() == '/' || a[b.size()] == '/'));
+}
+
+// `path` resolved (it must exist, as a folder or a regular file) and inside
+// `root` after every link is followed; nullopt otherwise.
+std::optional<fs::path> contained(const fs::path& path, const fs::path& root,
+                                  bool directory) {
+  std::error_code ec;
+  auto real = fs::canonical(path, ec);
+  if (ec)
+    return std::nullopt;
+  bool kind =
+    directory ? fs::is_directory(real, ec) : fs::is_regular_file(real, ec);
+  if (!kind || !path_is_within(real, root))
+    return std::nullopt;
+  return real;
+}
+
+std::string slurp_plugin_file(const fs::path& p) {
+  std::ifstream in{p, std::ios::binary};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+json read_plugin_object(const fs::path& path, const fs::path& root) {
+  auto file = contained(path, root, false);
+  if (!file)
+    return nullptr;
+  auto j = json::parse(slurp_plugin_file(*file), nullptr, false);
+  if (!j.is_object()) {
+    log::get("skills")->warn("Ignoring invalid Agent Plugin component '{}'",
+                             file->string());
+    return nullptr;
+  }
+  return j;
+}
+
+std::vector<fs::path> sorted_children(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(dir, ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec))
+    out.push_back(it->path());
+  std::sort(out.begin(), out.end(), [](auto& a, auto& b) {
+    return a.filename().string() < b.filename().string();
+  });
+  return out;
+}
+
+std::string json_text(const json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_string())
+    return {};
+  auto s = j[key].get<std::string>();
+  auto b = s.find_first_not_of(" \t\r\n");
+  auto e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? std::string{} : s.substr(b, e - b + 1);
+}
+
+std::string sha256_hex(const std::string& data) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(data.data(), data.size(), md, &n, EVP_sha256(), nullptr);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned i = 0; i < n; ++i) {
+    out += hex[md[i] >> 4];
+    out += hex[md[i] & 0xf];
+  }
+  return out;
+}
+
+// The original's package fingerprint: every path below the root in path
+// order (component by component), its kind and its content or link target.
+std::optional<std::string> package_fingerprint(const fs::path& root) {
+  std::vector<std::vector<std::string>> rels;
+  std::error_code ec;
+  auto it = fs::recursive_directory_iterator(root, ec);
+  if (ec)
+    return std::nullopt;
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec)
+      return std::nullopt;
+    std::vector<std::string> parts;
+    for (auto& part : it->path().lexically_relative(root))
+      parts.push_back(part.string());
+    rels.push_back(std::move(parts));
+  }
+  std::sort(rels.begin(), rels.end());
+  std::string feed;
+  for (auto& parts : rels) {
+    fs::path p = root;
+    std::string rel;
+    for (auto& part : parts) {
+      p /= part;
+      rel += (rel.empty() ? "" : "/") + part;
+    }
+    feed += rel;
+    auto st = fs::symlink_status(p, ec);
+    if (ec)
+      return std::nullopt;
+    if (fs::is_symlink(st)) {
+      feed += std::string{"\0link\0", 6} + fs::read_symlink(p, ec).string();
+    } else if (fs::is_regular_file(st)) {
+      feed += std::string{"\0file\0", 6} + slurp_plugin_file(p);
+    } else if (fs::is_directory(st)) {
+      feed += std::string{"\0dir\0", 5};
+    } else {
+      return std::nullopt;
+    }
+    feed += '\0';
+  }
+  return sha256_hex(feed);
+}
+
+// {"fingerprint": ..., "root": ...} as Python's json.dumps writes it
+// (sorted keys, no spaces, non-ASCII escaped).
+std::optional<std::string> activation_marker(const agent_plugin& p) {
+  auto fp = package_fingerprint(p.root);
+  if (!fp)
+    return std::nullopt;
+  json j = {{"fingerprint", *fp}, {"root", p.root}};
+  return j.dump(-1, ' ', true);
+}
+
+fs::path real_or_absolute(const std::string& p) {
+  std::error_code ec;
+  auto r = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  return ec ? fs::absolute(p) : r;
+}
+
+bool ensure_private_dir(const fs::path& p) {
+  std::error_code ec;
+  fs::create_directories(p, ec);
+  if (!fs::is_directory(p, ec))
+    return false;
+  ::chmod(p.c_str(), 0700);
+  return true;
+}
+
+std::vector<std::string> plugin_skill_names(const agent_plugin& p,
+                                            std::vector<std::string>* files) {
+  std::vector<std::string> names;
+  fs::path root = p.root;
+  auto skills = contained(root / "skills", root, true);
+  if (!skills)
+    return names;
+  for (auto& candidate : sorted_children(*skills)) {
+    auto dir = contained(candidate, *skills, true);
+    if (!dir)
+      continue;
+    auto file = contained(*dir / "SKILL.md", root, false);
+    if (!file)
+      continue;
+    auto name = candidate.filename().string();
+    auto fm = parse_front_matter(slurp_plugin_file(*file));
+    auto desc = json_text(fm.fields, "description");
+    bool valid = fm.present && fm.error.empty()
+                 && fm.fields.value("name", json()) == json(name)
+                 && name.size() <= 64
+                 && std::regex_match(name, plugin_skill_name_rule())
+                 && fm.fields.value("description", json()).is_string()
+                 && !desc.empty() && desc.size() <= 1024;
+    if (!valid) {
+      log::get("skills")->warn("Ignoring Agent Plugin '{}' skill '{}': "
+                               "invalid metadata",
+                               p.name, name);
+      continue;
+    }
+    names.push_back(name);
+    if (files)
+      files->push_back(file->string());
+  }
+  return names;
+}
+
+std::vector<agent_plugin> installed_plugins(const std::string& workspace) {
+  std::vector<agent_plugin> out;
+  auto ws = real_or_absolute(workspace);
+  auto root = contained(ws / "plugins", ws, true);
+  if (!root)
+    return out;
+  std::map<std::string, int> seen;
+  for (auto& candidate : sorted_children(*root)) {
+    auto dir = contained(candidate, *root, true);
+    if (!dir)
+      continue;
+    auto m = read_plugin_object(*dir / "plugin.json", *dir);
+    if (!m.is_object()
+        || m.value("$schema", json()) != json(agent_plugin_schema))
+      continue;
+    auto name = m.value("name", json());
+    if (!name.is_string() || name.get<std::string>().size() > 64
+        || !std::regex_match(name.get<std::string>(), plugin_name_rule())) {
+      log::get("skills")->warn("Ignoring Agent Plugin manifest in '{}': "
+                               "invalid name",
+                               dir->string());
+      continue;
+    }
+    agent_plugin p;
+    p.name = name.get<std::string>();
+    p.root = dir->string();
+    p.description = json_text(m, "description");
+    json ext = m.contains("extensions") && m["extensions"].is_object()
+                 ? m["extensions"].value("dev.nanobot", json::object())
+                 : json::object();
+    p.display_name = json_text(ext, "displayName");
+    if (p.display_name.empty())
+      p.display_name = p.name;
+    p.category = json_text(ext, "category");
+    if (p.category.empty())
+      p.category = "Plugin";
+    if (ext.is_object() && ext.contains("permissions")
+        && ext["permissions"].is_array())
+      for (auto& x : ext["permissions"])
+        if (x.is_string() && !x.get<std::string>().empty())
+          p.permissions.push_back(x.get<std::string>());
+    if (++seen[p.name] > 1)
+      log::get("skills")->warn("Ignoring duplicate Agent Plugin identity '{}'",
+                               p.name);
+    out.push_back(std::move(p));
+  }
+  std::erase_if(out, [&](const agent_plugin& p) { return seen[p.name] > 1; });
+  return out;
+}
+
+// Whether this exact package is enabled; a stale or foreign marker is
+// removed, one holding only the root (an older form) is upgraded.
+bool plugin_enabled(const std::string& workspace, const std::string& config_dir,
+                    const agent_plugin& p) {
+  if (config_dir.empty())
+    return false;
+  fs::path marker =
+    agent_plugin_data_dir(workspace, config_dir, p.name) + "/enabled";
+  std::error_code ec;
+  if (!fs::is_regular_file(marker, ec))
+    return false;
+  auto current = slurp_plugin_file(marker);
+  auto activation = activation_marker(p);
+  if (activation && current == *activation)
+    return true;
+  if (activation && current == p.root) {
+    replace_file_atomic(marker.string(), *activation, 0600,
+                        existing_mode::replace);
+    return true;
+  }
+  fs::remove(marker, ec);
+  return false;
+}
+
+std::string expand_plugin_vars(std::string v, const std::string& root,
+                               const std::string& data) {
+  const std::pair<std::string, const std::string*> vars[] = {
+    {"${PLUGIN_ROOT}", &root}, {"${PLUGIN_DATA}", &data}};
+  for (auto& [key, val] : vars)
+    for (size_t at = 0; (at = v.find(key, at)) != std::string::npos;
+         at += val->size())
+      v.replace(at, key.size(), *val);
+  return v;
+}
+
+// One server of mcp.json, checked as the original checks it.
+std::optional<mcp_server_settings>
+plugin_server(const json& raw, const fs::path& root, const fs::path& data) {
+  static const std::set<std::string> fields{"type", "command", "args", "env",
+                                            "cwd"};
+  if (!raw.is_object() || raw.value("type", json()) != json("stdio"))
+    return std::nullopt;
+  for (auto& [k, v] : raw.items())
+    if (!fields.count(k))
+      return std::nullopt;
+  mcp_server_settings s;
+  s.type = "stdio";
+  auto command = raw.value("command", json(""));
+  if (!command.is_string() || command.get<std::string>().empty())
+    return std::nullopt;
+  auto cmd = command.get<std::string>();
+  if (cmd.rfind("./", 0) == 0) {
+    auto exe = contained(root / cmd.substr(2), root, false);
+    if (!exe)
+      return std::nullopt;
+    s.command = exe->string();
+  } else if (cmd.find_first_of(" \t\r\n\f\v/\\") == std::string::npos) {
+    s.command = cmd;
+  } else {
+    return std::nullopt;
+  }
+  auto args = raw.value("args", json::array());
+  auto env = raw.value("env", json::object());
+  if (!args.is_array() || !env.is_object())
+    return std::nullopt;
+  for (auto& a : args) {
+    if (!a.is_string())
+      return std::nullopt;
+    s.args.push_back(
+      expand_plugin_vars(a.get<std::string>(), root.string(), data.string()));
+  }
+  for (auto& [k, v] : env.items()) {
+    if (!v.is_string() || k == "PLUGIN_ROOT" || k == "PLUGIN_DATA")
+      return std::nullopt;
+    s.env[k] =
+      expand_plugin_vars(v.get<std::string>(), root.string(), data.string());
+  }
+  s.env["PYTHONDONTWRITEBYTECODE"] = "1";
+  s.env["PLUGIN_ROOT"] = root.string();
+  s.env["PLUGIN_DATA"] = data.string();
+  if (!raw.contains("cwd") || raw["cwd"].is_null()) {
+    s.cwd = root.string();
+  } else if (!raw["cwd"].is_string()) {
+    return std::nullopt;
+  } else {
+    auto cwd = raw["cwd"].get<std::string>();
+    std::optional<fs::path> dir;
+    if (cwd.rfind("./", 0) == 0)
+      dir = contained(root / cwd.substr(2), root, true);
+    const std::pair<std::string, fs::path> places[] = {
+      {"${PLUGIN_ROOT}", root}, {"${PLUGIN_DATA}", data}};
+    for (auto& [key, base] : places) {
+      if (cwd != key && cwd.rfind(key + "/", 0) != 0)
+        continue;
+      auto rel = cwd.substr(key.size());
+      while (!rel.empty() && rel[0] == '/')
+        rel.erase(0, 1);
+      auto candidate = (base / rel).lexically_normal();
+      if (!path_is_within(candidate, base))
+        return std::nullopt;
+      if (base == data)
+        ensure_private_dir(candidate);
+      dir = contained(candidate, base, true);
+    }
+    if (!dir)
+      return std::nullopt;
+    s.cwd = dir->string();
+  }
+  return s;
+}
+
+std::map<std::string, mcp_server_settings>
+plugin_servers(const std::string& workspace, const std::string& config_dir,
+               const agent_plugin& p) {
+  std::map<std::string, mcp_server_settings> out;
+  fs::path root = p.root;
+  auto m = read_plugin_object(root / "mcp.json", root);
+  if (!m.is_object())
+    return out;
+  if (m.size() != 2
+      || m.value("$schema", json()) != json(agent_plugin_mcp_schema)
+      || !m.contains("mcpServers") || !m["mcpServers"].is_object()) {
+    log::get("skills")->warn("Ignoring invalid MCP component for Agent "
+                             "Plugin '{}'",
+                             p.name);
+    return out;
+  }
+  fs::path data = agent_plugin_data_dir(workspace, config_dir, p.name);
+  if (config_dir.empty() || !ensure_private_dir(data))
+    return out;
+  for (auto& [name, raw] : m["mcpServers"].items()) {
+    bool bad_name = name.empty() || name.size() > 128
+                    || std::any_of(name.begin(), name.end(), [](char c) {
+                         return static_cast<unsigned char>(c) < 32;
+                       });
+    auto s = bad_name ? std::nullopt : plugin_server(raw, root, data);
+    if (!s) {
+      log::get("skills")->warn("Ignoring invalid MCP server '{}' in Agent "
+                               "Plugin '{}'",
+                               name, p.name);
+      continue;
+    }
+    out[name] = std::move(*s);
+  }
+  return out;
+}
+
+} // namespace
+
+std::string agent_plugin_data_dir(const std::string& workspace,
+                                  const std::string& config_dir,
+                                  const std::string& name) {
+  auto key = sha256_hex(real_or_absolute(workspace).string()).substr(0, 12);
+  return (real_or_absolute(config_dir) / "plugin-data" / key / name).string();
+}
+
+std::vector<agent_plugin>
+discover_agent_plugins(const std::string& workspace,
+                       const std::string& config_dir) {
+  auto plugins = installed_plugins(workspace);
+  for (auto& p : plugins) {
+    p.skills = plugin_skill_names(p, nullptr);
+    for (auto& [name, s] : plugin_servers(workspace, config_dir, p))
+      p.mcp_servers.push_back(name);
+    p.enabled = plugin_enabled(workspace, config_dir, p);
+  }
+  return plugins;
+}
+
+std::string set_agent_plugin_enabled(const std::string& workspace,
+                                     const std::string& config_dir,
+                                     const std::string& name, bool enabled) {
+  auto plugins = installed_plugins(workspace);
+  auto p = std::find_if(plugins.begin(), plugins.end(),
+                        [&](auto& x) { return x.name == name; });
+  if (p == plugins.end())
+    return "unknown Agent Plugin '" + name + "'";
+  fs::path data = agent_plugin_data_dir(workspace, config_dir, name);
+  fs::path marker = data / "enabled";
+  if (!enabled) {
+    std::error_code ec;
+    fs::remove(marker, ec);
+    return {};
+  }
+  fs::path dir = real_or_absolute(config_dir);
+  for (auto& seg : {fs::path{"plugin-data"}, data.parent_path().filename(),
+                    fs::path{name}}) {
+    dir /= seg;
+    if (!ensure_private_dir(dir))
+      return "cannot create " + dir.string();
+  }
+  auto activation = activation_marker(*p);
+  if (!activation)
+    return "Agent Plugin '" + name + "' changed while it was being enabled";
+  auto w = replace_file_atomic(marker.string(), *activation, 0600,
+                               existing_mode::replace);
+  if (w.outcome == write_outcome::failed)
+    return w.error;
+  return {};
+}
+
+std::vector<plugin_skill> enabled_plugin_skills(const std::string& workspace,
+                                                const std::string& config_dir) {
+  std::vector<plugin_skill> out;
+  if (config_dir.empty())
+    return out;
+  for (auto& p : installed_plugins(workspace)) {
+    std::vector<std::string> files;
+    auto names = plugin_skill_names(p, &files);
+    if (names.empty() || !plugin_enabled(workspace, config_dir, p))
+      continue;
+    for (size_t i = 0; i < names.size(); ++i)
+      out.push_back({names[i], files[i]});
+  }
+  return out;
+}
+
+std::map<std::string, mcp_server_settings>
+enabled_plugin_mcp_servers(const std::string& workspace,
+                           const std::string& config_dir) {
+  std::map<std::string, mcp_server_settings> out;
+  if (config_dir.empty())
+    return out;
+  for (auto& p : installed_plugins(workspace)) {
+    if (!plugin_enabled(workspace, config_dir, p))
+      continue;
+    auto servers = plugin_servers(workspace, config_dir, p);
+    for (auto& [name, s] : servers)
+      out[servers.size() == 1 ? p.name : p.name + "--" + name] = s;
+  }
+  return out;
+}
+
+std::vector<std::string> merge_plugin_mcp_servers(
+  const std::string& workspace, const std::string& config_dir,
+  std::map<std::string, mcp_server_settings>& configured) {
+  std::vector<std::string> shadowed;
+  for (auto& [name, s] : enabled_plugin_mcp_servers(workspace, config_dir)) {
+    if (configured.count(name))
+      shadowed.push_back(name);
+    else
+      configured.emplace(name, std::move(s));
+  }
+  return shadowed;
+}
+
+} // namespace nb
