@@ -24,15 +24,11 @@ tool_output exec_tool(const json& args, const tool_context& ctx) {
       std::move(launch), args["yield_time_ms"].get<int64_t>(), max_chars, ctx);
   auto opts = process_options_for(launch);
   opts.capture_limit = static_cast<size_t>(max_chars);
-  exec_cancel stop{ctx};
-  if (stop.refused())
+  auto ran = run_stoppable(launch, std::move(opts), ctx);
+  if (!ran)
     return tool_failure(
       "Error: Command not run: the task was stopped (/stop).");
-  opts.cancelled = [&stop] { return stop.requested(); };
-  process_result r =
-    launch.sandboxed ? run_sandboxed(
-      std::move(opts), sandbox_request_for(launch), sandbox_status_for())
-                     : run_process(opts);
+  auto& r = *ran;
   if (r.cancelled)
     return tool_failure("Error: Command stopped (/stop); its processes were "
                         "killed.");

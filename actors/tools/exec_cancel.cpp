@@ -6,6 +6,8 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/tools/exec_watch.hpp"
+#include "actors/tools/sandbox/sandbox_probe.hpp"
+#include "actors/tools/sandbox/sandboxed_run.hpp"
 
 namespace nb {
 
@@ -31,6 +33,18 @@ bool exec_cancel::requested() {
   (*self_)->receive([this](cancel_turn_atom) { requested_ = true; },
                     caf::after(std::chrono::seconds(0)) >> [] {});
   return requested_;
+}
+
+std::optional<process_result> run_stoppable(const exec_launch& launch,
+                                            process_options opts,
+                                            const tool_context& ctx) {
+  exec_cancel stop{ctx};
+  if (stop.refused())
+    return std::nullopt;
+  opts.cancelled = [&stop] { return stop.requested(); };
+  return launch.sandboxed ? run_sandboxed(
+           std::move(opts), sandbox_request_for(launch), sandbox_status_for())
+                          : run_process(opts);
 }
 
 } // namespace nb

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
+#include "actors/tools/exec_prepare.hpp"
 #include "actors/tools/registry.hpp"
 
 namespace caf {
@@ -36,5 +38,12 @@ private:
   bool refused_ = false;
   bool requested_ = false;
 };
+
+/// Runs the child `launch` describes with `opts` (inside the sandbox when the
+/// launch says so), stoppable by /stop through `ctx`; nullopt when a stop
+/// came before it could start. `exec` and `run_cli_app` both run this way.
+std::optional<process_result> run_stoppable(const exec_launch& launch,
+                                            process_options opts,
+                                            const tool_context& ctx);
 
 } // namespace nb

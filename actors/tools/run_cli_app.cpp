@@ -162,15 +162,11 @@ tool_output run_cli_app_tool(const json& args, const tool_context& ctx) {
   opts.limits = exec_child_limits(ctx.exec, timeout);
   opts.capture_limit = cli_output_max;
   auto before = snapshot_artifacts(cwd.path);
-  exec_cancel stop{ctx};
-  if (stop.refused())
+  auto ran = run_stoppable(launch, std::move(opts), ctx);
+  if (!ran)
     return tool_failure(
       "Error: CLI app not run: the task was stopped (/stop).");
-  opts.cancelled = [&stop] { return stop.requested(); };
-  process_result r =
-    launch.sandboxed ? run_sandboxed(
-      std::move(opts), sandbox_request_for(launch), sandbox_status_for())
-                     : run_process(opts);
+  auto& r = *ran;
   if (r.cancelled)
     return tool_failure("Error: CLI app stopped (/stop); its processes were "
                         "killed.");
