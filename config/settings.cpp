@@ -91,4 +91,17 @@ std::vector<std::string> settings::agent_ids() const {
   return out;
 }
 
+std::vector<std::string>
+merge_mcp_servers(std::map<std::string, mcp_server_settings>& configured,
+                  std::map<std::string, mcp_server_settings> extra) {
+  std::vector<std::string> shadowed;
+  for (auto& [name, s] : extra) {
+    if (configured.count(name))
+      shadowed.push_back(name);
+    else
+      configured.emplace(name, std::move(s));
+  }
+  return shadowed;
+}
+
 } // namespace nb

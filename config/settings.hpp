@@ -150,6 +150,12 @@ struct mcp_server_settings {
   std::vector<std::string> enabled_tools{"*"};
 };
 
+/// Adds `extra` to `configured` (tools.mcpServers); a configured server of
+/// the same name wins. Returns the names it shadowed.
+std::vector<std::string>
+merge_mcp_servers(std::map<std::string, mcp_server_settings>& configured,
+                  std::map<std::string, mcp_server_settings> extra);
+
 /// tools.browser: headless Chromium over the DevTools protocol (issue 17)
 struct browser_settings {
   std::optional<bool> enable;           ///< unset: on when Chromium is found
@@ -168,6 +174,10 @@ struct browser_settings {
 struct cli_apps_settings {
   bool enable = true;
   int32_t run_timeout_s = 60; ///< a call's default (1-600)
+  /// The apps installed.json names, read with the config (at the start, or
+  /// by the WebUI's save): run_cli_app's description lists them, and the
+  /// tools are built on scheduler threads, where no file is read.
+  std::vector<std::string> installed;
 };
 
 /// tools

@@ -6,7 +6,9 @@
 // supervisor and the WebSocket channel need these.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include <caf/atom.hpp>
 #include <caf/meta/type_name.hpp>
@@ -34,20 +36,41 @@ typename Inspector::result_type inspect(Inspector& f, provider_config& x) {
            x.config_path);
 }
 
+/// A stdio MCP server an enabled Agent Plugin brings, as its mcp.json was
+/// resolved (command, folders and PLUGIN_ROOT / PLUGIN_DATA filled in).
+struct plugin_mcp_server {
+  std::string name; ///< "<plugin>" or "<plugin>--<server>"
+  std::string command;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;
+  std::string cwd;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, plugin_mcp_server& x) {
+  return f(caf::meta::type_name("plugin_mcp_server"), x.name, x.command, x.args,
+           x.env, x.cwd);
+}
+
 /// New tools settings for a running gateway (the WebUI's tools and MCP
 /// pages): the config file's text as saved. Each tools front rebuilds its
 /// built-in tools from it (exec, web search, restrictToWorkspace, ...) and
 /// starts, stops or restarts the MCP servers whose entries changed; calls
 /// already running finish as they started. Answered "" once in effect, else
 /// the error (it names the key).
+/// What the sender read beside the file (the tools front reads no files):
+/// the enabled Agent Plugins' MCP servers and the installed CLI apps.
 struct tools_config {
   std::string config_json;
   std::string config_path; ///< named in errors
+  std::vector<plugin_mcp_server> plugin_servers;
+  std::vector<std::string> cli_apps_installed; ///< names in installed.json
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, tools_config& x) {
-  return f(caf::meta::type_name("tools_config"), x.config_json, x.config_path);
+  return f(caf::meta::type_name("tools_config"), x.config_json, x.config_path,
+           x.plugin_servers, x.cli_apps_installed);
 }
 
 /// The tools front's wider view: it also takes tools_config.

@@ -7,6 +7,7 @@
 
 #include "actors/app/commands.hpp"
 #include "actors/app/load_config.hpp"
+#include "actors/tools/side_files.hpp"
 #include "actors/cli/cli_chat.hpp"
 #include "actors/common/log.hpp"
 #include "actors/supervisor/runtime.hpp"
@@ -21,7 +22,7 @@ int cmd_agent(const options& opts) {
   if (!cfg)
     return 2;
   refuse_exec_without_sandbox(*cfg);
-  add_plugin_mcp_servers(*cfg);
+  read_tool_side_files(*cfg);
   try {
     // The chat takes Ctrl+C on this thread (to stop a turn): every thread
     // the runtime starts inherits a mask that keeps SIGINT away from it.

@@ -7,6 +7,7 @@
 #include "actors/app/commands.hpp"
 #include "actors/app/gateway_control.hpp"
 #include "actors/app/load_config.hpp"
+#include "actors/tools/side_files.hpp"
 #include "actors/app/shutdown_signals.hpp"
 #include "actors/channels/api/api_server.hpp"
 #include "actors/channels/gateway_http/gateway_http_server.hpp"
@@ -73,7 +74,7 @@ int cmd_gateway(const options& opts) {
   if (opts.port)
     cfg->gateway.port = *opts.port;
   refuse_exec_without_sandbox(*cfg);
-  add_plugin_mcp_servers(*cfg);
+  read_tool_side_files(*cfg);
   auto lg = log::get("gateway");
   auto signals = block_shutdown_signals();
   try {

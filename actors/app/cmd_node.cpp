@@ -7,6 +7,7 @@
 
 #include "actors/app/commands.hpp"
 #include "actors/app/load_config.hpp"
+#include "actors/tools/side_files.hpp"
 #include "actors/app/shutdown_signals.hpp"
 #include "actors/channels/api/api_server.hpp"
 #include "actors/channels/gateway_http/gateway_http_server.hpp"
@@ -112,7 +113,7 @@ int cmd_node(const options& opts) {
   if (opts.port)
     cfg->gateway.port = *opts.port;
   refuse_exec_without_sandbox(*cfg);
-  add_plugin_mcp_servers(*cfg);
+  read_tool_side_files(*cfg);
   auto cc = load_cluster_config(cfg->config_path);
   if (auto* err = std::get_if<config_error>(&cc)) {
     std::cerr << "nanobot: " << err->message() << "\n";

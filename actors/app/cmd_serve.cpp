@@ -5,6 +5,7 @@
 
 #include "actors/app/commands.hpp"
 #include "actors/app/load_config.hpp"
+#include "actors/tools/side_files.hpp"
 #include "actors/app/shutdown_signals.hpp"
 #include "actors/channels/api/api_server.hpp"
 #include "actors/common/log.hpp"
@@ -17,7 +18,7 @@ int cmd_serve(const options& opts) {
   auto cfg = load_config_or_report(opts);
   if (!cfg)
     return 2;
-  add_plugin_mcp_servers(*cfg);
+  read_tool_side_files(*cfg);
   if (opts.port)
     cfg->api.port = *opts.port;
   if (!opts.host.empty())

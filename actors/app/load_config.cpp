@@ -3,7 +3,6 @@
 #include <iostream>
 
 #include "actors/common/log.hpp"
-#include "actors/skills/agent_plugins.hpp"
 #include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "config/load.hpp"
 
@@ -29,19 +28,6 @@ std::optional<settings> load_config_or_report(
   if (!opts.workspace.empty())
     loaded.value.agent.workspace = opts.workspace;
   return std::move(loaded.value);
-}
-
-void add_plugin_mcp_servers(settings& cfg) {
-  if (cfg.config_path.empty())
-    return;
-  auto shadowed = merge_plugin_mcp_servers(
-    cfg.workspace_path(), cfg.config_dir(), cfg.tools.mcp_servers);
-  std::string names;
-  for (auto& n : shadowed)
-    names += (names.empty() ? "" : ", ") + n;
-  if (!names.empty())
-    log::get("tools")->warn("Configured MCP servers override Agent Plugins: {}",
-                            names);
 }
 
 void refuse_exec_without_sandbox(settings& cfg) {

@@ -17,11 +17,6 @@ namespace nb {
 std::optional<settings> load_config_or_report(
   const options& opts, std::vector<std::string>* notices = nullptr);
 
-/// For the commands that run tools: the stdio MCP servers of the Agent
-/// Plugins enabled for the workspace join tools.mcpServers (a configured
-/// server of the same name wins, with a warning).
-void add_plugin_mcp_servers(settings& cfg);
-
 /// For the commands that run tools: when exec must run in the bubblewrap
 /// sandbox and this machine cannot provide one, turns exec off and logs
 /// why and how to install bubblewrap (the rest of the gateway runs).

@@ -164,17 +164,4 @@ enabled_plugin_mcp_servers(const std::string& workspace,
   return out;
 }
 
-std::vector<std::string> merge_plugin_mcp_servers(
-  const std::string& workspace, const std::string& config_dir,
-  std::map<std::string, mcp_server_settings>& configured) {
-  std::vector<std::string> shadowed;
-  for (auto& [name, s] : enabled_plugin_mcp_servers(workspace, config_dir)) {
-    if (configured.count(name))
-      shadowed.push_back(name);
-    else
-      configured.emplace(name, std::move(s));
-  }
-  return shadowed;
-}
-
 } // namespace nb

@@ -64,13 +64,6 @@ std::map<std::string, mcp_server_settings>
 enabled_plugin_mcp_servers(const std::string& workspace,
                            const std::string& config_dir);
 
-/// `configured` (tools.mcpServers) with the enabled plugins' servers
-/// added; a configured server of the same name wins. Returns the names a
-/// configured server shadowed.
-std::vector<std::string> merge_plugin_mcp_servers(
-  const std::string& workspace, const std::string& config_dir,
-  std::map<std::string, mcp_server_settings>& configured);
-
 /// The folder below `config_dir` holding plugin `name`'s state for
 /// `workspace` (not created).
 std::string agent_plugin_data_dir(const std::string& workspace,

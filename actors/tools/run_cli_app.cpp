@@ -185,9 +185,8 @@ tool_output run_cli_app_tool(const json& args, const tool_context& ctx) {
 
 void add_run_cli_app(tool_registry& reg, const settings& cfg) {
   std::string installed;
-  for (auto& a : installed_cli_apps(cfg.config_path.empty() ? std::string{}
-                                                            : cfg.config_dir()))
-    installed += (installed.empty() ? "" : ", ") + a.name;
+  for (auto& name : cfg.tools.cli_apps.installed)
+    installed += (installed.empty() ? "" : ", ") + name;
   json schema = {
     {"type", "object"},
     {"properties",

@@ -6,6 +6,7 @@
 #include "actors/browser/browser.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/tools/mcp_server.hpp"
+#include "actors/tools/side_files.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/stop_with.hpp"
 #include "actors/tools/tool_pool.hpp"
@@ -147,7 +148,8 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
       auto parsed = parse_settings(tc.config_json, tc.config_path);
       if (auto* e = std::get_if<config_error>(&parsed))
         return caf::make_error(caf::sec::runtime_error, e->message());
-      const auto& all = std::get<loaded_settings>(parsed).value;
+      auto& all = std::get<loaded_settings>(parsed).value;
+      apply_tool_side_files(tc, all);
       const auto& agent = self->state.base.agent;
       // An agent the saved file no longer lists keeps its tools until the
       // restart that removes it: never main's settings (and workspace).

@@ -13,6 +13,7 @@
 
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/sandbox/sandbox_probe.hpp"
+#include "actors/tools/side_files.hpp"
 #include "tests/support/proc_scan.hpp"
 #include "tests/tools/fixture.hpp"
 
@@ -175,6 +176,7 @@ TEST_CASE("run_cli_app: the original's schema and flags, the installed apps "
   cli_rig rig;
   auto cfg = nb::test::settings_for(rig.t.ws);
   cfg.config_path = rig.t.root + "/cfg/config.json";
+  read_tool_side_files(cfg); // as the gateway does when it reads the config
   auto reg = make_builtin_registry(cfg);
   auto* tool = reg.find("run_cli_app");
   REQUIRE(tool);

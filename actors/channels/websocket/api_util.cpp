@@ -9,6 +9,8 @@
 #include <caf/actor_system.hpp>
 #include <caf/scoped_actor.hpp>
 
+#include "actors/tools/side_files.hpp"
+
 namespace nb::ws {
 
 std::string read_config(const std::string& path) {
@@ -48,8 +50,12 @@ std::string apply_tools(caf::actor_system& sys, const std::string& text,
   if (!sup)
     return "this process runs no gateway supervisor to apply the tools to";
   std::string failed;
+  tools_config change;
+  change.config_json = text;
+  change.config_path = config_path;
+  read_tool_side_files(change); // here, on the WebUI's worker thread
   caf::scoped_actor self{sys};
-  self->request(sup, std::chrono::seconds(15), tools_config{text, config_path})
+  self->request(sup, std::chrono::seconds(15), std::move(change))
     .receive([](caf::ok_atom) {},
              [&](caf::error& err) { failed = sys.render(err); });
   return failed;

@@ -1,0 +1,158 @@
+// What the tools take from files beside config.json (the enabled Agent
+// Plugins' MCP servers, the installed CLI apps) is read by whoever reads the
+// config, never by the tools front, and survives a settings change: a real
+// tools front with a real plugin MCP server (a child process), changed the
+// way the WebUI's save changes it (tools_config read by the saving worker).
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <sys/stat.h>
+
+#include <caf/scoped_actor.hpp>
+
+#include "actors/skills/agent_plugins.hpp"
+#include "actors/tools/builtin_tools.hpp"
+#include "actors/tools/side_files.hpp"
+#include "actors/tools/tools_front.hpp"
+#include "messages/provider_admin.hpp"
+#include "nb_test_paths.hpp"
+#include "tests/support/system_fixture.hpp"
+#include "tests/tools/fixture.hpp"
+
+using namespace nb;
+using nb::test::has;
+using nlohmann::json;
+using std::chrono::seconds;
+
+namespace {
+
+// A workspace with the "desk" plugin (one stdio MCP server: the scripted
+// one) enabled, two installed CLI apps, and a config file naming both.
+struct side_rig {
+  test::temp_tree t;
+  std::string config_path;
+
+  side_rig() {
+    auto root = t.ws + "/plugins/desk";
+    t.put(
+      "ws/plugins/desk/plugin.json",
+      R"({"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "desk"})");
+    t.put("ws/plugins/desk/bin/server",
+          "#!/bin/sh\nexec " NB_BINARY_DIR "/tests/support/fake_mcp_stdio\n");
+    ::chmod((root + "/bin/server").c_str(), 0755);
+    t.put(
+      "ws/plugins/desk/mcp.json",
+      R"({"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+              "mcpServers": {"desk": {"type": "stdio", "command": "./bin/server"}}})");
+    t.put("cfg/cli-apps/installed.json",
+          R"({"schema_version": 1, "apps": {"mdtool": {"entry_point": "md"},
+                                            "draw": {"entry_point": "dr"}}})");
+    config_path = t.root + "/cfg/config.json";
+    put_config(60);
+    REQUIRE(set_agent_plugin_enabled(t.ws, t.root + "/cfg", "desk", true)
+            == "");
+  }
+
+  void put_config(int exec_timeout) {
+    t.put("cfg/config.json", config_text(exec_timeout));
+  }
+
+  tools_config change(int exec_timeout) const {
+    tools_config tc;
+    tc.config_json = config_text(exec_timeout);
+    tc.config_path = config_path;
+    return tc;
+  }
+
+  std::string config_text(int exec_timeout) const {
+    return json{{"agents", {{"defaults", {{"workspace", t.ws}}}}},
+                {"tools",
+                 {{"exec", {{"timeout", exec_timeout}}},
+                  {"browser", {{"enable", false}}}}}}
+      .dump();
+  }
+};
+
+std::vector<tool_spec> specs_of(caf::actor_system& sys, tools_actor front) {
+  std::vector<tool_spec> out;
+  caf::scoped_actor self{sys};
+  self->request(front, seconds(5), list_tools_atom::value)
+    .receive([&](std::vector<tool_spec>& specs) { out = std::move(specs); },
+             [&](caf::error& e) { FAIL(sys.render(e)); });
+  return out;
+}
+
+const tool_spec* find_spec(const std::vector<tool_spec>& specs,
+                           const std::string& name) {
+  for (auto& s : specs)
+    if (s.name == name)
+      return &s;
+  return nullptr;
+}
+
+// The MCP server connects in the background: asks until its tool is listed.
+bool wait_for_tool(caf::actor_system& sys, tools_actor front,
+                   const std::string& name) {
+  for (int i = 0; i < 200; ++i) {
+    if (find_spec(specs_of(sys, front), name))
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("the config's side files: read with the config, kept by a tools "
+          "settings change") {
+  side_rig rig;
+  test::system_fixture f;
+  auto cfg = test::settings_for(rig.t.ws);
+  cfg.config_path = rig.config_path;
+  cfg.tools.browser.enable = false;
+  read_tool_side_files(cfg);
+  CHECK(cfg.tools.cli_apps.installed
+        == std::vector<std::string>{"draw", "mdtool"});
+  REQUIRE(cfg.tools.mcp_servers.count("desk"));
+
+  auto front = spawn_tools(f.sys, cfg, stats_actor{});
+  REQUIRE(wait_for_tool(f.sys, front, "mcp_desk_echo"));
+  auto* cli = find_spec(specs_of(f.sys, front), "run_cli_app");
+  REQUIRE(cli);
+  CHECK(has(cli->description, "Installed Settings CLI Apps: draw, mdtool."));
+
+  // The WebUI saves a tools change; its worker reads the side files.
+  rig.put_config(90);
+  auto change = rig.change(90);
+  read_tool_side_files(change);
+  REQUIRE(change.plugin_servers.size() == 1);
+  CHECK(change.plugin_servers[0].name == "desk");
+  CHECK(change.cli_apps_installed
+        == std::vector<std::string>{"draw", "mdtool"});
+  caf::scoped_actor self{f.sys};
+  self->request(caf::actor_cast<tools_admin_actor>(front), seconds(10), change)
+    .receive([](caf::ok_atom) {},
+             [&](caf::error& e) { FAIL(f.sys.render(e)); });
+  auto after = specs_of(f.sys, front);
+  CHECK(find_spec(after, "mcp_desk_echo"));
+  cli = find_spec(after, "run_cli_app");
+  REQUIRE(cli);
+  CHECK(has(cli->description, "Installed Settings CLI Apps: draw, mdtool."));
+
+  // A change read without the files (an older sender) drops them: the
+  // front itself never reads them.
+  self
+    ->request(caf::actor_cast<tools_admin_actor>(front), seconds(10),
+              rig.change(90))
+    .receive([](caf::ok_atom) {},
+             [&](caf::error& e) { FAIL(f.sys.render(e)); });
+  after = specs_of(f.sys, front);
+  CHECK_FALSE(find_spec(after, "mcp_desk_echo"));
+  cli = find_spec(after, "run_cli_app");
+  REQUIRE(cli);
+  CHECK(has(cli->description, "No Settings CLI Apps are currently installed."));
+  caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
+}
