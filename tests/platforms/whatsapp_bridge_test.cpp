@@ -2,6 +2,8 @@
 // (the original's Node/Baileys bridge protocol).
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "actors/channels/manager/manager.hpp"
@@ -222,3 +224,22 @@ TEST_CASE("whatsapp bad keys show as errors naming the key") {
         != std::string::npos);
 }
 
+TEST_CASE("whatsapp without bridgeToken uses the key the original saved, and "
+          "names the key when there is none") {
+  bridged t;
+  // The original's `channels login whatsapp` leaves the key here.
+  std::filesystem::create_directories(t.dir.path + "/whatsapp-auth");
+  std::ofstream{t.dir.path + "/whatsapp-auth/bridge-token"}
+    << fake_whatsapp_bridge::token << "\n";
+  t.start({{"bridgeToken", ""}});
+  CHECK(t.bridge.wait_authenticated(1, 10s));
+  CHECK(t.wait_state("connected"));
+  t.stop();
+  std::filesystem::remove(t.dir.path + "/whatsapp-auth/bridge-token");
+  t.start({{"bridgeToken", ""}});
+  CHECK(t.wait_state("error"));
+  CHECK(t.status().detail.find("channels.whatsapp.bridgeToken: missing")
+        != std::string::npos);
+  CHECK(t.status().detail.find("whatsapp-auth/bridge-token")
+        != std::string::npos);
+}

@@ -16,6 +16,7 @@
 #include "actors/channels/kit/ws_connection.hpp"
 #include "actors/channels/whatsapp/bridge_frames.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb::whatsapp {
 
@@ -51,7 +52,26 @@ private:
     caf::anon_send(front_, chan::adapter_report{state, detail});
   }
 
+  /// The key the original's `nanobot channels login whatsapp` saved for its
+  /// bridge, so a home that ran the original works without bridgeToken.
+  std::string saved_token() const {
+    std::ifstream in{cfg_.token_file};
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return trim_space(ss.str());
+  }
+
   void run() {
+    if (cfg_.bridge_token.empty())
+      cfg_.bridge_token = saved_token();
+    if (cfg_.bridge_token.empty()) {
+      fatal_ = true;
+      last_error_ = "channels." + cfg_.name
+                    + ".bridgeToken: missing (the bridge's BRIDGE_TOKEN; none "
+                      "saved in "
+                    + cfg_.token_file + " either)";
+      report("error", last_error_);
+    }
     int fails = 0;
     while (!stop_.stopping() && !fatal_) {
       report("connecting", "bridge " + cfg_.bridge_url);

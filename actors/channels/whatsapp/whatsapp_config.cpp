@@ -1,8 +1,5 @@
 #include "actors/channels/whatsapp/whatsapp_config.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include "actors/channels/kit/config_reader.hpp"
 #include "actors/common/strings.hpp"
 
@@ -10,26 +7,13 @@ namespace nb::whatsapp {
 
 namespace {
 
-/// The token the original's `nanobot channels login whatsapp` wrote for its
-/// bridge, so a home that ran the original keeps working without the key.
-std::string saved_bridge_token(const std::string& config_dir) {
-  std::ifstream in{config_dir + "/whatsapp-auth/bridge-token"};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return trim_space(ss.str());
-}
-
 void read_bridge(chan::config_reader& r, whatsapp_config& c,
                  const std::string& config_dir) {
   c.bridge_url = r.str("bridgeUrl", c.bridge_url);
   if (c.bridge_url.rfind("ws://", 0) != 0 && c.bridge_url.rfind("wss://", 0) != 0)
     r.fail("bridgeUrl", "must be a ws:// or wss:// URL");
   c.bridge_token = trim_space(r.str("bridgeToken", ""));
-  if (c.bridge_token.empty())
-    c.bridge_token = saved_bridge_token(config_dir);
-  if (c.bridge_token.empty())
-    r.fail("bridgeToken", "missing (the bridge's BRIDGE_TOKEN; none saved in "
-                          + config_dir + "/whatsapp-auth/bridge-token either)");
+  c.token_file = config_dir + "/whatsapp-auth/bridge-token";
 }
 
 void read_cloud(chan::config_reader& r, whatsapp_config& c) {

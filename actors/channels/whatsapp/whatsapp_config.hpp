@@ -15,7 +15,11 @@ struct whatsapp_config {
 
   // mode "bridge": the WebSocket of nanobot's bridge (bridge/src/server.ts).
   std::string bridge_url = "ws://localhost:3001";
-  std::string bridge_token; ///< the key, else <config dir>/whatsapp-auth/bridge-token
+  std::string bridge_token; ///< the key ("": the one in token_file)
+  /// <config dir>/whatsapp-auth/bridge-token, where the original's
+  /// `channels login whatsapp` saves the key: read by the bridge's own
+  /// thread when it starts (the parse runs on the manager's).
+  std::string token_file;
 
   // mode "cloud": Meta's Graph API out, a webhook of our own in.
   std::string api_base = "https://graph.facebook.com/v21.0";
@@ -32,7 +36,8 @@ struct whatsapp_config {
 };
 
 /// Parses channels.<name>; `error` names every bad key ("" when fine).
-/// `config_dir` is where the bridge token file and media live.
+/// `config_dir` is where the bridge token file and media live; the parse
+/// reads no file.
 whatsapp_config parse_whatsapp_config(const std::string& name,
                                       const std::string& raw_json,
                                       const std::string& config_dir,
