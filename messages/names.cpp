@@ -4,6 +4,7 @@
 #include "messages/provider_admin.hpp"
 #include "messages/control.hpp"
 #include "messages/session_admin.hpp"
+#include "messages/webui_api.hpp"
 
 #include <caf/actor_system_config.hpp>
 #include <caf/message.hpp>
@@ -52,6 +53,7 @@ void register_messages(caf::actor_system_config& cfg) {
   cfg.add_message_types<caf::id_block::nb_admin>();
   cfg.add_message_types<caf::id_block::nb_control>();
   cfg.add_message_types<caf::id_block::nb_sessions>();
+  cfg.add_message_types<caf::id_block::nb_webui>();
   // The template overload of add_error_category does not compile in 0.17.6.
   cfg.add_error_category(caf::atom("nb"), [](uint8_t code, caf::atom_value,
                                              const caf::message& ctx) {

@@ -20,6 +20,7 @@
 #include "messages/goal.hpp"
 #include "actors/channels/kit/status_json.hpp"
 #include "actors/channels/websocket/automations_api.hpp"
+#include "actors/channels/websocket/ws_api_runner.hpp"
 #include "actors/channels/websocket/sessions_api.hpp"
 #include "actors/channels/websocket/settings_api.hpp"
 #include "actors/channels/websocket/setup_api.hpp"
@@ -39,7 +40,8 @@ namespace {
 using ws_written_atom = caf::atom_constant<caf::atom("wswritten")>;
 
 using ws_channel_full = channel_actor::extend<
-  caf::reacts_to<ws_written_atom, uint64_t, uint64_t>>;
+  caf::reacts_to<ws_written_atom, uint64_t, uint64_t>,
+  caf::reacts_to<api_call>>;
 
 struct ws_channel_state {
   ws_channel_state() = default;
@@ -47,6 +49,7 @@ struct ws_channel_state {
 
   /// Handed to the task that stops it when the channel exits.
   std::shared_ptr<ws::server> server;
+  ws::api_runner_actor api; ///< runs the WebUI's API calls
   std::map<uint64_t, caf::typed_response_promise<caf::ok_atom>> pending;
   std::map<uint64_t, std::string> pending_chat;
   uint64_t next_id = 1;
@@ -87,10 +90,39 @@ std::optional<std::string> stats_json(const ws::channel_config& c) {
   return res->body;
 }
 
+/// The API's blocking work: each /api/* call answered (on the runner's
+/// thread for that call, never the scheduler's).
+ws::api_function make_api_function(caf::actor_system& sys,
+                                   const ws::channel_config& c,
+                                   const std::string& name,
+                                   const std::string& config_path,
+                                   ws::control_agents agents,
+                                   channel_manager_actor manager) {
+  ws::settings_context settings_ctx{config_path, name, manager};
+  return [&sys, manager, c, config_path, agents = std::move(agents),
+          settings_ctx](const api_call& call) -> api_reply {
+    if (auto setup = ws::setup_api(sys, config_path, call))
+      return *setup;
+    if (auto edited = ws::settings_api(sys, settings_ctx, call))
+      return *edited;
+    if (auto r = ws::automations_api(sys, agents, call))
+      return *r;
+    if (auto r = ws::skills_api(sys, agents, call))
+      return *r;
+    if (auto sessions = ws::sessions_api(sys, call))
+      return *sessions;
+    if (call.name != "channels" && call.name != "stats")
+      return {404, R"({"detail":"not found"})"};
+    if (call.method != "GET")
+      return {405, R"({"detail":"GET only"})"};
+    if (call.name == "channels")
+      return {200, ask_channels(sys, manager)};
+    return {200, stats_json(c).value_or("{}")};
+  };
+}
+
 ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
                             const std::string& name,
-                            const std::string& config_path,
-                            ws::control_agents agents,
                             channel_manager_actor manager) {
   ws::server_hooks h;
   auto me = caf::actor_cast<ws_channel_full>(self);
@@ -126,28 +158,7 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
         return true;
     return false;
   };
-  auto& sys = self->system();
-  ws::settings_context settings_ctx{config_path, name, manager};
-  h.api = [&sys, manager, c, config_path, agents = std::move(agents),
-           settings_ctx](const ws::api_call& call) -> ws::api_reply {
-    if (auto setup = ws::setup_api(sys, config_path, call))
-      return *setup;
-    if (auto edited = ws::settings_api(sys, settings_ctx, call))
-      return *edited;
-    if (auto r = ws::automations_api(sys, agents, call))
-      return *r;
-    if (auto r = ws::skills_api(sys, agents, call))
-      return *r;
-    if (auto sessions = ws::sessions_api(sys, call))
-      return *sessions;
-    if (call.name != "channels" && call.name != "stats")
-      return {404, R"({"detail":"not found"})"};
-    if (call.method != "GET")
-      return {405, R"({"detail":"GET only"})"};
-    if (call.name == "channels")
-      return {200, ask_channels(sys, manager)};
-    return {200, stats_json(c).value_or("{}")};
-  };
+  h.api = [me](api_call call) { caf::anon_send(me, std::move(call)); };
   return h;
 }
 
@@ -200,9 +211,13 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
     try {
       // Binding and listening do not wait on anything: done here, so the
       // WebUI is up by the time the gateway says it is ready.
+      st.api = ws::spawn_api_runner(
+        self->system(),
+        make_api_function(self->system(), c, name, cfg.config_path,
+                          ws::control_agents_of(cfg), manager));
+      self->link_to(st.api);
       st.server = std::make_shared<ws::server>(
-        c.server, make_hooks(self, c, name, cfg.config_path,
-                             ws::control_agents_of(cfg), manager));
+        c.server, make_hooks(self, c, name, manager));
       stop_on_exit(self);
       st.status.state = "connected";
       st.status.detail = "ws://" + c.server.host + ":"
@@ -255,6 +270,22 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
                                      + chat));
       }
     },
+    guard("channels",
+          [self](api_call& call) {
+            auto id = call.id;
+            auto answer = [self, id](api_reply reply) {
+              if (self->state.server) // else the channel is stopping
+                self->state.server->answer_api(id, std::move(reply));
+            };
+            // The runner answers every call (its own time limit included).
+            self->request(self->state.api, caf::infinite, std::move(call))
+              .then([answer](api_reply& reply) { answer(std::move(reply)); },
+                    [self, answer](caf::error& err) {
+                      answer({500, nlohmann::json{{"detail",
+                                                   self->system().render(err)}}
+                                     .dump()});
+                    });
+          }),
     [self](channel_status_atom) -> channel_status {
       auto s = self->state.status;
       s.received = self->state.received->load();

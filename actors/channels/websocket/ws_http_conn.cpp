@@ -165,18 +165,19 @@ void http_conn::bootstrap(bool session) {
 
 void http_conn::call_api(const std::string& name,
                          std::map<std::string, std::string> query) {
-  auto self = shared_from_this();
-  api_call call{std::string{parser.get().method_string()}, name,
-                parser.get().body(), std::move(query)};
-  owner->worker.post([self, call = std::move(call)] {
-    api_reply reply{404, R"({"detail":"not found"})"};
-    if (self->owner->hooks.api)
-      reply = self->owner->hooks.api(call);
-    net::post(self->owner->ioc, [self, reply = std::move(reply)]() mutable {
-      self->respond(static_cast<http::status>(reply.status),
-                    std::move(reply.body), "application/json");
-    });
-  });
+  if (!owner->hooks.api) {
+    respond(http::status::not_found, R"({"detail":"not found"})",
+            "application/json");
+    return;
+  }
+  api_call call;
+  call.id = ++owner->api_seq;
+  call.method = std::string{parser.get().method_string()};
+  call.name = name;
+  call.body = parser.get().body();
+  call.query = std::move(query);
+  owner->api_waiting.emplace(call.id, shared_from_this());
+  owner->hooks.api(std::move(call));
 }
 
 void http_conn::serve_file(const std::string& path) {

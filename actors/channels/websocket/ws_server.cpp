@@ -1,6 +1,6 @@
 // The WebSocket server: one io thread owns every socket and the connection
-// table; blocking API work runs on one worker thread and posts its answer
-// back. Boost.Beast TUs are slow to compile, so Beast stays in two files.
+// table; API calls go to the channel and their answers are posted back.
+// Boost.Beast TUs are slow to compile, so Beast stays in two files.
 #include "actors/channels/websocket/ws_server_core.hpp"
 
 #include "actors/channels/http/asio_listen.hpp"
@@ -184,7 +184,6 @@ void server::stop() {
   if (impl_->stopped)
     return;
   impl_->stopped = true;
-  impl_->c->worker.stop();
   net::post(impl_->c->ioc, [c = impl_->c] { c->shutdown(); });
   // Closed sockets finish their handlers and run() returns.
   end_io_thread(impl_->c->ioc, impl_->io, impl_->ran_out);
@@ -200,6 +199,19 @@ void server::deliver(uint64_t id, std::string chat,
                             frames = std::move(frames)]() mutable {
     c->deliver(id, chat, frames);
   });
+}
+
+void server::answer_api(uint64_t id, api_reply reply) {
+  net::post(impl_->c->ioc,
+            [c = impl_->c, id, reply = std::move(reply)]() mutable {
+              auto i = c->api_waiting.find(id);
+              if (i == c->api_waiting.end())
+                return;
+              auto conn = std::move(i->second);
+              c->api_waiting.erase(i);
+              conn->respond(static_cast<http::status>(reply.status),
+                            std::move(reply.body), "application/json");
+            });
 }
 
 size_t server::connections() const {

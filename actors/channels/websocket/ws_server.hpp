@@ -1,6 +1,8 @@
 // The WebSocket channel's network side (Boost.Beast on its own thread): the
 // WebSocket endpoint, the WebUI's static files and its JSON API, on one
 // port. Knows nothing about actors; the channel actor plugs in hooks.
+// The API's blocking work is not done here: each call goes to the channel
+// (hooks.api) and comes back with answer_api.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "messages/webui_api.hpp"
 
 namespace nb::ws {
 
@@ -29,21 +33,6 @@ struct server_config {
   std::vector<std::string> agents;
 };
 
-/// One /api/* call, for the channel's API hook.
-struct api_call {
-  std::string method; ///< GET, POST, PUT or DELETE
-  std::string name;   ///< the path after "/api/": "stats", "setup/test"
-  std::string body;   ///< the request body (JSON for the setup calls)
-  /// The URL's decoded query ("?agent=research" -> {agent: research}).
-  std::map<std::string, std::string> query;
-};
-
-/// The hook's answer: an HTTP status and a JSON body.
-struct api_reply {
-  int status = 200;
-  std::string body;
-};
-
 struct server_hooks {
   /// A client message for a chat (io thread; must not block). `agent` is
   /// the connect URL's agent= ("" = none): the channel manager honours it
@@ -54,10 +43,10 @@ struct server_hooks {
   /// A delivery finished: how many connections took every frame of it
   /// (io thread; must not block).
   std::function<void(uint64_t id, size_t delivered)> on_written;
-  /// /api/<name> once the caller passed the token and Origin checks: the
-  /// JSON answer (404 for an unknown name). Runs on the server's worker
-  /// thread, so it may block (a provider test waits for the provider).
-  std::function<api_reply(const api_call& call)> api;
+  /// /api/<name> once the caller passed the token and Origin checks (io
+  /// thread; must not block): the answer comes back through answer_api
+  /// with the call's id. Unset: every call gets 404.
+  std::function<void(api_call call)> api;
   /// Whether a client id may connect (io thread; must not block).
   std::function<bool(const std::string& client)> allowed;
 };
@@ -79,6 +68,10 @@ public:
   /// Sends `frames` to every connection attached to `chat`, then calls
   /// on_written(id, n). Thread-safe.
   void deliver(uint64_t id, std::string chat, std::vector<std::string> frames);
+
+  /// Answers API call `id` (from hooks.api); an id no request waits for
+  /// any more is ignored. Thread-safe.
+  void answer_api(uint64_t id, api_reply reply);
 
   /// Open WebSocket connections (any thread).
   size_t connections() const;

@@ -28,7 +28,6 @@
 
 #include "actors/channels/websocket/ws_auth.hpp"
 #include "actors/channels/websocket/ws_http_util.hpp"
-#include "actors/channels/websocket/ws_job_worker.hpp"
 #include "actors/channels/websocket/ws_protocol.hpp"
 #include "actors/common/heap.hpp"
 
@@ -121,7 +120,10 @@ struct core : std::enable_shared_from_this<core> {
   std::set<std::shared_ptr<ws_conn>> conns;
   std::atomic<size_t> open{0};
   std::mt19937_64 rng{std::random_device{}()};
-  job_worker worker;
+  /// API calls handed to hooks.api and not answered yet (their requests
+  /// wait for answer_api), by id.
+  std::map<uint64_t, std::shared_ptr<http_conn>> api_waiting;
+  uint64_t api_seq = 0;
   std::chrono::steady_clock::time_point last_trim{};
   /// Login cookies handed out (nb_session=<id>), oldest first; io thread.
   std::deque<std::string> sessions;
@@ -204,6 +206,7 @@ struct core : std::enable_shared_from_this<core> {
   void shutdown() {
     beast::error_code ec;
     acceptor.close(ec);
+    api_waiting.clear(); // their sockets close with them
     for (auto& c : std::set<std::shared_ptr<ws_conn>>{conns})
       beast::get_lowest_layer(c->ws).socket().close(ec);
   }
