@@ -17,6 +17,11 @@
 // keeper, the newest pending text in the pairing file). Work done for every
 // message (the inbox journal, the session store) keeps a long-lived worker:
 // a thread per message would cost more than it saves.
+//
+// Under CAF's deterministic test scheduler (scheduler.policy "testing") the
+// spawn sites do not detach (`spawn_blocking`): every actor then runs on
+// the test's thread in simulated time, so timers (cron, the heartbeat) are
+// tested by advancing the clock instead of sleeping.
 #pragma once
 
 #include <string>
@@ -25,6 +30,7 @@
 #include <caf/actor.hpp>
 #include <caf/atom.hpp>
 #include <caf/event_based_actor.hpp>
+#include <caf/scheduler/test_coordinator.hpp>
 #include <caf/spawn_options.hpp>
 
 #include "actors/common/guard.hpp"
@@ -32,21 +38,40 @@
 
 namespace nb {
 
+/// Whether `sys` runs on CAF's deterministic test scheduler.
+inline bool deterministic_scheduler(caf::actor_system& sys) {
+  return dynamic_cast<caf::scheduler::test_coordinator*>(&sys.scheduler())
+         != nullptr;
+}
+
+/// `sys.spawn<caf::detached>(xs...)`, except on the deterministic test
+/// scheduler, where the actor is scheduled like any other.
+template <class... Ts>
+auto spawn_blocking(caf::actor_system& sys, Ts&&... xs) {
+  if (deterministic_scheduler(sys))
+    return sys.spawn(std::forward<Ts>(xs)...);
+  return sys.spawn<caf::detached>(std::forward<Ts>(xs)...);
+}
+
 /// `thread_name`: at most 15 characters, shown by `top -H` while it runs.
 template <class Self, class Work>
 caf::actor blocking_task(Self* self, const char* thread_name, Work work) {
-  return self->template spawn<caf::detached>(
-    [thread_name, work = std::move(work)](
-      caf::event_based_actor* task) mutable -> caf::behavior {
+  bool detached = !deterministic_scheduler(self->system());
+  auto body = [thread_name, detached, work = std::move(work)](
+                caf::event_based_actor* task) mutable -> caf::behavior {
+    if (detached) // else it runs on the test's thread: that keeps its name
       name_thread(thread_name);
-      return {
-        guard(thread_name,
-              [task, work = std::move(work)](caf::get_atom) mutable {
-                task->quit();
-                return work();
-              }),
-      };
-    });
+    return {
+      guard(thread_name,
+            [task, work = std::move(work)](caf::get_atom) mutable {
+              task->quit();
+              return work();
+            }),
+    };
+  };
+  if (!detached)
+    return self->spawn(std::move(body));
+  return self->template spawn<caf::detached>(std::move(body));
 }
 
 } // namespace nb

@@ -7,6 +7,7 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/agents/agent_route.hpp"
+#include "actors/common/blocking_task.hpp"
 #include "actors/common/clock.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/thread_name.hpp"
@@ -208,7 +209,8 @@ inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
 cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
                                           stats_actor stats,
                                           provider_actor provider) {
-  name_thread("nb.cron");
+  if (!deterministic_scheduler(self->system())) // else: the test's thread
+    name_thread("nb.cron");
   auto& st = self->state;
   st.cfg = std::move(cfg);
   if (!st.cfg.now_ms)
@@ -338,8 +340,8 @@ cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
 
 cron_admin_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
                             stats_actor stats, provider_actor provider) {
-  return sys.spawn<caf::detached>(cron_impl, std::move(cfg), std::move(stats),
-                                  std::move(provider));
+  return spawn_blocking(sys, cron_impl, std::move(cfg), std::move(stats),
+                        std::move(provider));
 }
 
 } // namespace nb

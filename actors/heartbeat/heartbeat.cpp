@@ -42,12 +42,6 @@ heartbeat_file read_heartbeat_file(const std::string& workspace) {
   return out;
 }
 
-int64_t steady_s() {
-  using namespace std::chrono;
-  return duration_cast<seconds>(steady_clock::now().time_since_epoch())
-    .count();
-}
-
 /// Ends the beat: logs what happened and tells whoever asked.
 void finish(heartbeat_pointer self, const std::string& what) {
   auto& st = self->state;
@@ -163,7 +157,8 @@ void deliver_result(heartbeat_pointer self, const std::string& text) {
 /// A turn that never answered must not block every later beat.
 void give_up_if_lost(heartbeat_pointer self) {
   auto& st = self->state;
-  if (st.running && steady_s() - st.started_s > st.cfg.turn_timeout.count())
+  // The actor's clock: simulated under the deterministic test scheduler.
+  if (st.running && self->clock().now() - st.started > st.cfg.turn_timeout)
     finish(self, "gave up waiting for the heartbeat turn");
 }
 
@@ -172,7 +167,7 @@ void pick_target(heartbeat_pointer self, std::string content);
 void start_beat(heartbeat_pointer self) {
   auto& st = self->state;
   st.running = true;
-  st.started_s = steady_s();
+  st.started = self->clock().now();
   ++st.beat;
   // The file is read on a thread that exists only while it does: the
   // heartbeat lives on the scheduler and, between beats, holds no thread.

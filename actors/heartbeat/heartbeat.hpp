@@ -15,6 +15,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <caf/actor_clock.hpp>
 #include <caf/fwd.hpp>
 #include <caf/response_promise.hpp>
 #include <caf/stateful_actor.hpp>
@@ -62,7 +63,8 @@ struct heartbeat_state {
   std::shared_ptr<spdlog::logger> log;
   // The beat in progress (at most one).
   bool running = false;
-  int64_t started_s = 0; ///< steady clock, to give up on a lost turn
+  /// When the beat started (the actor's clock), to give up on a lost turn.
+  caf::actor_clock::time_point started;
   int64_t beat = 0;
   std::string prompt;
   std::optional<heartbeat_target> target;

@@ -2,6 +2,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/common/blocking_task.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/thread_name.hpp"
 #include "actors/store/session_files.hpp"
@@ -124,7 +125,7 @@ store_actor spawn_store(caf::actor_system& sys, const std::string& sessions_dir,
   return spawn_sharded_front(
     sys, workers, stats,
     [sessions_dir, stats](caf::actor_system& s) {
-      return s.spawn<caf::detached>(store_worker_impl, sessions_dir, stats);
+      return spawn_blocking(s, store_worker_impl, sessions_dir, stats);
     },
     idle_limit);
 }

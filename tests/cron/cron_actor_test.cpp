@@ -1,7 +1,6 @@
-// The cron actor: notices a job another process added, runs it as a turn in
-// the creating session (through the router it was given) when the simulated
-// clock reaches it, and nothing before it has a router; with the gateway's
-// inbox, journals each run before recording it.
+// The cron actor with the gateway's inbox: journals each run before
+// recording it. (Its timers — a job waiting for the router, firing at its
+// slot and not before — are tested in simulated time: tests/timers.)
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -57,50 +56,6 @@ recorder(recorder_actor::stateful_pointer<recorder_state> self) {
   };
 }
 
-struct cron_env {
-  test::system_fixture fx;
-  test::scratch_dir ws;
-  std::shared_ptr<std::atomic<int64_t>> clock
-    = std::make_shared<std::atomic<int64_t>>(t0);
-  recorder_actor rec;
-  cron_actor cron;
-
-  cron_env() {
-    rec = fx.sys.spawn(recorder);
-    cron_config cfg;
-    cfg.workspace = ws.path;
-    cfg.poll = 20ms;
-    auto c = clock;
-    cfg.now_ms = [c] { return c->load(); };
-    cron = spawn_cron(fx.sys, cfg, stats_actor{});
-  }
-  ~cron_env() {
-    caf::anon_send_exit(cron, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(rec, caf::exit_reason::user_shutdown);
-  }
-
-  std::vector<inbound_msg> received() {
-    caf::scoped_actor self{fx.sys};
-    std::vector<inbound_msg> out;
-    self->request(rec, 5s, caf::get_atom::value)
-      .receive([&](std::vector<inbound_msg>& v) { out = std::move(v); },
-               [&](caf::error& e) { FAIL(fx.sys.render(e)); });
-    return out;
-  }
-
-  /// Waits (up to 5 s of real time) until `n` messages arrived.
-  std::vector<inbound_msg> wait_for(size_t n) {
-    std::vector<inbound_msg> got;
-    for (int k = 0; k < 250; ++k) {
-      got = received();
-      if (got.size() >= n)
-        break;
-      std::this_thread::sleep_for(20ms);
-    }
-    return got;
-  }
-};
-
 /// "water the plants" every minute, made in Telegram chat 42.
 cron::add_request plants_every_minute() {
   cron::add_request rq;
@@ -113,38 +68,6 @@ cron::add_request plants_every_minute() {
 }
 
 } // namespace
-
-TEST_CASE("the cron actor runs a due job as a turn in its session") {
-  cron_env env;
-  // Added as the cron tool or `nanobot cron` adds it: queued in
-  // cron/action.jsonl for the scheduler to merge.
-  cron::job_store store{env.ws.at("cron"), cron::store_role::client};
-  auto rq = plants_every_minute();
-  rq.origin_metadata = {{"message_thread_id", 7}};
-  auto added = cron::add_job(store, rq, t0);
-  REQUIRE(added.ok);
-  // Time reaches the slot before the actor knows where to deliver: it
-  // waits for its router instead of firing into nowhere.
-  env.clock->store(t0 + 60'000);
-  std::this_thread::sleep_for(100ms);
-  caf::anon_send(env.cron, caf::actor_cast<router_actor>(env.rec));
-  auto got = env.wait_for(1);
-  REQUIRE(got.size() == 1);
-  auto& in = got[0];
-  CHECK(in.session_key_override == "telegram:42");
-  CHECK(in.channel == "telegram");
-  CHECK(in.chat_id == "42");
-  CHECK(in.sender_id == "cron");
-  CHECK(in.content.find("Cron job: water the plants") != std::string::npos);
-  auto meta = json::parse(in.metadata_json);
-  CHECK(meta["_cron_trigger"]["job_id"] == added.job_id);
-  CHECK(meta["message_thread_id"] == 7);
-  // Nothing more until the next slot.
-  std::this_thread::sleep_for(150ms);
-  CHECK(env.received().size() == 1);
-  env.clock->store(t0 + 120'000);
-  CHECK(env.wait_for(2).size() == 2);
-}
 
 TEST_CASE("a job's turn is journaled before its run is recorded and a repeat "
           "after a crash is recognised") {
