@@ -127,7 +127,8 @@ std::optional<config_error> check_sandbox_keys(const exec_settings& e) {
   return std::nullopt;
 }
 
-/// A proxy URL the HTTP clients can use: http://[user:pass@]host[:port].
+/// A proxy URL the HTTP clients can use: http:// or socks5://
+/// [user:pass@]host[:port].
 std::optional<config_error> check_proxy(const std::string& url,
                                         const std::string& key) {
   if (url.empty() || parse_proxy_url(url))
@@ -135,11 +136,11 @@ std::optional<config_error> check_proxy(const std::string& url,
   auto scheme = url.substr(0, url.find("://"));
   return config_error{key, scheme != url
                              ? "'" + scheme
-                                 + "' proxies are not supported: "
-                                   "use an http:// proxy (HTTPS targets go "
-                                   "through it with CONNECT)"
+                                 + "' proxies are not supported: use an "
+                                   "http:// or socks5:// proxy"
                              : "not a proxy URL such as "
-                               "http://127.0.0.1:3128"};
+                               "http://127.0.0.1:3128 or "
+                               "socks5://127.0.0.1:1080"};
 }
 
 /// providers.<name>: known words for apiType and thinkingStyle, proxies.

@@ -5,12 +5,18 @@
 namespace nb {
 
 std::optional<proxy_url> parse_proxy_url(std::string_view url) {
-  constexpr std::string_view scheme = "http://";
-  if (!url.starts_with(scheme))
-    return std::nullopt;
-  auto rest = url.substr(scheme.size());
-  rest = rest.substr(0, rest.find('/'));
   proxy_url out;
+  std::string_view rest;
+  for (std::string_view scheme : {"http://", "socks5://", "socks5h://"})
+    if (url.starts_with(scheme)) {
+      out.socks = scheme != "http://";
+      rest = url.substr(scheme.size());
+    }
+  if (rest.empty())
+    return std::nullopt;
+  if (out.socks)
+    out.port = 1080;
+  rest = rest.substr(0, rest.find('/'));
   if (auto at = rest.rfind('@'); at != std::string_view::npos) {
     auto cred = rest.substr(0, at);
     auto colon = cred.find(':');

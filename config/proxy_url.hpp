@@ -1,5 +1,7 @@
-// An HTTP proxy address from the config (providers.*.proxy,
-// tools.web.proxy): "http://[user:password@]host[:port]".
+// A proxy address from the config (providers.*.proxy, tools.web.proxy):
+// "http://[user:password@]host[:port]" or
+// "socks5://[user:password@]host[:port]" (socks5h:// too: either way the proxy
+// resolves the names).
 #pragma once
 
 #include <optional>
@@ -9,27 +11,15 @@
 namespace nb {
 
 struct proxy_url {
+  bool socks = false; ///< SOCKS5, else an HTTP proxy
   std::string host;
-  int port = 80;
-  std::string user; ///< "" = no Proxy-Authorization
+  int port = 80;    ///< SOCKS5: 1080 unless given
+  std::string user; ///< "" = no authentication
   std::string password;
 };
 
-/// Parses `url`; nullopt when it is not an http:// proxy URL (the config
+/// Parses `url`; nullopt when it is not a proxy URL we speak (the config
 /// loader refuses those, so callers may treat nullopt as "no proxy").
 std::optional<proxy_url> parse_proxy_url(std::string_view url);
-
-/// Sends an httplib client's requests through the proxy at `url` (nothing
-/// changes for ""): an HTTPS target through a CONNECT tunnel, a plain one
-/// as absolute-form requests.
-template <class HttpClient>
-void use_proxy(HttpClient& http, std::string_view url) {
-  auto p = parse_proxy_url(url);
-  if (!p)
-    return;
-  http.set_proxy(p->host, p->port);
-  if (!p->user.empty())
-    http.set_proxy_basic_auth(p->user, p->password);
-}
 
 } // namespace nb

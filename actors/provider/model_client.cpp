@@ -6,7 +6,7 @@
 
 #include "actors/provider/model_client_impl.hpp"
 #include "actors/provider/text_quirks.hpp"
-#include "config/proxy_url.hpp"
+#include "actors/common/http_proxy.hpp"
 
 namespace nb {
 

@@ -7,7 +7,7 @@
 
 #include "actors/provider/retry_policy.hpp"
 #include "actors/provider/wire_format.hpp"
-#include "config/proxy_url.hpp"
+#include "actors/common/http_proxy.hpp"
 
 namespace nb {
 

@@ -7,7 +7,7 @@
 
 #include <httplib.h>
 
-#include "config/proxy_url.hpp"
+#include "actors/common/http_proxy.hpp"
 
 namespace nb {
 

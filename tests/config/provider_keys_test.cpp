@@ -53,10 +53,13 @@ TEST_CASE(
 TEST_CASE(
   "keys that cannot work are refused, naming the key and not the value") {
   auto socks = err(parse(R"({"providers": {"custom": {
-    "proxy": "socks5://user:secretpw@127.0.0.1:1080"}}})"));
+    "proxy": "socks4://user:secretpw@127.0.0.1:1080"}}})"));
   CHECK(socks.key_path == "providers.custom.proxy");
-  CHECK(contains(socks.reason, "socks5"));
+  CHECK(contains(socks.reason, "socks4"));
   CHECK_FALSE(contains(socks.message(), "secretpw"));
+  ok(parse(R"({"providers": {"custom": {
+    "proxy": "socks5://user:pw@127.0.0.1:1080"}},
+    "tools": {"web": {"proxy": "socks5h://127.0.0.1"}}})"));
   auto garbage = err(parse(R"({"tools": {"web": {"proxy": "secretpw"}}})"));
   CHECK(garbage.key_path == "tools.web.proxy");
   CHECK_FALSE(contains(garbage.message(), "secretpw"));

@@ -1,13 +1,14 @@
 // What a provider's settings add to a request: reasoningEffort with each
 // thinking style, Anthropic's extended thinking, extraBody merged last,
-// extraQuery on the URL and the HTTP proxy — checked on the bodies the
-// wire formats build and on what reaches the scripted server.
+// extraQuery on the URL, the HTTP proxy and a SOCKS5 one — checked on the
+// bodies the wire formats build and on what reaches the scripted server.
 #include <doctest/doctest.h>
 
 #include "actors/provider/anthropic_wire.hpp"
 #include "actors/provider/openai_wire.hpp"
 #include "actors/provider/request_extras.hpp"
 #include "tests/provider/client_fixture.hpp"
+#include "tests/support/fake_socks5.hpp"
 #include "tests/support/forward_proxy.hpp"
 
 using namespace nb;
@@ -144,4 +145,41 @@ TEST_CASE(
   CHECK(got.body["reasoning_effort"] == "high");
   CHECK(got.body["enable_thinking"] == true);
   CHECK(got.headers.count("proxy-authorization") == 0);
+}
+
+TEST_CASE("a call goes through a SOCKS5 proxy with its login, and the proxy "
+          "resolves the endpoint's name") {
+  fake_llm llm;
+  llm.push(text("via socks"));
+  fake_socks5 socks{"ann", "s3cret"};
+  socks.know("llm.test"); // a name only the proxy can resolve
+  auto c = choice_for(llm);
+  c.api_base = "http://llm.test:" + std::to_string(llm.port()) + "/v1";
+  c.proxy = "socks5://ann:s3cret@127.0.0.1:" + std::to_string(socks.port());
+  model_client client{c, fast()};
+  auto r = client.chat(ask("hi"), {});
+  CHECK_MESSAGE(r.error.empty(), r.error);
+  CHECK(r.content == "via socks");
+  auto seen = socks.requests();
+  REQUIRE(seen.size() >= 1);
+  CHECK(seen[0].host == "llm.test");
+  CHECK(seen[0].port == llm.port());
+  CHECK(seen[0].user == "ann");
+  CHECK(llm.requests().size() == 1);
+}
+
+TEST_CASE("a SOCKS5 proxy that refuses the login stops the call with the "
+          "reason, and nothing reaches the endpoint") {
+  fake_llm llm;
+  llm.push(text("never"));
+  fake_socks5 socks{"ann", "s3cret"};
+  socks.know("127.0.0.1");
+  auto c = choice_for(llm);
+  c.proxy = "socks5://ann:wrong@127.0.0.1:" + std::to_string(socks.port());
+  model_client client{c, fast()};
+  auto r = client.chat(ask("hi"), {});
+  CHECK_FALSE(r.error.empty());
+  CHECK(r.error.find("refused the user and password") != std::string::npos);
+  CHECK(r.error.find("wrong") == std::string::npos); // no password shown
+  CHECK(llm.requests().empty());
 }

@@ -10,6 +10,7 @@
 #include <httplib.h>
 
 #include "tests/provider/client_fixture.hpp"
+#include "tests/support/fake_socks5.hpp"
 #include "tests/support/forward_proxy.hpp"
 
 using namespace nb;
@@ -117,4 +118,26 @@ TEST_CASE(
   REQUIRE(seen.size() == 1);
   CHECK(seen[0].method == "CONNECT");
   CHECK(seen[0].target == "127.0.0.1:" + std::to_string(server.port));
+}
+
+TEST_CASE("an HTTPS endpoint is reached through a SOCKS5 proxy, TLS end to "
+          "end") {
+  temp_cert cert;
+  REQUIRE(cert.ok);
+  tls_server server{cert};
+  fake_socks5 socks;
+  socks.know("127.0.0.1");
+  auto o = fast();
+  o.ca_cert_path = cert.cert;
+  auto c = https_choice(server.port);
+  c.proxy = "socks5://127.0.0.1:" + std::to_string(socks.port());
+  model_client client{c, o};
+  auto r = client.chat(ask("x"), {});
+  CHECK_MESSAGE(r.error.empty(), r.error);
+  CHECK(r.content == "over tls");
+  auto seen = socks.requests();
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0].host == "127.0.0.1");
+  CHECK(seen[0].port == server.port);
+  CHECK(seen[0].user.empty());
 }

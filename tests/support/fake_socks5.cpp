@@ -1,0 +1,235 @@
+#include "tests/support/fake_socks5.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace nb::test {
+
+namespace {
+
+bool s5_read(int fd, void* data, size_t n) {
+  auto* p = static_cast<char*>(data);
+  while (n > 0) {
+    auto r = ::recv(fd, p, n, 0);
+    if (r <= 0)
+      return false;
+    p += r;
+    n -= static_cast<size_t>(r);
+  }
+  return true;
+}
+
+bool s5_write(int fd, const std::string& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    auto w = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
+    if (w <= 0)
+      return false;
+    done += static_cast<size_t>(w);
+  }
+  return true;
+}
+
+int s5_connect_local(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  return fd;
+}
+
+void s5_pump(int a, int b) {
+  char buf[16384];
+  pollfd fds[2] = {{a, POLLIN, 0}, {b, POLLIN, 0}};
+  for (;;) {
+    if (::poll(fds, 2, 30000) <= 0)
+      return;
+    for (int i = 0; i < 2; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      auto r = ::recv(fds[i].fd, buf, sizeof buf, 0);
+      if (r <= 0 || !s5_write(fds[1 - i].fd, std::string(buf, size_t(r))))
+        return;
+    }
+  }
+}
+
+} // namespace
+
+struct fake_socks5::impl {
+  std::string user, password;
+  int listen_fd = -1;
+  int port = 0;
+  std::thread acceptor;
+  mutable std::mutex mu;
+  std::set<std::string> names;
+  std::vector<request> seen;
+  std::set<int> open_fds;
+  std::vector<std::thread> workers;
+  std::atomic<bool> stopping{false};
+
+  void track(int fd, bool add) {
+    std::lock_guard lock{mu};
+    if (add)
+      open_fds.insert(fd);
+    else
+      open_fds.erase(fd);
+  }
+
+  /// One client: greeting, login, CONNECT, then the relay.
+  void serve(int c) {
+    unsigned char hello[2];
+    if (!s5_read(c, hello, 2) || hello[0] != 5)
+      return;
+    std::string methods(hello[1], '\0');
+    if (!s5_read(c, methods.data(), methods.size()))
+      return;
+    unsigned char want = user.empty() ? 0 : 2;
+    if (methods.find(char(want)) == std::string::npos) {
+      s5_write(c, std::string{char(5), char(0xFF)});
+      return;
+    }
+    s5_write(c, std::string{char(5), char(want)});
+    request rq;
+    if (want == 2) {
+      unsigned char ver_len[2];
+      if (!s5_read(c, ver_len, 2))
+        return;
+      std::string u(ver_len[1], '\0');
+      unsigned char plen;
+      if (!s5_read(c, u.data(), u.size()) || !s5_read(c, &plen, 1))
+        return;
+      std::string p(plen, '\0');
+      if (!s5_read(c, p.data(), p.size()))
+        return;
+      bool good = u == user && p == password;
+      s5_write(c, std::string{char(1), char(good ? 0 : 1)});
+      if (!good)
+        return;
+      rq.user = u;
+    }
+    unsigned char head[4];
+    if (!s5_read(c, head, 4) || head[1] != 1)
+      return;
+    if (head[3] == 3) {
+      unsigned char len;
+      if (!s5_read(c, &len, 1))
+        return;
+      rq.host.assign(len, '\0');
+      if (!s5_read(c, rq.host.data(), len))
+        return;
+    } else if (head[3] == 1) {
+      unsigned char a[4];
+      if (!s5_read(c, a, 4))
+        return;
+      rq.host = std::to_string(a[0]) + "." + std::to_string(a[1]) + "."
+                + std::to_string(a[2]) + "." + std::to_string(a[3]);
+    } else {
+      return;
+    }
+    unsigned char p[2];
+    if (!s5_read(c, p, 2))
+      return;
+    rq.port = p[0] << 8 | p[1];
+    bool known;
+    {
+      std::lock_guard lock{mu};
+      seen.push_back(rq);
+      known = names.count(rq.host) > 0;
+    }
+    int upstream = known ? s5_connect_local(rq.port) : -1;
+    // Reply: succeeded (bound address 0.0.0.0:0), else host unreachable.
+    std::string reply{
+      char(5), char(upstream >= 0 ? 0 : 4), char(0), char(1), 0, 0, 0, 0, 0, 0};
+    if (!s5_write(c, reply) || upstream < 0) {
+      if (upstream >= 0)
+        ::close(upstream);
+      return;
+    }
+    track(upstream, true);
+    s5_pump(c, upstream);
+    track(upstream, false);
+    ::close(upstream);
+  }
+};
+
+fake_socks5::fake_socks5(std::string user, std::string password)
+    : impl_(std::make_unique<impl>()) {
+  auto& d = *impl_;
+  d.user = std::move(user);
+  d.password = std::move(password);
+  d.listen_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(d.listen_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  ::listen(d.listen_fd, 64);
+  socklen_t len = sizeof addr;
+  ::getsockname(d.listen_fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  d.port = ntohs(addr.sin_port);
+  d.acceptor = std::thread([&d] {
+    for (;;) {
+      int c = ::accept(d.listen_fd, nullptr, nullptr);
+      if (c < 0 || d.stopping)
+        break;
+      int on = 1;
+      ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+      d.track(c, true);
+      std::lock_guard lock{d.mu};
+      d.workers.emplace_back([&d, c] {
+        d.serve(c);
+        d.track(c, false);
+        ::close(c);
+      });
+    }
+  });
+}
+
+fake_socks5::~fake_socks5() {
+  auto& d = *impl_;
+  d.stopping = true;
+  ::shutdown(d.listen_fd, SHUT_RDWR);
+  d.acceptor.join();
+  ::close(d.listen_fd);
+  std::vector<std::thread> workers;
+  {
+    std::lock_guard lock{d.mu};
+    for (int fd : d.open_fds)
+      ::shutdown(fd, SHUT_RDWR);
+    workers.swap(d.workers);
+  }
+  for (auto& w : workers)
+    w.join();
+}
+
+int fake_socks5::port() const {
+  return impl_->port;
+}
+
+void fake_socks5::know(std::string name) {
+  std::lock_guard lock{impl_->mu};
+  impl_->names.insert(std::move(name));
+}
+
+std::vector<fake_socks5::request> fake_socks5::requests() const {
+  std::lock_guard lock{impl_->mu};
+  return impl_->seen;
+}
+
+} // namespace nb::test
