@@ -57,8 +57,8 @@ bool valid_name(const std::string& name) {
 
 caf::expected<lease_state> file_lease(const std::string& dir,
                                       const std::string& name,
-                                      const std::string& owner,
-                                      int64_t ttl_ms) {
+                                      const std::string& owner, int64_t ttl_ms,
+                                      int64_t now) {
   if (!valid_name(name) || owner.empty())
     return lease_error("lease: a name of a-z, 0-9, '-', '_' and an owner are "
                        "required");
@@ -66,7 +66,6 @@ caf::expected<lease_state> file_lease(const std::string& dir,
   lease_lock lock{base + ".lock"};
   if (lock.fd < 0)
     return lease_error("lease: cannot lock " + base + ".lock");
-  auto now = unix_ms();
   std::string holder;
   int64_t expires = 0;
   process_mark holder_process;
@@ -178,7 +177,8 @@ struct lease_keeper_state {
 /// `await` keeps them in the order they were asked (a release is never
 /// overtaken by the renewal before it). Idle, it holds no thread.
 lease_actor::behavior_type file_lease_keeper(lease_actor::pointer self,
-                                             std::string dir) {
+                                             std::string dir,
+                                             std::function<int64_t()> wall_ms) {
   constexpr auto op_timeout = std::chrono::seconds(30);
   return {
     [=](lease_atom, const std::string& name, const std::string& owner,
@@ -187,8 +187,8 @@ lease_actor::behavior_type file_lease_keeper(lease_actor::pointer self,
       timed_request(self,
                     blocking_task(self, "nb.lease",
                                   [=]() -> caf::result<lease_state> {
-                                    auto r = file_lease(dir, name, owner,
-                                                        ttl);
+                                    auto r = file_lease(dir, name, owner, ttl,
+                                                        wall_ms());
                                     if (!r)
                                       return std::move(r.error());
                                     return std::move(*r);
@@ -224,9 +224,11 @@ lease_actor::behavior_type file_lease_keeper(lease_actor::pointer self,
 
 lease_actor spawn_lease_keeper(caf::actor_system& sys,
                                const std::string& sessions_dir,
-                               const std::string& dsn) {
+                               const std::string& dsn,
+                               std::function<int64_t()> wall_ms) {
   if (dsn.empty())
-    return sys.spawn(file_lease_keeper, sessions_dir);
+    return sys.spawn(file_lease_keeper, sessions_dir,
+                     wall_ms ? std::move(wall_ms) : std::function{unix_ms});
   // PostgreSQL: one connection, kept on a thread of its own.
   using state = lease_keeper_state;
   auto impl = [](lease_actor::stateful_pointer<state> self,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include <caf/expected.hpp>
@@ -33,11 +34,13 @@ typename Inspector::result_type inspect(Inspector& f, lease_state& x) {
 }
 
 /// Takes or renews lease `name` for `owner` for `ttl_ms` when it is free,
-/// expired, or already `owner`'s. Blocking file I/O (run it off the
+/// expired, or already `owner`'s, at wall-clock time `now_ms` (epoch ms:
+/// gateways on one store compare these). Blocking file I/O (run it off the
 /// scheduler). `dir` is the sessions directory.
 caf::expected<lease_state> file_lease(const std::string& dir,
                                       const std::string& name,
-                                      const std::string& owner, int64_t ttl_ms);
+                                      const std::string& owner, int64_t ttl_ms,
+                                      int64_t now_ms);
 
 /// The same in PostgreSQL (nb_leases); the database's clock decides.
 caf::expected<lease_state> pg_lease(pg_connection& db, const std::string& name,
@@ -51,10 +54,12 @@ caf::error pg_lease_release(pg_connection& db, const std::string& name,
                             const std::string& owner);
 
 /// `dsn` empty: leases live in `sessions_dir` (each operation on a thread
-/// that exists only while it runs); else in PostgreSQL (one connection on
-/// a thread of its own).
+/// that exists only while it runs), timed by `wall_ms` (epoch ms; unset:
+/// the system clock; tests on simulated time pass theirs); else in
+/// PostgreSQL (one connection on a thread of its own; its clock decides).
 lease_actor spawn_lease_keeper(caf::actor_system& sys,
                                const std::string& sessions_dir,
-                               const std::string& dsn);
+                               const std::string& dsn,
+                               std::function<int64_t()> wall_ms = {});
 
 } // namespace nb

@@ -114,7 +114,7 @@ void on_lease(schedules_pointer self, bool held, const std::string& holder,
               int64_t left_ms) {
   auto& st = self->state;
   if (held) {
-    st.renewed_at_ms = steady_ms();
+    st.renewed_at = self->clock().now();
     if (!st.running)
       start_schedules(self);
   } else {
@@ -151,7 +151,10 @@ void renew(schedules_pointer self) {
         st.log->warn("cannot renew the schedules lease: {}",
                      self->system().render(err));
         // Past the TTL another gateway may hold it: stop to be safe.
-        if (st.running && steady_ms() - st.renewed_at_ms >= st.lease.ttl_ms)
+        // The actor's clock: simulated under the deterministic scheduler.
+        if (st.running
+            && self->clock().now() - st.renewed_at
+                 >= std::chrono::milliseconds(st.lease.ttl_ms))
           stop_schedules(self, "the schedules lease could not be renewed "
                                "within its TTL");
         report(self);

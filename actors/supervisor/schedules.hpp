@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <caf/actor_clock.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
@@ -53,7 +54,8 @@ struct schedules_state {
   schedules_config lease;
   schedules_links links;
   bool running = false;        ///< cron (and the heartbeat) are up here
-  int64_t renewed_at_ms = 0;   ///< steady clock of the last renewal
+  /// The last renewal (the actor's clock).
+  caf::actor_clock::time_point renewed_at;
   std::string last_holder;     ///< whom standby was last reported for
   /// By agent ("main" and every agents.list id): each agent's jobs live in
   /// its workspace, and its heartbeat reads its own HEARTBEAT.md.
