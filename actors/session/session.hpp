@@ -265,10 +265,6 @@ bool last_recorded_usage(const std::vector<nlohmann::json>& msgs,
 /// Handles a message that arrived while a turn runs (session_busy.cpp).
 void while_busy(session_pointer self, inbound_msg in);
 
-/// A reply to `in` on its channel and chat.
-outbound_msg reply_to_msg(session_pointer self, const inbound_msg& in,
-                          std::string text, bool is_error);
-
 /// Hands out up to three plain messages waiting for injection.
 std::vector<inbound_msg> take_injections(session_pointer self);
 // -- durable injections (session_injected.cpp) -----------------------------

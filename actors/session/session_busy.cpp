@@ -24,19 +24,6 @@ bool injectable(const inbound_msg& in) {
 
 } // namespace
 
-outbound_msg reply_to_msg(session_pointer self, const inbound_msg& in,
-                          std::string text, bool is_error) {
-  outbound_msg out;
-  out.channel = in.channel;
-  out.chat_id = in.chat_id;
-  out.session_key = self->state.key;
-  out.kind = outbound_kind::final_reply;
-  out.content = std::move(text);
-  out.is_error = is_error;
-  out.metadata_json = R"({"render_as":"text"})";
-  return out;
-}
-
 command_context command_context_for(session_pointer self) {
   auto& st = self->state;
   command_context ctx;
@@ -109,7 +96,7 @@ void while_busy(session_pointer self, inbound_msg in) {
     return;
   }
   if (ask_workspace(self, cmd, [=](std::string text) {
-        deliver_to(self, in, reply_to_msg(self, in, std::move(text), false));
+        deliver_to(self, in, command_answer_to(self, in, std::move(text)));
       }))
     return;
   if (wants_memory(cmd)) {
@@ -117,8 +104,7 @@ void while_busy(session_pointer self, inbound_msg in) {
     with_memory_text(self, cmd, [=](std::string text) {
       auto ctx = command_context_for(self);
       ctx.memory_text = std::move(text);
-      deliver_to(self, in, reply_to_msg(self, in, run_command(cmd, ctx).text,
-                                        false));
+      deliver_to(self, in, command_answer_to(self, in, run_command(cmd, ctx).text));
     });
     return;
   }
@@ -142,8 +128,7 @@ void while_busy(session_pointer self, inbound_msg in) {
       void_continuations(self);
       auto n = cancel_turn(self, in.reply_to);
       stop_subagents(self, [=](int32_t m) {
-        deliver_to(self, in, reply_to_msg(self, in, stopped_text(n + m),
-                                          false));
+        deliver_to(self, in, command_answer_to(self, in, stopped_text(n + m)));
         settle_inbox(self, in);
       });
       return;
@@ -157,13 +142,12 @@ void while_busy(session_pointer self, inbound_msg in) {
     with_subagent_count(self, [=](int32_t m) {
       auto ctx = command_context_for(self);
       ctx.active_tasks += m;
-      deliver_to(self, in, reply_to_msg(self, in, run_command(cmd, ctx).text,
-                                        false));
+      deliver_to(self, in, command_answer_to(self, in, run_command(cmd, ctx).text));
       settle_inbox(self, in);
     });
     return;
   }
-  deliver_to(self, in, reply_to_msg(self, in, std::move(reply.text), false));
+  deliver_to(self, in, command_answer_to(self, in, std::move(reply.text)));
   settle_inbox(self, in);
 }
 

@@ -19,7 +19,7 @@ namespace {
 void answer_command(session_pointer self, std::string text, bool persist_it) {
   auto& st = self->state;
   auto finish = [=] {
-    auto out = reply_msg(self, text, false);
+    auto out = turn_final_reply(self, text, false);
     out.metadata_json = R"({"render_as":"text"})";
     deliver(self, std::move(out));
     fire(self, turn_event::shortcut);

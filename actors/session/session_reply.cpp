@@ -1,5 +1,6 @@
-// The turn's two outward shapes: the reply it sends (with the usage the
-// WebUI and the API show) and the user's message as the transcript stores it.
+// The turn's outward shapes: its final reply (with the usage the WebUI and
+// the API show), the plain answer to a command that arrived meanwhile, and
+// the user's message as the transcript stores it.
 #include "actors/session/session.hpp"
 #include "actors/common/iso_time.hpp"
 #include "actors/session/goal_state.hpp"
@@ -13,7 +14,7 @@ namespace nb {
 
 using json = nlohmann::json;
 
-outbound_msg reply_msg(session_pointer self, std::string text, bool is_error) {
+outbound_msg turn_final_reply(session_pointer self, std::string text, bool is_error) {
   auto& in = self->state.current;
   outbound_msg out;
   out.channel = in.channel;
@@ -47,6 +48,18 @@ outbound_msg reply_msg(session_pointer self, std::string text, bool is_error) {
   if (in.channel == "websocket")
     meta["goal_state"] = goal::ws_blob(self->state.file_meta);
   out.metadata_json = meta.dump();
+  return out;
+}
+
+outbound_msg command_answer_to(session_pointer self, const inbound_msg& in,
+                               std::string text) {
+  outbound_msg out;
+  out.channel = in.channel;
+  out.chat_id = in.chat_id;
+  out.session_key = self->state.key;
+  out.kind = outbound_kind::final_reply;
+  out.content = std::move(text);
+  out.metadata_json = R"({"render_as":"text"})";
   return out;
 }
 

@@ -53,8 +53,18 @@ void persist(session_pointer self, std::vector<nlohmann::json> msgs, std::string
       });
 }
 
-/// The final reply for the current message.
-outbound_msg reply_msg(session_pointer self, std::string text, bool is_error);
+// The two reply builders. Pick by what is answered:
+
+/// The turn's final reply to the message it runs for: its chat, the turn's
+/// stream id, and the turn's metadata (streamed, stop_reason, usage, the
+/// goal strip on WebSocket).
+outbound_msg turn_final_reply(session_pointer self, std::string text,
+                              bool is_error);
+
+/// A plain-text answer to a command `in` that arrived while a turn runs:
+/// `in`'s chat, rendered as text, none of the running turn's metadata.
+outbound_msg command_answer_to(session_pointer self, const inbound_msg& in,
+                               std::string text);
 
 /// The transcript entry for a user's message.
 nlohmann::json user_message(const inbound_msg& in);

@@ -295,14 +295,14 @@ void do_respond(session_pointer self) {
   goal_status_event(self, "idle");
   outbound_msg out;
   if (st.machine.failed()) {
-    out = reply_msg(self, "Sorry, something went wrong: " + st.failure
+    out = turn_final_reply(self, "Sorry, something went wrong: " + st.failure
                             + ". You can send your message again.",
                     true);
   } else if (st.stop_reason == "cancelled") {
     // Whoever sent /stop has their answer; callers still waiting for this
     // turn (API requests) hear that it ended. Chats without a waiting
     // caller already saw "Stopped".
-    out = reply_msg(self, "Stopped before finishing.", false);
+    out = turn_final_reply(self, "Stopped before finishing.", false);
     for (auto& sink : st.injected_sinks)
       if (sink != st.stopped_by)
         self->send(sink, out);
@@ -311,7 +311,7 @@ void do_respond(session_pointer self) {
     fire(self, turn_event::ok);
     return;
   } else {
-    out = reply_msg(self, st.reply, st.stop_reason == "error");
+    out = turn_final_reply(self, st.reply, st.stop_reason == "error");
     // The message tool already put the answer in this chat (through the
     // outbox): sending it again would repeat. Nobody waiting: nothing goes
     // out; the channel manager waiting: only the turn's end marker (no
@@ -368,7 +368,7 @@ void fire(session_pointer self, turn_event event) {
     // A bug in a state's work: end the turn rather than wedge the session.
     self->state.log->error("[{}] [T{}] {}", st.key, st.turn_number,
                                st.machine.error());
-    deliver(self, reply_msg(self, "Sorry, something went wrong inside the "
+    deliver(self, turn_final_reply(self, "Sorry, something went wrong inside the "
                                   "agent. You can send your message again.",
                             true));
     st.machine.start(now_us());
