@@ -281,23 +281,19 @@ void start(runner_pointer self) {
 
 using namespace runner_steps;
 
-runner_actor::behavior_type
-runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
-            stats_actor stats, std::chrono::seconds model_timeout,
-            std::chrono::seconds tool_timeout, int64_t context_window_tokens,
-            offload_settings offload, session_actor session,
-            std::string model_provider, subagents_actor subagents) {
+runner_actor::behavior_type runner_impl(runner_pointer self,
+                                        runner_settings settings) {
   auto& st = self->state;
-  st.model_provider = std::move(model_provider);
-  st.subagents = std::move(subagents);
-  st.offload = std::move(offload);
-  st.session = std::move(session);
-  st.context_window_tokens = context_window_tokens;
-  st.provider = std::move(provider);
-  st.tools = std::move(tools);
-  st.model_timeout = model_timeout;
-  st.tool_timeout = tool_timeout;
-  st.meter.start(self, "runner", std::move(stats));
+  st.model_provider = std::move(settings.model_provider);
+  st.subagents = std::move(settings.subagents);
+  st.offload = std::move(settings.offload);
+  st.session = std::move(settings.session);
+  st.context_window_tokens = settings.context_window_tokens;
+  st.provider = std::move(settings.provider);
+  st.tools = std::move(settings.tools);
+  st.model_timeout = settings.model_timeout;
+  st.tool_timeout = settings.tool_timeout;
+  st.meter.start(self, "runner", std::move(settings.stats));
   // A runner lives for one turn: an exception anywhere in it (a handler or
   // a reply callback) fails that turn with a clear error for the session,
   // which stays usable, instead of leaving it waiting for an answer.

@@ -73,21 +73,29 @@ struct runner_state {
 
 using runner_pointer = runner_actor::stateful_pointer<runner_state>;
 
-/// Runs one turn and quits. `model_timeout` bounds one provider request,
-/// retries included; `tool_timeout` one tool call. `context_window_tokens`
-/// sizes the input budget of every request (see context_governor.hpp).
-/// `offload` says where results longer than its max_chars are written.
-/// `session` (may be null) is asked for messages the user sent meanwhile,
-/// between model calls, when it said some are waiting. `model_provider`
-/// names the providers.<name> entry for the turn's model (a session's
-/// /model preset); "" = chosen from the model name. `subagents` (may be
-/// null) offers the spawn tool and runs its calls.
-runner_actor::behavior_type
-runner_impl(runner_pointer self, provider_actor provider, tools_actor tools,
-            stats_actor stats, std::chrono::seconds model_timeout,
-            std::chrono::seconds tool_timeout, int64_t context_window_tokens,
-            offload_settings offload = {}, session_actor session = {},
-            std::string model_provider = {},
-            subagents_actor subagents = {});
+/// What a runner is given at spawn: whom it talks to and its limits.
+struct runner_settings {
+  provider_actor provider;
+  tools_actor tools; ///< null: the turn has no tools
+  stats_actor stats; ///< its meter reports here (null: nowhere)
+  /// Bounds one provider request, retries included.
+  std::chrono::seconds model_timeout{1260};
+  std::chrono::seconds tool_timeout{900}; ///< bounds one tool call
+  /// Sizes the input budget of every request (see context_governor.hpp).
+  int64_t context_window_tokens = 65536;
+  /// Where results longer than its max_chars are written.
+  offload_settings offload;
+  /// Asked for messages the user sent meanwhile, between model calls, when
+  /// it said some are waiting (null: none are taken).
+  session_actor session;
+  /// The providers.<name> entry for the turn's model (a session's /model
+  /// preset); "" = chosen from the model name.
+  std::string model_provider;
+  subagents_actor subagents; ///< offers the spawn tool (null: not offered)
+};
+
+/// Runs one turn and quits.
+runner_actor::behavior_type runner_impl(runner_pointer self,
+                                        runner_settings settings);
 
 } // namespace nb

@@ -80,6 +80,10 @@ std::string session_mail_note(const std::string& metadata_json);
 /// COMMAND: answers a slash command, or passes the message on.
 void do_command(session_pointer self);
 
+/// RUN: spawns the runner on the model's input and takes its outcome
+/// (session_run.cpp).
+void do_run(session_pointer self);
+
 /// /skill and /evaluator-prompt [init] read or write workspace files: when
 /// the agent has a workspace actor, it answers them and `answer` gets the
 /// text (true); otherwise false and the command runs here as before.

@@ -6,15 +6,11 @@
 
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
-#include "actors/runner/runner.hpp"
-#include <algorithm>
-#include <cstdlib>
 
 #include <caf/event_based_actor.hpp>
 #include <caf/spawn_options.hpp>
 
 #include "actors/session/commands.hpp"
-#include "actors/runner/context_governor.hpp"
 #include "actors/session/archive.hpp"
 #include "actors/session/media.hpp"
 #include "actors/skills/skills.hpp"
@@ -69,51 +65,7 @@ void do_restore(session_pointer self) {
       });
 }
 
-// -- BUILD and RUN --------------------------------------------------------------
-
-json model_messages(session_pointer self) {
-  auto& st = self->state;
-  json msgs = json::array();
-  if (st.svc.workspace) {
-    // Served by the workspace actor at BUILD.
-    msgs.push_back({{"role", "system"}, {"content", st.system_prompt}});
-  } else {
-    auto path = std::getenv("PATH");
-    prompt_inputs in{st.cfg.workspace, st.current.channel, st.key, st.summary,
-                     st.summary_at, path ? path : ""};
-    msgs.push_back({{"role", "system"}, {"content", st.prompt.get(in)}});
-  }
-  st.prompt_tokens = estimate_message_tokens(msgs[0]);
-  // The transcript already ends with this turn's user message; archived
-  // turns are left out (their summary is in the system prompt).
-  auto history = replay_history(st.transcript, st.cfg.replay_limit,
-                                replay_start(st.transcript,
-                                             st.archived - st.base));
-  for (auto& m : history)
-    msgs.push_back(std::move(m));
-  auto& last = msgs.back();
-  if (last.value("role", "") != "user")
-    return msgs;
-  if (!st.user_content.is_null())
-    last["content"] = st.user_content;
-  // After the user's text, so the prefix stays cacheable.
-  auto block = runtime_context(st.current.channel, st.current.chat_id,
-                               st.current.sender_id, st.cfg.zone.get());
-  if (auto note = session_mail_note(st.current.metadata_json); !note.empty())
-    block.insert(block.rfind("\n[/Runtime Context]"), "\n" + note);
-  // The active goal as metadata, then what to do about it.
-  if (auto lines = goal_context_lines(self); !lines.empty())
-    block.insert(block.rfind("\n[/Runtime Context]"), lines);
-  if (auto guide = goal_guidance(self); !guide.empty())
-    block += "\n\n" + guide;
-  add_recall(self, block);
-  auto& c = last["content"];
-  if (c.is_string())
-    c = c.get<std::string>() + block;
-  else if (c.is_array() && !c.empty() && c.back().value("type", "") == "text")
-    c.back()["text"] = c.back()["text"].get<std::string>() + block;
-  return msgs;
-}
+// -- BUILD --------------------------------------------------------------
 
 void do_build(session_pointer self) {
   auto& st = self->state;
@@ -144,107 +96,6 @@ void do_build(session_pointer self) {
         persist_user();
       },
       [=](caf::error&) { persist_user(); });
-}
-
-/// The runner's mark of a refusal on the final answer ("_finish_reason"):
-/// read for the goal's continuation, never stored.
-std::string take_finish_mark(std::vector<json>& msgs) {
-  if (msgs.empty() || !msgs.back().contains("_finish_reason"))
-    return {};
-  auto fr = msgs.back().value("_finish_reason", "");
-  msgs.back().erase("_finish_reason");
-  return fr;
-}
-
-/// Whether inbound metadata asks the message tool not to deliver (the
-/// heartbeat's turns: their output goes through the evaluator instead).
-bool suppresses_delivery(const std::string& metadata_json) {
-  auto meta = json::parse(metadata_json, nullptr, false);
-  return meta.is_object() && meta.contains("_suppress_message_delivery")
-         && meta["_suppress_message_delivery"] == true;
-}
-
-/// How many send_to_agent hops led to this message ("_agent_depth").
-int32_t agent_depth(const std::string& metadata_json) {
-  if (metadata_json.find("_agent_depth") == std::string::npos)
-    return 0;
-  auto meta = json::parse(metadata_json, nullptr, false);
-  if (!meta.is_object() || !meta.contains("_agent_depth")
-      || !meta["_agent_depth"].is_number_integer())
-    return 0;
-  return std::clamp(meta["_agent_depth"].get<int32_t>(), 0, 1000);
-}
-
-void do_run(session_pointer self) {
-  auto& st = self->state;
-  if (st.cancel_requested) {
-    // Stopped before the model was called: keep the user's message only.
-    st.stop_reason = "cancelled";
-    fire(self, turn_event::ok);
-    return;
-  }
-  auto runner = self->spawn(runner_impl, st.svc.provider, st.svc.tools,
-                            st.svc.stats, st.cfg.model_timeout,
-                            st.cfg.tool_timeout,
-                            int64_t{st.runtime.context_window_tokens},
-                            // A temporary chat writes no offload file: the
-                            // governor cuts a long result short instead.
-                            offload_settings{st.cfg.temporary
-                                               ? std::string{}
-                                               : st.cfg.workspace,
-                                             st.cfg.max_tool_result_chars},
-                            caf::actor_cast<session_actor>(self),
-                            st.runtime.provider, st.svc.subagents);
-  st.runner = runner;
-  if (!st.pending.empty())
-    self->send(runner, injections_ready_atom::value);
-  run_turn rq;
-  rq.session_key = st.key;
-  rq.channel = st.current.channel;
-  rq.chat_id = st.current.chat_id;
-  rq.turn_id = st.key + ":" + std::to_string(st.turn_number);
-  rq.model = st.runtime.model;
-  rq.messages_json = model_messages(self).dump();
-  rq.max_iterations = st.cfg.max_iterations;
-  rq.max_tokens = st.runtime.max_tokens;
-  rq.temperature = st.runtime.temperature;
-  rq.reasoning_effort = st.runtime.reasoning_effort;
-  rq.stream = st.current.wants_stream;
-  rq.stream_to = st.current.reply_to;
-  rq.outbox = st.svc.outbox;
-  rq.suppress_delivery = suppresses_delivery(st.current.metadata_json);
-  rq.agent = st.cfg.agent;
-  rq.agent_depth = agent_depth(st.current.metadata_json);
-  rq.can_message = st.cfg.can_message;
-  rq.sender_id = st.current.sender_id;
-  rq.model_preset = st.runtime.preset;
-  goal_status_event(self, "running");
-  auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
-               + st.cfg.tool_timeout * st.cfg.max_iterations;
-  timed_request(self, runner, limit, std::move(rq))
-    .then(
-      [=](turn_outcome& out) {
-        guarded(self, [&] {
-          auto& st = self->state;
-          st.to_save = parse_messages(out.new_messages);
-          // The runner put the turn's usage on its last assistant message.
-          token_usage context;
-          st.last_turn_sum = token_usage{};
-          last_recorded_usage(st.to_save, st.last_turn_sum, context);
-          st.reply = std::move(out.final_content);
-          st.stop_reason = std::move(out.stop_reason);
-          st.finish_reason = take_finish_mark(st.to_save);
-          st.streamed = out.streamed;
-          st.last_usage = out.usage;
-          st.runner = nullptr;
-          st.delivered_by_tool = out.delivered_by_tool;
-          fire(self, turn_event::ok);
-        });
-      },
-      [=](caf::error& err) {
-        self->state.runner = nullptr;
-        fail(self, "the model loop stopped unexpectedly (" + render(self, err) + ")");
-      });
 }
 
 // -- SAVE and RESPOND -------------------------------------------------------------

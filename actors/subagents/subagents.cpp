@@ -151,13 +151,17 @@ caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
   auto workspace = rq.workspace.empty() ? st.cfg.workspace : rq.workspace;
   auto tools = rq.tools ? caf::actor_cast<tools_actor>(rq.tools) : st.tools;
   t.tools = tools;
-  offload_settings offload{workspace};
-  offload.max_chars = st.cfg.max_tool_result_chars;
   // Its own context: no session to inject into, no spawn tool.
-  t.runner = self->spawn(runner_impl, st.provider, tools, st.stats,
-                         st.cfg.model_timeout, st.cfg.tool_timeout,
-                         st.cfg.context_window_tokens, offload,
-                         session_actor{}, std::string{}, subagents_actor{});
+  runner_settings rs;
+  rs.provider = st.provider;
+  rs.tools = tools;
+  rs.stats = st.stats;
+  rs.model_timeout = st.cfg.model_timeout;
+  rs.tool_timeout = st.cfg.tool_timeout;
+  rs.context_window_tokens = st.cfg.context_window_tokens;
+  rs.offload = offload_settings{workspace};
+  rs.offload.max_chars = st.cfg.max_tool_result_chars;
+  t.runner = self->spawn(runner_impl, std::move(rs));
   run_turn turn;
   turn.session_key = "subagent:" + id;
   turn.channel = rq.channel;
