@@ -1,7 +1,7 @@
 // /model [preset]: lists agents.modelPresets with the chat's current one
 // marked, or switches this chat to a preset ("default" = agents.defaults).
-// The session applies the switch to its next turn and records it in the
-// session file's metadata.
+// The reply carries the switch; the session applies it to its next turn and
+// records it in the session file's metadata.
 #include "actors/session/commands.hpp"
 
 #include <cstdio>
@@ -63,11 +63,11 @@ std::string listing(const model_catalog& c, const std::string& current) {
 } // namespace
 
 command_reply cmd_model(command_context& ctx) {
-  if (!ctx.models || !ctx.preset)
+  if (!ctx.models)
     return {"Model presets are not available in this chat."};
   const auto& c = *ctx.models;
   if (ctx.args.empty())
-    return {listing(c, *ctx.preset)};
+    return {listing(c, ctx.preset)};
   if (ctx.args.find_first_of(" \t\r\n") != std::string::npos)
     return {"Usage: /model [preset] — one preset name (" + available(c)
             + ")."};
@@ -80,18 +80,17 @@ command_reply cmd_model(command_context& ctx) {
   }
   auto target = name == "default" ? std::string{} : name;
   auto rt = runtime_for(c, target);
-  if (target == *ctx.preset)
+  if (target == ctx.preset)
     return {"This chat already uses preset " + shown_name(c, target) + ": "
             + describe(rt) + "."};
-  *ctx.preset = target;
-  if (ctx.model)
-    *ctx.model = rt.model;
   std::string out = "Switched this chat to preset " + shown_name(c, target)
                     + ": " + describe(rt) + ".";
   if (ctx.busy)
     out += " The running task keeps its model; your next message uses "
            "the new one.";
-  return {out};
+  command_reply reply{out};
+  reply.switch_preset = target;
+  return reply;
 }
 
 } // namespace nb

@@ -33,9 +33,9 @@ command_reply cmd_status(command_context& ctx) {
   const auto& sum = ctx.last_turn_sum.prompt_tokens > 0 ? ctx.last_turn_sum
                                                         : ctx.last_usage;
   std::string out = "🐈 nanobot-cpp " NB_VERSION;
-  out += "\n🧠 Model: " + (ctx.model ? *ctx.model : std::string{"?"});
-  if (ctx.preset && !ctx.preset->empty())
-    out += " (preset " + *ctx.preset + ")";
+  out += "\n🧠 Model: " + (ctx.model.empty() ? std::string{"?"} : ctx.model);
+  if (!ctx.preset.empty())
+    out += " (preset " + ctx.preset + ")";
   if (sum.prompt_tokens + sum.completion_tokens == 0) {
     out += "\n📊 Tokens: no finished turn yet";
   } else {

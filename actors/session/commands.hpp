@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,8 @@ enum class command_action {
   goal,        ///< /goal: the message goes on to the model as a goal request
 };
 
-/// What a command may know about (and, for `model`, change in) its session.
+/// What a command may know about its session. A command changes nothing
+/// in it: it says in its reply what the session should change.
 struct command_context {
   std::string session_key;
   std::string agent = "main"; ///< the agent answering this chat
@@ -31,7 +33,7 @@ struct command_context {
   std::string workspace; ///< absolute
   /// agents.defaults.disabledSkills (null = none)
   const std::vector<std::string>* disabled_skills = nullptr;
-  std::string* model = nullptr; ///< the session's model; a command may switch it
+  std::string model; ///< the session's model ("" = unknown)
   int64_t context_window_tokens = 0;
   int64_t max_tokens = 0;
   /// The messages held in memory; `earlier_messages` archived ones before
@@ -46,8 +48,8 @@ struct command_context {
   bool busy = false;          ///< a turn is running right now
   int32_t active_tasks = 0;   ///< running turn plus subagents
   const model_catalog* models = nullptr; ///< agents.defaults + modelPresets
-  /// The session's preset ("" = agents.defaults); /model may switch it.
-  std::string* preset = nullptr;
+  /// The session's preset ("" = agents.defaults).
+  std::string preset;
   /// How the last recall searched memory ("" = not yet), for /status.
   std::string memory_status;
   /// What the session fetched from memory for /memory and /stats.
@@ -57,6 +59,9 @@ struct command_context {
 struct command_reply {
   std::string text;
   command_action action = command_action::reply;
+  /// /model: the preset the session switches to ("" = agents.defaults);
+  /// the session applies it and records it in its file.
+  std::optional<std::string> switch_preset = std::nullopt;
 };
 
 using command_fn = command_reply (*)(command_context& ctx);

@@ -247,8 +247,9 @@ void forget_archived(session_pointer self);
 /// the last turn's usage from its assistant record.
 void load_model_choice(session_pointer self, const std::string& metadata_json);
 
-/// After a command: applies a preset /model switched to. True if it did.
-bool adopt_model_choice(session_pointer self, const std::string& before);
+/// After a command: switches to the preset its reply asks for (/model).
+/// True if the preset changed.
+bool adopt_model_choice(session_pointer self, const command_reply& reply);
 
 /// Writes the chosen preset into the session file's metadata (the whole
 /// file is rewritten, so only between turns or in the COMMAND state);

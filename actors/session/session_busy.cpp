@@ -32,11 +32,11 @@ command_context command_context_for(session_pointer self) {
   ctx.agent_name = st.cfg.agent_name;
   ctx.workspace = st.cfg.workspace;
   ctx.disabled_skills = &st.cfg.disabled_skills;
-  ctx.model = &st.model;
+  ctx.model = st.model;
   ctx.context_window_tokens = st.runtime.context_window_tokens;
   ctx.max_tokens = st.runtime.max_tokens;
   ctx.models = &st.cfg.models;
-  ctx.preset = &st.runtime.preset;
+  ctx.preset = st.runtime.preset;
   ctx.last_turn_sum = st.last_turn_sum;
   ctx.transcript = &st.transcript;
   ctx.earlier_messages = st.base;
@@ -109,10 +109,9 @@ void while_busy(session_pointer self, inbound_msg in) {
     return;
   }
   auto ctx = command_context_for(self);
-  auto preset_before = st.runtime.preset;
   auto reply = run_command(cmd, ctx);
   // The running turn keeps its model; the file is rewritten at its end.
-  if (adopt_model_choice(self, preset_before))
+  if (adopt_model_choice(self, reply))
     st.preset_unsaved = true;
   switch (reply.action) {
     case command_action::new_session:

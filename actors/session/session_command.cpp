@@ -132,9 +132,8 @@ void do_command(session_pointer self) {
 
 void run_parsed_command(session_pointer self, const parsed_command& cmd,
                         command_context ctx) {
-  auto preset_before = self->state.runtime.preset;
   auto reply = run_command(cmd, ctx);
-  if (adopt_model_choice(self, preset_before)
+  if (adopt_model_choice(self, reply)
       && reply.action == command_action::reply) {
     // Durable before the user reads that it changed.
     save_model_choice(self, [=, text = reply.text] {

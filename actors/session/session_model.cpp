@@ -51,11 +51,12 @@ void load_model_choice(session_pointer self, const std::string& metadata_json) {
   st.model = st.runtime.model;
 }
 
-bool adopt_model_choice(session_pointer self, const std::string& before) {
+bool adopt_model_choice(session_pointer self, const command_reply& reply) {
   auto& st = self->state;
-  if (st.runtime.preset == before)
+  if (!reply.switch_preset || *reply.switch_preset == st.runtime.preset)
     return false;
-  st.runtime = runtime_for(st.cfg.models, st.runtime.preset);
+  auto before = st.runtime.preset;
+  st.runtime = runtime_for(st.cfg.models, *reply.switch_preset);
   st.model = st.runtime.model;
   st.log->info("[{}] model preset {} -> {} (model {})", st.key,
                before.empty() ? "default" : before,

@@ -73,10 +73,9 @@ TEST_CASE("stop and new ask the session to act") {
 
 TEST_CASE("status shows model tokens context session uptime and tasks") {
   std::vector<json> transcript(7, json{{"role", "user"}, {"content", "x"}});
-  std::string model = "test-model";
   nb::command_context ctx;
   ctx.session_key = "telegram:42";
-  ctx.model = &model;
+  ctx.model = "test-model";
   ctx.context_window_tokens = 65536;
   ctx.max_tokens = 8192;
   ctx.transcript = &transcript;

@@ -24,6 +24,8 @@ settings with_presets() {
   return s;
 }
 
+/// Plays the session's part: shows the command the current choice and
+/// applies the switch its reply asks for.
 struct fixture {
   model_catalog catalog = make_model_catalog(with_presets());
   std::string preset;
@@ -32,12 +34,20 @@ struct fixture {
   command_reply run(const std::string& text, bool busy = false) {
     command_context ctx;
     ctx.models = &catalog;
-    ctx.preset = &preset;
-    ctx.model = &model;
+    ctx.preset = preset;
+    ctx.model = model;
     ctx.busy = busy;
     auto cmd = parse_command(text);
     REQUIRE(cmd.spec != nullptr);
-    return run_command(cmd, ctx);
+    auto reply = run_command(cmd, ctx);
+    // The command itself changes nothing it was shown.
+    CHECK(ctx.preset == preset);
+    CHECK(ctx.model == model);
+    if (reply.switch_preset) {
+      preset = *reply.switch_preset;
+      model = runtime_for(catalog, preset).model;
+    }
+    return reply;
   }
 };
 
@@ -65,6 +75,8 @@ TEST_CASE("model choice: presets are found case-insensitively") {
 TEST_CASE("model choice: /model switches and reports what changed") {
   fixture f;
   auto r = f.run("/model fast");
+  REQUIRE(r.switch_preset.has_value());
+  CHECK(*r.switch_preset == "Fast");
   CHECK(f.preset == "Fast");
   CHECK(f.model == "fast-model");
   CHECK(r.text == "Switched this chat to preset Fast: fast-model (provider "
@@ -72,10 +84,14 @@ TEST_CASE("model choice: /model switches and reports what changed") {
   auto busy = f.run("/model deep", true);
   CHECK(f.preset == "deep");
   CHECK(busy.text.find("The running task keeps its model") != std::string::npos);
-  f.run("/model default");
+  auto back = f.run("/model default");
+  REQUIRE(back.switch_preset.has_value());
+  CHECK(back.switch_preset->empty());
   CHECK(f.preset.empty());
   CHECK(f.model == "base-model");
+  CHECK_FALSE(f.run("/model default").switch_preset.has_value());
   auto unknown = f.run("/model fats");
+  CHECK_FALSE(unknown.switch_preset.has_value());
   CHECK(unknown.text == "Unknown model preset \"fats\". Did you mean \"Fast\"? "
                         "Available: default, Fast, deep.");
   CHECK(f.preset.empty());
