@@ -30,11 +30,11 @@ std::string render(runner_pointer self, const caf::error& err) {
 
 /// Ends the turn. `streamed`: the user already saw `final_content` as deltas.
 void finish(runner_pointer self, std::string final_content,
-            std::string stop_reason, bool streamed) {
+            turn_stop stop_reason, bool streamed) {
   auto& st = self->state;
   st.outcome.streamed = streamed;
   st.outcome.final_content = std::move(final_content);
-  st.outcome.stop_reason = std::move(stop_reason);
+  st.outcome.stop_reason = to_string(stop_reason);
   st.outcome.iterations = st.iteration;
   if (st.model_calls > 0)
     stamp_usage(st.outcome.new_messages, st.usage_sum,
@@ -88,7 +88,7 @@ void count_reply(runner_pointer self, const model_reply& reply) {
 /// A model call that must end the turn: no tools, and `fallback` when it
 /// yields nothing usable.
 void final_request(runner_pointer self, const char* prompt,
-                   std::string fallback, std::string stop_reason) {
+                   std::string fallback, turn_stop stop_reason) {
   auto rq = make_request(self, false, prompt);
   timed_request(self, self->state.provider, self->state.model_timeout,
                 std::move(rq))
@@ -121,7 +121,7 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
     add_message(self, {{"role", "assistant"}, {"content", texts::reply_unavailable}});
     auto text = reply.error.empty() ? std::string{"Sorry, I encountered an error calling the AI model."}
                                     : reply.error;
-    finish(self, std::move(text), "error");
+    finish(self, std::move(text), turn_stop::error);
     return;
   }
   const auto& fr = reply.finish_reason;
@@ -140,7 +140,7 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
         model_step(self);
       } else {
         final_request(self, texts::finalize_after_empty, texts::empty_final,
-                      "empty_final_response");
+                      turn_stop::empty_final_response);
       }
       return;
     }
@@ -166,7 +166,7 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
       return;
     }
     final_request(self, texts::finalize_after_empty, texts::empty_final,
-                  "empty_final_response");
+                  turn_stop::empty_final_response);
     return;
   }
   bool streamed = close_stream_segment(self);
@@ -177,7 +177,7 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
   if (fr == "refusal" || fr == "content_filter")
     msg["_finish_reason"] = fr;
   add_message(self, std::move(msg));
-  finish(self, reply.content, "completed", streamed);
+  finish(self, reply.content, turn_stop::completed, streamed);
 }
 
 void model_step(runner_pointer self) {
@@ -185,7 +185,7 @@ void model_step(runner_pointer self) {
   if (st.iteration >= st.request.max_iterations) {
     final_request(self, texts::finalize_after_budget,
                   texts::budget_exhausted(st.request.max_iterations),
-                  "max_iterations");
+                  turn_stop::max_iterations);
     return;
   }
   timed_request(self, st.provider, st.model_timeout,
@@ -224,7 +224,7 @@ void finish_cancelled(runner_pointer self) {
                        {"content", r.content}});
   }
   st.calls.clear();
-  finish(self, "", "cancelled");
+  finish(self, "", turn_stop::cancelled);
 }
 
 /// Between model calls: takes the messages the user sent meanwhile (up to
@@ -330,7 +330,7 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
       }
       st.request = std::move(rq);
       if (st.cancelled) { // stopped before it began
-        finish(self, "", "cancelled");
+        finish(self, "", turn_stop::cancelled);
         return st.promise;
       }
       if (!st.tools) {

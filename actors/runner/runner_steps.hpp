@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/runner/run_end.hpp"
 #include "actors/runner/runner.hpp"
 
 namespace nb::runner_steps {
@@ -13,7 +14,7 @@ namespace nb::runner_steps {
 std::string render(runner_pointer self, const caf::error& err);
 /// Ends the turn. `streamed`: the user already saw `final_content` as deltas.
 void finish(runner_pointer self, std::string final_content,
-            std::string stop_reason, bool streamed = false);
+            turn_stop stop_reason, bool streamed = false);
 void add_message(runner_pointer self, nlohmann::json msg);
 /// This iteration's model request; `extra_user_prompt` (or null) goes last
 /// (runner_request.cpp).

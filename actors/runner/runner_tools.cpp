@@ -80,7 +80,7 @@ void append_results(runner_pointer self) {
     for (auto& r : st.results)
       if (r.is_error) {
         ++st.iteration;
-        finish(self, r.name + ": " + r.content, "tool_error");
+        finish(self, r.name + ": " + r.content, turn_stop::tool_error);
         return;
       }
   }

@@ -110,8 +110,8 @@ void start_turn(session_pointer self, inbound_msg in) {
   st.user_content = nullptr;
   st.to_save.clear();
   st.reply.clear();
-  st.stop_reason.clear();
-  st.finish_reason.clear();
+  st.stop_reason = turn_stop::none;
+  st.finish_reason = answer_finish::normal;
   st.goal_requested = false;
   st.goal_permission = false;
   st.continued = false;
@@ -188,8 +188,8 @@ void turn_finished(session_pointer self) {
     sample.total_us += s.duration_us;
   if (st.machine.failed())
     sample.outcome = "error";
-  else if (!st.stop_reason.empty())
-    sample.outcome = st.stop_reason;
+  else if (st.stop_reason != turn_stop::none)
+    sample.outcome = to_string(st.stop_reason);
   else
     sample.outcome = "command";
   if (st.machine.failed())

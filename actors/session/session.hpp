@@ -18,6 +18,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/runner/run_end.hpp"
 #include "actors/session/commands.hpp"
 #include "actors/session/model_choice.hpp"
 #include "actors/session/prompt.hpp"
@@ -131,8 +132,8 @@ struct session_state {
   std::string summary_at; ///< when the summarised conversation was active
   std::vector<nlohmann::json> to_save; ///< persisted at SAVE
   std::string reply;
-  std::string stop_reason;
-  std::string finish_reason; ///< of the model's last reply
+  turn_stop stop_reason = turn_stop::none;
+  answer_finish finish_reason = answer_finish::normal; ///< of the model's last reply
   bool streamed = false;
   bool delivered_by_tool = false; ///< the message tool answered this chat
   std::string failure; ///< what went wrong, for the user and the log

@@ -224,11 +224,10 @@ void after_goal_turn(session_pointer self, std::function<void()> then) {
     then();
     return;
   }
-  const auto& fr = st.finish_reason;
-  bool ended_well =
-    !st.machine.failed()
-    && (st.stop_reason == "completed" || st.stop_reason == "max_iterations")
-    && fr != "refusal" && fr != "content_filter";
+  bool ended_well = !st.machine.failed()
+                    && (st.stop_reason == turn_stop::completed
+                        || st.stop_reason == turn_stop::max_iterations)
+                    && st.finish_reason == answer_finish::normal;
   // Stopping (a drain): the inbox keeps it for the next start; without
   // one it would be lost in the queue.
   if (!ended_well || st.continuation_queued || (st.draining && !st.svc.inbox)

@@ -25,8 +25,8 @@ outbound_msg turn_final_reply(session_pointer self, std::string text, bool is_er
   out.is_error = is_error;
   out.stream_id = self->state.key + ":" + std::to_string(self->state.turn_number);
   json meta{{"streamed", self->state.streamed}};
-  if (!self->state.stop_reason.empty())
-    meta["stop_reason"] = self->state.stop_reason;
+  if (self->state.stop_reason != turn_stop::none)
+    meta["stop_reason"] = to_string(self->state.stop_reason);
   // The turn's usage as the original's turn_end carries it (requests
   // summed; context_tokens = the last request's prompt) and the window it
   // is measured against: the WebUI shows the chat's context use.

@@ -66,12 +66,12 @@ json model_messages(session_pointer self) {
 
 /// The runner's mark of a refusal on the final answer ("_finish_reason"):
 /// read for the goal's continuation, never stored.
-std::string take_finish_mark(std::vector<json>& msgs) {
+answer_finish take_finish_mark(std::vector<json>& msgs) {
   if (msgs.empty() || !msgs.back().contains("_finish_reason"))
-    return {};
+    return answer_finish::normal;
   auto fr = msgs.back().value("_finish_reason", "");
   msgs.back().erase("_finish_reason");
-  return fr;
+  return answer_finish_from(fr);
 }
 
 /// Whether inbound metadata asks the message tool not to deliver (the
@@ -99,7 +99,7 @@ void do_run(session_pointer self) {
   auto& st = self->state;
   if (st.cancel_requested) {
     // Stopped before the model was called: keep the user's message only.
-    st.stop_reason = "cancelled";
+    st.stop_reason = turn_stop::cancelled;
     fire(self, turn_event::ok);
     return;
   }
@@ -156,7 +156,7 @@ void do_run(session_pointer self) {
           st.last_turn_sum = token_usage{};
           last_recorded_usage(st.to_save, st.last_turn_sum, context);
           st.reply = std::move(out.final_content);
-          st.stop_reason = std::move(out.stop_reason);
+          st.stop_reason = turn_stop_from(out.stop_reason);
           st.finish_reason = take_finish_mark(st.to_save);
           st.streamed = out.streamed;
           st.last_usage = out.usage;

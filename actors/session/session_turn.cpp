@@ -110,7 +110,7 @@ void do_save(session_pointer self) {
   st.to_save.clear();
   bool rewrite = !st.injected_on_disk.empty();
   bool lost = rewrite && merge_injected(self, msgs);
-  if (st.machine.failed() || st.stop_reason == "cancelled" || lost) {
+  if (st.machine.failed() || st.stop_reason == turn_stop::cancelled || lost) {
     // Keep the user's words even when the turn failed before BUILD saved
     // them, and close the turn so the transcript stays valid for replay
     // (a stopped turn keeps its partial work the same way).
@@ -149,7 +149,7 @@ void do_respond(session_pointer self) {
     out = turn_final_reply(self, "Sorry, something went wrong: " + st.failure
                             + ". You can send your message again.",
                     true);
-  } else if (st.stop_reason == "cancelled") {
+  } else if (st.stop_reason == turn_stop::cancelled) {
     // Whoever sent /stop has their answer; callers still waiting for this
     // turn (API requests) hear that it ended. Chats without a waiting
     // caller already saw "Stopped".
@@ -162,12 +162,12 @@ void do_respond(session_pointer self) {
     fire(self, turn_event::ok);
     return;
   } else {
-    out = turn_final_reply(self, st.reply, st.stop_reason == "error");
+    out = turn_final_reply(self, st.reply, st.stop_reason == turn_stop::error);
     // The message tool already put the answer in this chat (through the
     // outbox): sending it again would repeat. Nobody waiting: nothing goes
     // out; the channel manager waiting: only the turn's end marker (no
     // text, as after a streamed answer), so the chat knows the turn ended.
-    if (st.delivered_by_tool && st.stop_reason != "error"
+    if (st.delivered_by_tool && st.stop_reason != turn_stop::error
         && st.injected_sinks.empty()) {
       if (!st.current.reply_to) {
         fire(self, turn_event::ok);

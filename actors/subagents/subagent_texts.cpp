@@ -1,4 +1,5 @@
 #include "actors/subagents/subagent_texts.hpp"
+#include "actors/runner/run_end.hpp"
 
 #include <cmath>
 
@@ -134,8 +135,9 @@ std::vector<std::string> last_good_steps(const turn_outcome& out, size_t n) {
 } // namespace
 
 std::string result_text(const turn_outcome& out, bool& ok) {
-  ok = out.stop_reason == "completed" || out.stop_reason == "max_iterations";
-  if (out.stop_reason == "tool_error") {
+  auto stop = turn_stop_from(out.stop_reason);
+  ok = stop == turn_stop::completed || stop == turn_stop::max_iterations;
+  if (stop == turn_stop::tool_error) {
     std::string text = "Completed steps:";
     auto steps = last_good_steps(out, 3);
     if (steps.empty())
@@ -147,7 +149,7 @@ std::string result_text(const turn_outcome& out, bool& ok) {
       failure.erase(hint);
     return text + "\nFailure: " + failure.substr(0, 2000);
   }
-  if (out.stop_reason == "cancelled")
+  if (stop == turn_stop::cancelled)
     return "Stopped before finishing.";
   if (out.final_content.empty())
     return "Task completed but no final response was generated.";
