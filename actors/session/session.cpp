@@ -60,7 +60,9 @@ void deliver_to(session_pointer self, const inbound_msg& in, outbound_msg msg) {
 }
 
 void deliver(session_pointer self, outbound_msg msg) {
-  deliver_to(self, self->state.current, std::move(msg));
+  auto& turn = self->state.turn;
+  // Between turns nobody waits for an answer: the outbox takes it.
+  deliver_to(self, turn ? turn->message : inbound_msg{}, std::move(msg));
 }
 
 namespace {
@@ -105,25 +107,9 @@ session_goal_view::behavior_type busy(session_pointer self) {
 void start_turn(session_pointer self, inbound_msg in) {
   auto& st = self->state;
   ++st.turn_number;
-  st.current = std::move(in);
-  st.user_persisted = false;
-  st.user_content = nullptr;
-  st.to_save.clear();
-  st.reply.clear();
-  st.stop_reason = turn_stop::none;
-  st.finish_reason = answer_finish::normal;
-  st.goal_requested = false;
-  st.goal_permission = false;
-  st.continued = false;
-  st.streamed = false;
-  st.delivered_by_tool = false;
-  st.failure.clear();
-  st.runner = nullptr;
-  st.cancel_requested = false;
-  st.stopped_by = nullptr;
-  st.injected_sinks.clear();
-  st.injected_on_disk.clear();
-  st.injected_inbox_ids.clear();
+  // Everything of the last turn went with it; this one starts afresh.
+  st.turn.emplace();
+  st.turn->message = std::move(in);
   st.machine.start(now_us());
   self->become(busy(self));
   enter_state(self);
@@ -186,29 +172,27 @@ void turn_finished(session_pointer self) {
   sample.trace = st.machine.trace();
   for (auto& s : sample.trace)
     sample.total_us += s.duration_us;
+  auto stop = st.turn ? st.turn->stop_reason : turn_stop::none;
   if (st.machine.failed())
     sample.outcome = "error";
-  else if (st.stop_reason != turn_stop::none)
-    sample.outcome = to_string(st.stop_reason);
+  else if (stop != turn_stop::none)
+    sample.outcome = to_string(stop);
   else
     sample.outcome = "command";
   if (st.machine.failed())
     st.meter.failed();
   if (st.svc.stats)
     self->send(st.svc.stats, std::move(sample));
-  // Whatever the outcome, this turn's messages were handled: a failure was
-  // told to the user and a crash of this actor never gets here.
-  settle_inbox(self, st.current);
-  for (auto& id : st.injected_inbox_ids)
-    if (st.svc.inbox)
-      self->send(st.svc.inbox, inbox_settle{id});
-  st.injected_inbox_ids.clear();
-  st.current.reply_to = nullptr;
-  st.stopped_by = nullptr;
-  st.injected_sinks.clear();
-  st.injected_on_disk.clear();
-  st.runner = nullptr;
-  st.to_save.clear();
+  if (st.turn) {
+    // Whatever the outcome, this turn's messages were handled: a failure
+    // was told to the user and a crash of this actor never gets here.
+    settle_inbox(self, st.turn->message);
+    for (auto& id : st.turn->injected_inbox_ids)
+      if (st.svc.inbox)
+        self->send(st.svc.inbox, inbox_settle{id});
+  }
+  // The turn's data goes with it: a late reply finds no turn to change.
+  st.turn.reset();
   st.last_active_us = now_us();
   // An archive mark that arrived during the turn: the file is quiet now.
   write_memory_meta(self);
@@ -245,8 +229,9 @@ session_impl(session_pointer self, std::string key, session_config cfg,
   self->set_exit_handler([self](caf::exit_msg& em) {
     if (!em.reason)
       return; // a linked helper (an archive worker) finished normally
-    if (self->state.runner)
-      self->send_exit(self->state.runner, em.reason);
+    auto& turn = self->state.turn;
+    if (turn && turn->runner)
+      self->send_exit(turn->runner, em.reason);
     self->quit(em.reason);
   });
   return accepting(self);

@@ -7,6 +7,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "actors/session/commands.hpp"
 #include "actors/session/model_choice.hpp"
 #include "actors/session/prompt.hpp"
+#include "actors/session/running_turn.hpp"
 #include "actors/session/turn_machine.hpp"
 #include "config/settings.hpp"
 #include "messages/interfaces.hpp"
@@ -82,7 +84,9 @@ struct session_state {
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;
   system_prompt_cache prompt; ///< without a workspace actor
-  std::string system_prompt;  ///< this turn's, from the workspace actor
+  /// The last one the workspace actor served: a turn whose fetch fails
+  /// runs with it.
+  std::string system_prompt;
 
   bool loaded = false;                ///< transcript read from disk
   /// The messages from number `base` of the session file on: those before
@@ -100,6 +104,8 @@ struct session_state {
   token_usage last_turn_sum;          ///< its requests added up
 
   // Archiving (session_archive.cpp).
+  std::string summary;    ///< archived summary of consolidated turns
+  std::string summary_at; ///< when the summarised conversation was active
   size_t archived = 0;       ///< messages before this index are archived
   bool archiving = false;    ///< a worker is summarising a range
   size_t archiving_upto = 0; ///< the end of that range
@@ -123,46 +129,19 @@ struct session_state {
   /// nothing new starts; what waits stays queued (in the inbox journal).
   bool draining = false;
 
-  // The turn in progress.
+  // The turn in progress: its state machine, and its own data while it
+  // runs (engaged from RESTORE to DONE).
   turn_machine machine;
-  inbound_msg current;
-  bool user_persisted = false;
-  nlohmann::json user_content; ///< with images as data URLs (null: text)
-  std::string summary;    ///< archived summary of consolidated turns
-  std::string summary_at; ///< when the summarised conversation was active
-  std::vector<nlohmann::json> to_save; ///< persisted at SAVE
-  std::string reply;
-  turn_stop stop_reason = turn_stop::none;
-  answer_finish finish_reason = answer_finish::normal; ///< of the model's last reply
-  bool streamed = false;
-  bool delivered_by_tool = false; ///< the message tool answered this chat
-  std::string failure; ///< what went wrong, for the user and the log
-  runner_actor runner;  ///< the running model loop (null outside RUN)
-  bool cancel_requested = false; ///< /stop or /new arrived during the turn
-  outbound_sink stopped_by;      ///< who asked for the stop (told apart)
-  /// Reply sinks of messages injected into this turn, told the answer too.
-  std::vector<outbound_sink> injected_sinks;
-  /// User messages injected into this turn and already appended to the
-  /// file (not yet in `transcript`): SAVE rewrites the file in turn order.
-  std::vector<nlohmann::json> injected_on_disk;
-  /// Inbox entries of messages injected into this turn, settled at its end
-  /// if not before (when their early save failed, SAVE keeps them).
-  std::vector<std::string> injected_inbox_ids;
+  std::optional<running_turn> turn;
 
   // Sustained goals (session_goal.cpp). The goal itself lives in
   // file_meta ("goal_state"), as the original keeps it.
-  bool goal_requested = false;  ///< this turn was started by /goal
-  bool goal_permission = false; ///< create_goal and replace allowed now
   /// Bumped by /stop and /new: continuation turns scheduled before are void.
   int goal_epoch = 0;
   bool continuation_queued = false; ///< one is on its way to this session
-  bool continued = false;           ///< this turn scheduled the next one
 
   // Semantic memory (session_recall.cpp).
-  std::string recalled;         ///< this turn's recalled lines ("" = none)
-  bool recall_pending = false;  ///< the recall's answer is still out
-  std::function<void()> after_recall; ///< BUILD goes on with this then
-  std::string memory_mode;      ///< the last recall's mode, for /status
+  std::string memory_mode; ///< the last recall's mode, for /status
 };
 
 /// Sessions answer the narrow session_actor, the WebUI's session_admin and

@@ -41,7 +41,7 @@ void forget_conversation(session_pointer self) {
 
 void remember_route(session_pointer self) {
   auto& st = self->state;
-  const auto& in = st.current;
+  const auto& in = st.turn->message;
   if (!st.cfg.unified_session || st.key != unified_session_key
       || in.channel.empty() || in.chat_id.empty() || in.channel == "cli"
       || in.channel == "system")

@@ -43,7 +43,7 @@ command_context command_context_for(session_pointer self) {
   ctx.earlier_usage = &st.earlier_usage;
   ctx.last_usage = st.last_usage;
   ctx.uptime_s = (now_us() - st.cfg.started_at_us) / 1000000;
-  ctx.busy = !st.machine.done();
+  ctx.busy = st.turn.has_value();
   ctx.active_tasks = ctx.busy ? 1 : 0;
   ctx.memory_status = st.memory_mode;
   return ctx;
@@ -51,22 +51,24 @@ command_context command_context_for(session_pointer self) {
 
 int32_t cancel_turn(session_pointer self, outbound_sink by) {
   auto& st = self->state;
-  if (st.machine.done() || st.cancel_requested)
+  if (!st.turn || st.machine.done() || st.turn->cancel_requested)
     return 0;
-  st.cancel_requested = true;
-  st.stopped_by = std::move(by);
+  st.turn->cancel_requested = true;
+  st.turn->stopped_by = std::move(by);
   st.log->info("[{}] [T{}] stopping the running turn", st.key,
                st.turn_number);
-  if (st.runner)
-    self->send(st.runner, cancel_turn_atom::value);
+  if (st.turn->runner)
+    self->send(st.turn->runner, cancel_turn_atom::value);
   return 1;
 }
 
 std::vector<inbound_msg> take_injections(session_pointer self) {
   auto& st = self->state;
   std::vector<inbound_msg> out;
+  if (!st.turn)
+    return out; // nothing runs to take them
   while (!st.pending.empty() && out.size() < injections_per_check
-         && !st.cancel_requested && injectable(st.pending.front())) {
+         && !st.turn->cancel_requested && injectable(st.pending.front())) {
     auto& in = st.pending.front();
     if (already_stored(self, in)) {
       // A re-delivery of a message kept before a restart: not again.
@@ -74,15 +76,15 @@ std::vector<inbound_msg> take_injections(session_pointer self) {
       st.pending.pop_front();
       continue;
     }
-    if (in.reply_to && in.reply_to != st.current.reply_to)
-      st.injected_sinks.push_back(in.reply_to);
+    if (in.reply_to && in.reply_to != st.turn->message.reply_to)
+      st.turn->injected_sinks.push_back(in.reply_to);
     out.push_back(std::move(in));
     st.pending.pop_front();
   }
   // More are waiting: the runner takes them at its next check.
-  if (!out.empty() && !st.pending.empty() && st.runner
+  if (!out.empty() && !st.pending.empty() && st.turn->runner
       && injectable(st.pending.front()))
-    self->send(st.runner, injections_ready_atom::value);
+    self->send(st.turn->runner, injections_ready_atom::value);
   return out;
 }
 
@@ -91,8 +93,8 @@ void while_busy(session_pointer self, inbound_msg in) {
   auto cmd = never_a_command(in) ? parsed_command{} : parse_command(in.content);
   if (!cmd.is_command) {
     st.pending.push_back(std::move(in));
-    if (st.runner && st.pending.size() == 1)
-      self->send(st.runner, injections_ready_atom::value);
+    if (st.turn && st.turn->runner && st.pending.size() == 1)
+      self->send(st.turn->runner, injections_ready_atom::value);
     return;
   }
   if (ask_workspace(self, cmd, [=](std::string text) {

@@ -29,7 +29,7 @@ void answer_command(session_pointer self, std::string text, bool persist_it) {
     return;
   }
   // Command exchanges are kept, marked so they are never replayed to the model.
-  json user = user_message(st.current);
+  json user = user_message(st.turn->message);
   user["_command"] = true;
   json answer{{"role", "assistant"}, {"content", text},
               {"timestamp", iso_now()}, {"_command", true}};
@@ -72,25 +72,25 @@ bool ask_workspace(session_pointer self, const parsed_command& cmd,
 
 void do_command(session_pointer self) {
   auto& st = self->state;
-  if (already_stored(self, st.current)) {
+  if (already_stored(self, st.turn->message)) {
     // Re-delivered after a restart, but kept before it: one message, one
     // turn. (Its turn was cut short; RESTORE closed it.)
     st.log->info("[{}] re-delivered message {} was stored before the "
                  "restart; not run again",
-                 st.key, st.current.inbox_id);
-    settle_inbox(self, st.current);
+                 st.key, st.turn->message.inbox_id);
+    settle_inbox(self, st.turn->message);
     fire(self, turn_event::shortcut);
     return;
   }
   if (drop_void_continuation(self)) {
     // A goal continuation /stop or /new made void, or whose goal ended.
-    settle_inbox(self, st.current);
+    settle_inbox(self, st.turn->message);
     fire(self, turn_event::shortcut);
     return;
   }
   // System turns (subagent results, schedules) are never commands.
-  auto cmd = never_a_command(st.current) ? parsed_command{}
-                                         : parse_command(st.current.content);
+  auto cmd = never_a_command(st.turn->message) ? parsed_command{}
+                                         : parse_command(st.turn->message.content);
   if (!cmd.is_command) {
     fire(self, turn_event::dispatch);
     return;
@@ -158,8 +158,8 @@ void run_parsed_command(session_pointer self, const parsed_command& cmd,
       return;
     case command_action::goal:
       // On to the model, allowed to record the goal (create_goal).
-      self->state.goal_requested = true;
-      self->state.goal_permission = true;
+      self->state.turn->goal_requested = true;
+      self->state.turn->goal_permission = true;
       fire(self, turn_event::dispatch);
       return;
   }

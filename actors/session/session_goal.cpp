@@ -34,31 +34,34 @@ double goal_epoch_seconds() {
 }
 
 /// Only the WebSocket channel (the WebUI) shows goal events.
-bool shows_goal_events(const session_state& st) {
-  return st.current.channel == "websocket";
+bool shows_goal_events(const inbound_msg& chat) {
+  return chat.channel == "websocket";
 }
 
 /// A goal event: a progress message without text, marked with the
 /// original's metadata flags ("_goal_state_sync", "_goal_status"); the
-/// channel manager passes it to the WebSocket channel only.
-void send_goal_status_msg(session_pointer self, json meta) {
+/// channel manager passes it to the WebSocket channel only. To `chat`'s
+/// reply sink, or the outbox.
+void send_goal_status_msg(session_pointer self, const inbound_msg& chat,
+                          json meta) {
   auto& st = self->state;
   outbound_msg out;
-  out.channel = st.current.channel;
-  out.chat_id = st.current.chat_id;
+  out.channel = chat.channel;
+  out.chat_id = chat.chat_id;
   out.session_key = st.key;
   out.kind = outbound_kind::progress;
   meta["_tool_hint"] = false;
   out.stream_id = st.key + ":" + std::to_string(st.turn_number);
   out.metadata_json = meta.dump(-1, ' ', false, json::error_handler_t::replace);
-  deliver(self, std::move(out));
+  deliver_to(self, chat, std::move(out));
 }
 
-/// The goal changed: the WebUI's goal strip follows (goal_state event).
-void goal_state_event(session_pointer self) {
-  if (!shows_goal_events(self->state))
+/// The goal changed: the WebUI's goal strip in `chat` follows (goal_state
+/// event).
+void goal_state_event(session_pointer self, const inbound_msg& chat) {
+  if (!shows_goal_events(chat))
     return;
-  send_goal_status_msg(self,
+  send_goal_status_msg(self, chat,
                        {{"_goal_state_sync", true},
                         {"goal_state", goal::ws_blob(self->state.file_meta)}});
 }
@@ -68,7 +71,7 @@ void goal_state_event(session_pointer self) {
 /// Only those turns continue, as in the original (its direct calls have
 /// no queue to continue in).
 bool answers_in_chat(const session_state& st) {
-  return !st.current.reply_to || st.current.reply_to == st.svc.outbox;
+  return !st.turn->message.reply_to || st.turn->message.reply_to == st.svc.outbox;
 }
 
 json continuation_marker(const inbound_msg& in) {
@@ -86,13 +89,13 @@ json continuation_marker(const inbound_msg& in) {
 inbound_msg continuation_msg(session_pointer self, int round) {
   auto& st = self->state;
   inbound_msg in;
-  in.channel = st.current.channel;
-  in.chat_id = st.current.chat_id;
+  in.channel = st.turn->message.channel;
+  in.chat_id = st.turn->message.chat_id;
   in.sender_id = "system:continuation";
-  in.session_key_override = st.current.session_key_override;
-  in.wants_stream = st.current.wants_stream;
+  in.session_key_override = st.turn->message.session_key_override;
+  in.wants_stream = st.turn->message.wants_stream;
   in.content = goal::continuation_prompt(st.file_meta);
-  auto meta = json::parse(st.current.metadata_json, nullptr, false);
+  auto meta = json::parse(st.turn->message.metadata_json, nullptr, false);
   if (!meta.is_object())
     meta = json::object();
   for (const char* k : {"goal_requested", "original_command", "_message_id",
@@ -113,7 +116,6 @@ void send_continuation(session_pointer self, inbound_msg in,
                        std::function<void()> then) {
   auto& st = self->state;
   st.continuation_queued = true;
-  st.continued = true;
   if (!st.svc.inbox) {
     self->send(st.router, std::move(in));
     then();
@@ -125,7 +127,6 @@ void send_continuation(session_pointer self, inbound_msg in,
           [=](caf::error& err) {
             auto& st = self->state;
             st.continuation_queued = false;
-            st.continued = false;
             st.log->warn("[{}] the goal's continuation could not be queued: "
                          "{}",
                          st.key, render(self, err));
@@ -153,7 +154,14 @@ void patch_goal_meta(session_pointer self, json patch,
 caf::result<tool_result> goal_call(session_pointer self, goal_tool_call& g) {
   auto& st = self->state;
   tool_result r{g.call.id, g.call.name, "", false, now_us(), 0};
-  auto allowed = st.goal_permission && !st.machine.done();
+  auto allowed = st.turn && st.turn->goal_permission && !st.machine.done();
+  // Told of the change when its patch is stored: the turn's chat, or if
+  // the turn ended meanwhile that chat through the outbox.
+  inbound_msg chat;
+  if (st.turn) {
+    chat.channel = st.turn->message.channel;
+    chat.chat_id = st.turn->message.chat_id;
+  }
   auto ch = goal::apply(g.call.name, g.call.arguments_json, st.file_meta,
                         allowed, iso_now());
   r.content = ch.text + (ch.is_error ? goal_error_hint : "");
@@ -178,24 +186,25 @@ caf::result<tool_result> goal_call(session_pointer self, goal_tool_call& g) {
       rp.deliver(std::move(r));
       return;
     }
-    if (ch.revoke)
-      st.goal_permission = false;
+    if (ch.revoke && st.turn)
+      st.turn->goal_permission = false;
     auto now = goal::parse_state(st.file_meta);
     st.log->info("[{}] goal: {} -> {}", st.key, g.call.name,
                  now.is_object() ? now.value("status", json()).dump() : "?");
-    goal_state_event(self);
+    goal_state_event(self, st.turn ? st.turn->message : chat);
     rp.deliver(std::move(r));
   });
   return rp;
 }
 
 void goal_status_event(session_pointer self, const char* status) {
-  if (!shows_goal_events(self->state))
+  auto& turn = self->state.turn;
+  if (!turn || !shows_goal_events(turn->message))
     return;
   json meta{{"_goal_status", true}, {"goal_status", status}};
   if (std::string_view{status} == "running")
     meta["started_at"] = goal_epoch_seconds();
-  send_goal_status_msg(self, std::move(meta));
+  send_goal_status_msg(self, turn->message, std::move(meta));
 }
 
 namespace {
@@ -204,7 +213,7 @@ namespace {
 /// or being started, rounds left, a chat to answer in.
 bool continuation_possible(session_pointer self) {
   auto& st = self->state;
-  return (st.goal_requested || goal::active(st.file_meta))
+  return (st.turn->goal_requested || goal::active(st.file_meta))
          && goal::rounds(st.file_meta) < goal::max_rounds && answers_in_chat(st)
          && !st.cfg.temporary;
 }
@@ -225,9 +234,9 @@ void after_goal_turn(session_pointer self, std::function<void()> then) {
     return;
   }
   bool ended_well = !st.machine.failed()
-                    && (st.stop_reason == turn_stop::completed
-                        || st.stop_reason == turn_stop::max_iterations)
-                    && st.finish_reason == answer_finish::normal;
+                    && (st.turn->stop_reason == turn_stop::completed
+                        || st.turn->stop_reason == turn_stop::max_iterations)
+                    && st.turn->finish_reason == answer_finish::normal;
   // Stopping (a drain): the inbox keeps it for the next start; without
   // one it would be lost in the queue.
   if (!ended_well || st.continuation_queued || (st.draining && !st.svc.inbox)
@@ -257,13 +266,13 @@ bool is_goal_continuation(const inbound_msg& in) {
 
 bool drop_void_continuation(session_pointer self) {
   auto& st = self->state;
-  auto marker = continuation_marker(st.current);
+  auto marker = continuation_marker(st.turn->message);
   if (marker.is_null())
     return false;
   st.continuation_queued = false;
   // The epoch counts /stop and /new of this actor's life: one replayed
   // after a restart was queued in an earlier one and is still wanted.
-  auto meta = json::parse(st.current.metadata_json, nullptr, false);
+  auto meta = json::parse(st.turn->message.metadata_json, nullptr, false);
   bool replayed = meta.is_object() && meta.value("_replayed", false) == true;
   auto epoch = marker.value("epoch", -1);
   if ((replayed || epoch == st.goal_epoch) && goal::active(st.file_meta))
@@ -297,7 +306,7 @@ std::string goal_context_lines(session_pointer self) {
 
 std::string goal_guidance(session_pointer self) {
   auto& st = self->state;
-  return goal::guidance(st.goal_requested, goal::active(st.file_meta));
+  return goal::guidance(st.turn->goal_requested, goal::active(st.file_meta));
 }
 
 } // namespace nb

@@ -21,17 +21,17 @@ caf::result<std::vector<inbound_msg>> hand_out_injections(session_pointer self) 
     users.push_back(user_message(in));
   for (auto& in : msgs)
     if (!in.inbox_id.empty())
-      st.injected_inbox_ids.push_back(in.inbox_id);
+      st.turn->injected_inbox_ids.push_back(in.inbox_id);
   auto rp = self->make_response_promise<std::vector<inbound_msg>>();
-  auto turn = st.turn_number;
+  auto turn_no = st.turn_number;
   timed_request(self, st.svc.store, st.cfg.store_timeout,
                 session_append{st.key, dump_all(users)})
     .then(
       [=](caf::ok_atom) mutable {
         auto& st = self->state;
-        if (st.turn_number == turn && !st.machine.done())
-          st.injected_on_disk.insert(st.injected_on_disk.end(), users.begin(),
-                                     users.end());
+        if (st.turn && st.turn_number == turn_no && !st.machine.done())
+          st.turn->injected_on_disk.insert(st.turn->injected_on_disk.end(),
+                                           users.begin(), users.end());
         else // late: the runner gave up and the turn was saved without them
           st.transcript.insert(st.transcript.end(), users.begin(), users.end());
         for (auto& in : msgs)
@@ -49,7 +49,7 @@ caf::result<std::vector<inbound_msg>> hand_out_injections(session_pointer self) 
 }
 
 bool merge_injected(session_pointer self, std::vector<json>& msgs) {
-  auto& inj = self->state.injected_on_disk;
+  auto& inj = self->state.turn->injected_on_disk;
   size_t k = 0;
   // The runner's copies carry only role and content; the saved ones (with
   // their timestamp and media) take their places, in the runner's order.
@@ -80,7 +80,8 @@ void save_rewritten(session_pointer self, std::vector<json> msgs,
       [=](caf::ok_atom) mutable {
         auto& st = self->state;
         st.transcript = std::move(all);
-        st.injected_on_disk.clear();
+        if (st.turn)
+          st.turn->injected_on_disk.clear();
         guarded(self, then);
       },
       [=](caf::error& err) {

@@ -55,7 +55,8 @@ void fetch_prompt(session_pointer self, std::function<void()> then) {
     then();
     return;
   }
-  prompt_request rq{st.key, st.current.channel, st.summary, st.summary_at};
+  auto channel = st.turn->message.channel;
+  prompt_request rq{st.key, channel, st.summary, st.summary_at};
   timed_request(self, st.svc.workspace, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](prompt_reply& r) {
@@ -71,7 +72,7 @@ void fetch_prompt(session_pointer self, std::function<void()> then) {
                      "prompt is built by a worker",
                      st.key, render(self, err));
         auto path = std::getenv("PATH");
-        prompt_inputs in{st.cfg.workspace, st.current.channel, st.key,
+        prompt_inputs in{st.cfg.workspace, channel, st.key,
                          st.summary, st.summary_at, path ? path : ""};
         auto worker = self->spawn<caf::detached>(prompt_worker, std::move(in));
         timed_request(self, worker, st.cfg.store_timeout, caf::get_atom::value)

@@ -17,11 +17,16 @@ std::string mode_text(const memory_hits& h) {
   return h.note.empty() ? h.mode : h.mode + " (" + h.note + ")";
 }
 
+/// Whether turn `turn_no` still runs and waits for its recall.
+bool recall_awaited(const session_state& st, int turn_no) {
+  return st.turn && st.turn_number == turn_no && st.turn->recall_pending;
+}
+
 void recall_done(session_pointer self) {
   auto& st = self->state;
-  st.recall_pending = false;
-  if (auto then = std::move(st.after_recall)) {
-    st.after_recall = nullptr;
+  st.turn->recall_pending = false;
+  if (auto then = std::move(st.turn->after_recall)) {
+    st.turn->after_recall = nullptr;
     guarded(self, then);
   }
 }
@@ -55,34 +60,32 @@ std::string format_figures(const memory_figures& f) {
 
 void start_recall(session_pointer self) {
   auto& st = self->state;
-  st.recalled.clear();
-  st.recall_pending = false;
   auto memory = find_memory(self->system());
-  auto text = st.current.content;
-  if (!memory || st.current.channel == "system"
+  auto text = st.turn->message.content;
+  if (!memory || st.turn->message.channel == "system"
       || text.find_first_not_of(" \t\r\n") == std::string::npos)
     return;
   memory_query q;
   q.workspace = st.cfg.workspace;
   q.query = text.size() > 2000 ? text.substr(0, 2000) : text;
   q.recall = true;
-  st.recall_pending = true;
-  auto turn = st.turn_number;
+  st.turn->recall_pending = true;
+  auto turn_no = st.turn_number;
   timed_request(self, memory, recall_timeout, std::move(q))
     .then(
       [=](memory_hits& hits) {
         auto& st = self->state;
-        if (st.turn_number != turn || !st.recall_pending)
+        if (!recall_awaited(st, turn_no))
           return;
         st.memory_mode = mode_text(hits);
         for (auto& h : hits.hits)
-          st.recalled += "\n- [" + h.category + ", " + h.date + ", #"
+          st.turn->recalled += "\n- [" + h.category + ", " + h.date + ", #"
                          + std::to_string(h.id) + "] " + h.text;
         recall_done(self);
       },
       [=](caf::error& err) {
         auto& st = self->state;
-        if (st.turn_number != turn || !st.recall_pending)
+        if (!recall_awaited(st, turn_no))
           return;
         st.log->warn("[{}] [T{}] memory recall skipped: {}", st.key,
                      st.turn_number, render(self, err));
@@ -91,15 +94,15 @@ void start_recall(session_pointer self) {
 }
 
 void after_recall(session_pointer self, std::function<void()> then) {
-  if (!self->state.recall_pending) {
+  if (!self->state.turn->recall_pending) {
     then();
     return;
   }
-  self->state.after_recall = std::move(then);
+  self->state.turn->after_recall = std::move(then);
 }
 
 void add_recall(session_pointer self, std::string& runtime_block) {
-  auto& recalled = self->state.recalled;
+  auto& recalled = self->state.turn->recalled;
   if (recalled.empty())
     return;
   static const std::string close = "\n[/Runtime Context]";

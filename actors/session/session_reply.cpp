@@ -15,7 +15,7 @@ namespace nb {
 using json = nlohmann::json;
 
 outbound_msg turn_final_reply(session_pointer self, std::string text, bool is_error) {
-  auto& in = self->state.current;
+  auto& in = self->state.turn->message;
   outbound_msg out;
   out.channel = in.channel;
   out.chat_id = in.chat_id;
@@ -24,9 +24,9 @@ outbound_msg turn_final_reply(session_pointer self, std::string text, bool is_er
   out.content = std::move(text);
   out.is_error = is_error;
   out.stream_id = self->state.key + ":" + std::to_string(self->state.turn_number);
-  json meta{{"streamed", self->state.streamed}};
-  if (self->state.stop_reason != turn_stop::none)
-    meta["stop_reason"] = to_string(self->state.stop_reason);
+  json meta{{"streamed", self->state.turn->streamed}};
+  if (self->state.turn->stop_reason != turn_stop::none)
+    meta["stop_reason"] = to_string(self->state.turn->stop_reason);
   // The turn's usage as the original's turn_end carries it (requests
   // summed; context_tokens = the last request's prompt) and the window it
   // is measured against: the WebUI shows the chat's context use.

@@ -28,7 +28,7 @@ json model_messages(session_pointer self) {
     msgs.push_back({{"role", "system"}, {"content", st.system_prompt}});
   } else {
     auto path = std::getenv("PATH");
-    prompt_inputs in{st.cfg.workspace, st.current.channel, st.key, st.summary,
+    prompt_inputs in{st.cfg.workspace, st.turn->message.channel, st.key, st.summary,
                      st.summary_at, path ? path : ""};
     msgs.push_back({{"role", "system"}, {"content", st.prompt.get(in)}});
   }
@@ -43,12 +43,12 @@ json model_messages(session_pointer self) {
   auto& last = msgs.back();
   if (last.value("role", "") != "user")
     return msgs;
-  if (!st.user_content.is_null())
-    last["content"] = st.user_content;
+  if (!st.turn->user_content.is_null())
+    last["content"] = st.turn->user_content;
   // After the user's text, so the prefix stays cacheable.
-  auto block = runtime_context(st.current.channel, st.current.chat_id,
-                               st.current.sender_id, st.cfg.zone.get());
-  if (auto note = session_mail_note(st.current.metadata_json); !note.empty())
+  auto block = runtime_context(st.turn->message.channel, st.turn->message.chat_id,
+                               st.turn->message.sender_id, st.cfg.zone.get());
+  if (auto note = session_mail_note(st.turn->message.metadata_json); !note.empty())
     block.insert(block.rfind("\n[/Runtime Context]"), "\n" + note);
   // The active goal as metadata, then what to do about it.
   if (auto lines = goal_context_lines(self); !lines.empty())
@@ -97,9 +97,9 @@ int32_t agent_depth(const std::string& metadata_json) {
 
 void do_run(session_pointer self) {
   auto& st = self->state;
-  if (st.cancel_requested) {
+  if (st.turn->cancel_requested) {
     // Stopped before the model was called: keep the user's message only.
-    st.stop_reason = turn_stop::cancelled;
+    st.turn->stop_reason = turn_stop::cancelled;
     fire(self, turn_event::ok);
     return;
   }
@@ -119,13 +119,13 @@ void do_run(session_pointer self) {
   rs.model_provider = st.runtime.provider;
   rs.subagents = st.svc.subagents;
   auto runner = self->spawn(runner_impl, std::move(rs));
-  st.runner = runner;
+  st.turn->runner = runner;
   if (!st.pending.empty())
     self->send(runner, injections_ready_atom::value);
   run_turn rq;
   rq.session_key = st.key;
-  rq.channel = st.current.channel;
-  rq.chat_id = st.current.chat_id;
+  rq.channel = st.turn->message.channel;
+  rq.chat_id = st.turn->message.chat_id;
   rq.turn_id = st.key + ":" + std::to_string(st.turn_number);
   rq.model = st.runtime.model;
   rq.messages_json = model_messages(self).dump();
@@ -133,14 +133,14 @@ void do_run(session_pointer self) {
   rq.max_tokens = st.runtime.max_tokens;
   rq.temperature = st.runtime.temperature;
   rq.reasoning_effort = st.runtime.reasoning_effort;
-  rq.stream = st.current.wants_stream;
-  rq.stream_to = st.current.reply_to;
+  rq.stream = st.turn->message.wants_stream;
+  rq.stream_to = st.turn->message.reply_to;
   rq.outbox = st.svc.outbox;
-  rq.suppress_delivery = suppresses_delivery(st.current.metadata_json);
+  rq.suppress_delivery = suppresses_delivery(st.turn->message.metadata_json);
   rq.agent = st.cfg.agent;
-  rq.agent_depth = agent_depth(st.current.metadata_json);
+  rq.agent_depth = agent_depth(st.turn->message.metadata_json);
   rq.can_message = st.cfg.can_message;
-  rq.sender_id = st.current.sender_id;
+  rq.sender_id = st.turn->message.sender_id;
   rq.model_preset = st.runtime.preset;
   goal_status_event(self, "running");
   auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
@@ -150,23 +150,24 @@ void do_run(session_pointer self) {
       [=](turn_outcome& out) {
         guarded(self, [&] {
           auto& st = self->state;
-          st.to_save = parse_messages(out.new_messages);
+          st.turn->to_save = parse_messages(out.new_messages);
           // The runner put the turn's usage on its last assistant message.
           token_usage context;
           st.last_turn_sum = token_usage{};
-          last_recorded_usage(st.to_save, st.last_turn_sum, context);
-          st.reply = std::move(out.final_content);
-          st.stop_reason = turn_stop_from(out.stop_reason);
-          st.finish_reason = take_finish_mark(st.to_save);
-          st.streamed = out.streamed;
+          last_recorded_usage(st.turn->to_save, st.last_turn_sum, context);
+          st.turn->reply = std::move(out.final_content);
+          st.turn->stop_reason = turn_stop_from(out.stop_reason);
+          st.turn->finish_reason = take_finish_mark(st.turn->to_save);
+          st.turn->streamed = out.streamed;
           st.last_usage = out.usage;
-          st.runner = nullptr;
-          st.delivered_by_tool = out.delivered_by_tool;
+          st.turn->runner = nullptr;
+          st.turn->delivered_by_tool = out.delivered_by_tool;
           fire(self, turn_event::ok);
         });
       },
       [=](caf::error& err) {
-        self->state.runner = nullptr;
+        if (self->state.turn)
+          self->state.turn->runner = nullptr;
         fail(self, "the model loop stopped unexpectedly (" + render(self, err) + ")");
       });
 }

@@ -73,26 +73,26 @@ void do_build(session_pointer self) {
   start_recall(self);
   auto persist_user = [=] {
     // The user's message is on disk before the model is called.
-    persist(self, {user_message(self->state.current)}, "your message", [=] {
-      self->state.user_persisted = true;
-      settle_inbox(self, self->state.current);
+    persist(self, {user_message(self->state.turn->message)}, "your message", [=] {
+      self->state.turn->user_persisted = true;
+      settle_inbox(self, self->state.turn->message);
       after_recall(self, [=] {
         fetch_prompt(self, [=] { fire(self, turn_event::ok); });
       });
     });
   };
-  if (st.current.media.empty()) {
+  if (st.turn->message.media.empty()) {
     persist_user();
     return;
   }
-  auto worker = self->spawn<caf::detached>(media_worker, st.current.content,
-                                           st.current.media);
+  auto worker = self->spawn<caf::detached>(media_worker, st.turn->message.content,
+                                           st.turn->message.media);
   timed_request(self, worker, std::chrono::seconds(60), caf::get_atom::value)
     .then(
       [=](std::string& content) {
-        self->state.user_content = json::parse(content, nullptr, false);
-        if (self->state.user_content.is_discarded())
-          self->state.user_content = nullptr;
+        self->state.turn->user_content = json::parse(content, nullptr, false);
+        if (self->state.turn->user_content.is_discarded())
+          self->state.turn->user_content = nullptr;
         persist_user();
       },
       [=](caf::error&) { persist_user(); });
@@ -106,23 +106,23 @@ void do_save(session_pointer self) {
   auto saved = [=] {
     after_goal_turn(self, [=] { fire(self, turn_event::ok); });
   };
-  auto msgs = std::move(st.to_save);
-  st.to_save.clear();
-  bool rewrite = !st.injected_on_disk.empty();
+  auto msgs = std::move(st.turn->to_save);
+  st.turn->to_save.clear();
+  bool rewrite = !st.turn->injected_on_disk.empty();
   bool lost = rewrite && merge_injected(self, msgs);
-  if (st.machine.failed() || st.stop_reason == turn_stop::cancelled || lost) {
+  if (st.machine.failed() || st.turn->stop_reason == turn_stop::cancelled || lost) {
     // Keep the user's words even when the turn failed before BUILD saved
     // them, and close the turn so the transcript stays valid for replay
     // (a stopped turn keeps its partial work the same way).
-    if (!st.user_persisted && !st.current.content.empty()
-        && !parse_command(st.current.content).is_command)
-      msgs.insert(msgs.begin(), user_message(st.current));
+    if (!st.turn->user_persisted && !st.turn->message.content.empty()
+        && !parse_command(st.turn->message.content).is_command)
+      msgs.insert(msgs.begin(), user_message(st.turn->message));
     auto tail = st.transcript;
     tail.insert(tail.end(), msgs.begin(), msgs.end());
     for (auto& fix : repair_tail(tail))
       msgs.push_back(std::move(fix));
   }
-  if (!parse_command(st.current.content).is_command)
+  if (!parse_command(st.turn->message.content).is_command)
     remember_route(self);
   if (msgs.empty()) {
     saved();
@@ -146,34 +146,34 @@ void do_respond(session_pointer self) {
   goal_status_event(self, "idle");
   outbound_msg out;
   if (st.machine.failed()) {
-    out = turn_final_reply(self, "Sorry, something went wrong: " + st.failure
+    out = turn_final_reply(self, "Sorry, something went wrong: " + st.turn->failure
                             + ". You can send your message again.",
                     true);
-  } else if (st.stop_reason == turn_stop::cancelled) {
+  } else if (st.turn->stop_reason == turn_stop::cancelled) {
     // Whoever sent /stop has their answer; callers still waiting for this
     // turn (API requests) hear that it ended. Chats without a waiting
     // caller already saw "Stopped".
     out = turn_final_reply(self, "Stopped before finishing.", false);
-    for (auto& sink : st.injected_sinks)
-      if (sink != st.stopped_by)
+    for (auto& sink : st.turn->injected_sinks)
+      if (sink != st.turn->stopped_by)
         self->send(sink, out);
-    if (st.current.reply_to && st.current.reply_to != st.stopped_by)
+    if (st.turn->message.reply_to && st.turn->message.reply_to != st.turn->stopped_by)
       deliver(self, std::move(out));
     fire(self, turn_event::ok);
     return;
   } else {
-    out = turn_final_reply(self, st.reply, st.stop_reason == turn_stop::error);
+    out = turn_final_reply(self, st.turn->reply, st.turn->stop_reason == turn_stop::error);
     // The message tool already put the answer in this chat (through the
     // outbox): sending it again would repeat. Nobody waiting: nothing goes
     // out; the channel manager waiting: only the turn's end marker (no
     // text, as after a streamed answer), so the chat knows the turn ended.
-    if (st.delivered_by_tool && st.stop_reason != turn_stop::error
-        && st.injected_sinks.empty()) {
-      if (!st.current.reply_to) {
+    if (st.turn->delivered_by_tool && st.turn->stop_reason != turn_stop::error
+        && st.turn->injected_sinks.empty()) {
+      if (!st.turn->message.reply_to) {
         fire(self, turn_event::ok);
         return;
       }
-      if (st.current.reply_to == st.svc.outbox) {
+      if (st.turn->message.reply_to == st.svc.outbox) {
         out.content.clear();
         auto meta = json::parse(out.metadata_json, nullptr, false);
         if (!meta.is_object())
@@ -185,7 +185,7 @@ void do_respond(session_pointer self) {
     }
   }
   // Callers whose messages were injected into this turn wait for it too.
-  for (auto& sink : st.injected_sinks)
+  for (auto& sink : st.turn->injected_sinks)
     self->send(sink, out);
   deliver(self, std::move(out));
   fire(self, turn_event::ok);
@@ -219,6 +219,8 @@ void fire(session_pointer self, turn_event event) {
     // A bug in a state's work: end the turn rather than wedge the session.
     self->state.log->error("[{}] [T{}] {}", st.key, st.turn_number,
                                st.machine.error());
+    if (!st.turn)
+      return; // a late event after its turn ended: nothing left to end
     deliver(self, turn_final_reply(self, "Sorry, something went wrong inside the "
                                   "agent. You can send your message again.",
                             true));
@@ -239,10 +241,10 @@ void fail(session_pointer self, std::string what) {
   auto& st = self->state;
   self->state.log->error("[{}] [T{}] turn failed in {}: {}", st.key,
                              st.turn_number, to_string(st.machine.state()), what);
-  if (st.machine.done())
+  if (st.machine.done() || !st.turn)
     return;
-  if (st.failure.empty())
-    st.failure = std::move(what);
+  if (st.turn->failure.empty())
+    st.turn->failure = std::move(what);
   fire(self, turn_event::fail);
 }
 

@@ -1,0 +1,59 @@
+// One turn's own data: made when a message starts a turn (RESTORE) and
+// dropped when the turn is DONE, so nothing of it is reset by hand and
+// nothing of one turn reaches the next. What outlives a turn on purpose
+// (the transcript, the archive mark, the model choice, the last usage for
+// /status, the last system prompt served, the goal's epoch) stays in
+// session_state.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/runner/run_end.hpp"
+#include "messages/interfaces.hpp"
+
+namespace nb {
+
+struct running_turn {
+  inbound_msg message; ///< what this turn answers
+  bool user_persisted = false; ///< BUILD saved the user's message
+  nlohmann::json user_content; ///< with images as data URLs (null: text)
+
+  // The model loop (RUN) and what it produced.
+  runner_actor runner; ///< the running model loop (null outside RUN)
+  std::vector<nlohmann::json> to_save; ///< persisted at SAVE
+  std::string reply;
+  turn_stop stop_reason = turn_stop::none;
+  answer_finish finish_reason = answer_finish::normal; ///< of the last reply
+  bool streamed = false; ///< the reply already went out as deltas
+  bool delivered_by_tool = false; ///< the message tool answered this chat
+  std::string failure; ///< what went wrong, for the user and the log
+
+  // /stop and /new while it runs.
+  bool cancel_requested = false;
+  outbound_sink stopped_by; ///< who asked for the stop (told apart)
+
+  // Messages injected into it (session_busy.cpp, session_injected.cpp).
+  /// Reply sinks of the injected messages, told the answer too.
+  std::vector<outbound_sink> injected_sinks;
+  /// Injected user messages already appended to the file (not yet in the
+  /// transcript): SAVE rewrites the file in turn order.
+  std::vector<nlohmann::json> injected_on_disk;
+  /// Their inbox entries, settled at the turn's end if not before (when
+  /// their early save failed, SAVE keeps them).
+  std::vector<std::string> injected_inbox_ids;
+
+  // Sustained goals (session_goal.cpp).
+  bool goal_requested = false;  ///< started by /goal
+  bool goal_permission = false; ///< create_goal and replace allowed now
+
+  // Semantic memory (session_recall.cpp).
+  std::string recalled;        ///< the recalled lines ("" = none)
+  bool recall_pending = false; ///< the recall's answer is still out
+  std::function<void()> after_recall; ///< BUILD goes on with this then
+};
+
+} // namespace nb
