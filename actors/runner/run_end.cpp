@@ -17,8 +17,8 @@ std::string to_string(turn_stop x) {
 
 turn_stop turn_stop_from(std::string_view word) {
   for (auto x : {turn_stop::completed, turn_stop::max_iterations,
-                 turn_stop::empty_final_response, turn_stop::tool_error, turn_stop::error,
-                 turn_stop::cancelled})
+                 turn_stop::empty_final_response, turn_stop::tool_error,
+                 turn_stop::error, turn_stop::cancelled})
     if (word == to_string(x))
       return x;
   return turn_stop::none;

@@ -17,9 +17,9 @@ enum class turn_stop : uint8_t {
   max_iterations, ///< the iteration budget ran out; a final answer was asked
   /// the model answered nothing twice; a final answer was asked
   empty_final_response,
-  tool_error,     ///< a tool failed and the run stops on tool errors
-  error,          ///< the model could not be reached or answered an error
-  cancelled,      ///< /stop or /new ended it
+  tool_error, ///< a tool failed and the run stops on tool errors
+  error,      ///< the model could not be reached or answered an error
+  cancelled,  ///< /stop or /new ended it
 };
 
 /// Its word: "completed", "max_iterations", "empty_final_response",

@@ -18,7 +18,7 @@
 namespace nb {
 
 struct running_turn {
-  inbound_msg message; ///< what this turn answers
+  inbound_msg message;         ///< what this turn answers
   bool user_persisted = false; ///< BUILD saved the user's message
   nlohmann::json user_content; ///< with images as data URLs (null: text)
 
@@ -28,9 +28,9 @@ struct running_turn {
   std::string reply;
   turn_stop stop_reason = turn_stop::none;
   answer_finish finish_reason = answer_finish::normal; ///< of the last reply
-  bool streamed = false; ///< the reply already went out as deltas
+  bool streamed = false;          ///< the reply already went out as deltas
   bool delivered_by_tool = false; ///< the message tool answered this chat
-  std::string failure; ///< what went wrong, for the user and the log
+  std::string failure;            ///< what went wrong, for the user and the log
 
   // /stop and /new while it runs.
   bool cancel_requested = false;
@@ -51,8 +51,8 @@ struct running_turn {
   bool goal_permission = false; ///< create_goal and replace allowed now
 
   // Semantic memory (session_recall.cpp).
-  std::string recalled;        ///< the recalled lines ("" = none)
-  bool recall_pending = false; ///< the recall's answer is still out
+  std::string recalled;               ///< the recalled lines ("" = none)
+  bool recall_pending = false;        ///< the recall's answer is still out
   std::function<void()> after_recall; ///< BUILD goes on with this then
 };
 

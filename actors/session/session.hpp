@@ -104,8 +104,8 @@ struct session_state {
   token_usage last_turn_sum;          ///< its requests added up
 
   // Archiving (session_archive.cpp).
-  std::string summary;    ///< archived summary of consolidated turns
-  std::string summary_at; ///< when the summarised conversation was active
+  std::string summary;       ///< archived summary of consolidated turns
+  std::string summary_at;    ///< when the summarised conversation was active
   size_t archived = 0;       ///< messages before this index are archived
   bool archiving = false;    ///< a worker is summarising a range
   size_t archiving_upto = 0; ///< the end of that range

@@ -106,7 +106,8 @@ void while_busy(session_pointer self, inbound_msg in) {
     with_memory_text(self, cmd, [=](std::string text) {
       auto ctx = command_context_for(self);
       ctx.memory_text = std::move(text);
-      deliver_to(self, in, command_answer_to(self, in, run_command(cmd, ctx).text));
+      deliver_to(self, in,
+                 command_answer_to(self, in, run_command(cmd, ctx).text));
     });
     return;
   }
@@ -143,7 +144,8 @@ void while_busy(session_pointer self, inbound_msg in) {
     with_subagent_count(self, [=](int32_t m) {
       auto ctx = command_context_for(self);
       ctx.active_tasks += m;
-      deliver_to(self, in, command_answer_to(self, in, run_command(cmd, ctx).text));
+      deliver_to(self, in,
+                 command_answer_to(self, in, run_command(cmd, ctx).text));
       settle_inbox(self, in);
     });
     return;

@@ -89,8 +89,9 @@ void do_command(session_pointer self) {
     return;
   }
   // System turns (subagent results, schedules) are never commands.
-  auto cmd = never_a_command(st.turn->message) ? parsed_command{}
-                                         : parse_command(st.turn->message.content);
+  auto cmd = never_a_command(st.turn->message)
+               ? parsed_command{}
+               : parse_command(st.turn->message.content);
   if (!cmd.is_command) {
     fire(self, turn_event::dispatch);
     return;

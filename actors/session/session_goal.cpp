@@ -71,7 +71,8 @@ void goal_state_event(session_pointer self, const inbound_msg& chat) {
 /// Only those turns continue, as in the original (its direct calls have
 /// no queue to continue in).
 bool answers_in_chat(const session_state& st) {
-  return !st.turn->message.reply_to || st.turn->message.reply_to == st.svc.outbox;
+  return !st.turn->message.reply_to
+         || st.turn->message.reply_to == st.svc.outbox;
 }
 
 json continuation_marker(const inbound_msg& in) {

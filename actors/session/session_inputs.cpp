@@ -72,8 +72,8 @@ void fetch_prompt(session_pointer self, std::function<void()> then) {
                      "prompt is built by a worker",
                      st.key, render(self, err));
         auto path = std::getenv("PATH");
-        prompt_inputs in{st.cfg.workspace, channel, st.key,
-                         st.summary, st.summary_at, path ? path : ""};
+        prompt_inputs in{st.cfg.workspace, channel,       st.key,
+                         st.summary,       st.summary_at, path ? path : ""};
         auto worker = self->spawn<caf::detached>(prompt_worker, std::move(in));
         timed_request(self, worker, st.cfg.store_timeout, caf::get_atom::value)
           .then(

@@ -80,7 +80,7 @@ void start_recall(session_pointer self) {
         st.memory_mode = mode_text(hits);
         for (auto& h : hits.hits)
           st.turn->recalled += "\n- [" + h.category + ", " + h.date + ", #"
-                         + std::to_string(h.id) + "] " + h.text;
+                               + std::to_string(h.id) + "] " + h.text;
         recall_done(self);
       },
       [=](caf::error& err) {

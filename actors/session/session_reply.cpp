@@ -14,7 +14,8 @@ namespace nb {
 
 using json = nlohmann::json;
 
-outbound_msg turn_final_reply(session_pointer self, std::string text, bool is_error) {
+outbound_msg turn_final_reply(session_pointer self, std::string text,
+                              bool is_error) {
   auto& in = self->state.turn->message;
   outbound_msg out;
   out.channel = in.channel;

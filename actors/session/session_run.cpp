@@ -28,16 +28,17 @@ json model_messages(session_pointer self) {
     msgs.push_back({{"role", "system"}, {"content", st.system_prompt}});
   } else {
     auto path = std::getenv("PATH");
-    prompt_inputs in{st.cfg.workspace, st.turn->message.channel, st.key, st.summary,
-                     st.summary_at, path ? path : ""};
+    prompt_inputs in{st.cfg.workspace, st.turn->message.channel,
+                     st.key,           st.summary,
+                     st.summary_at,    path ? path : ""};
     msgs.push_back({{"role", "system"}, {"content", st.prompt.get(in)}});
   }
   st.prompt_tokens = estimate_message_tokens(msgs[0]);
   // The transcript already ends with this turn's user message; archived
   // turns are left out (their summary is in the system prompt).
-  auto history = replay_history(st.transcript, st.cfg.replay_limit,
-                                replay_start(st.transcript,
-                                             st.archived - st.base));
+  auto history =
+    replay_history(st.transcript, st.cfg.replay_limit,
+                   replay_start(st.transcript, st.archived - st.base));
   for (auto& m : history)
     msgs.push_back(std::move(m));
   auto& last = msgs.back();
@@ -46,9 +47,11 @@ json model_messages(session_pointer self) {
   if (!st.turn->user_content.is_null())
     last["content"] = st.turn->user_content;
   // After the user's text, so the prefix stays cacheable.
-  auto block = runtime_context(st.turn->message.channel, st.turn->message.chat_id,
-                               st.turn->message.sender_id, st.cfg.zone.get());
-  if (auto note = session_mail_note(st.turn->message.metadata_json); !note.empty())
+  auto block =
+    runtime_context(st.turn->message.channel, st.turn->message.chat_id,
+                    st.turn->message.sender_id, st.cfg.zone.get());
+  if (auto note = session_mail_note(st.turn->message.metadata_json);
+      !note.empty())
     block.insert(block.rfind("\n[/Runtime Context]"), "\n" + note);
   // The active goal as metadata, then what to do about it.
   if (auto lines = goal_context_lines(self); !lines.empty())
@@ -112,9 +115,9 @@ void do_run(session_pointer self) {
   rs.context_window_tokens = st.runtime.context_window_tokens;
   // A temporary chat writes no offload file: the governor cuts a long
   // result short instead.
-  rs.offload = offload_settings{st.cfg.temporary ? std::string{}
-                                                 : st.cfg.workspace,
-                                st.cfg.max_tool_result_chars};
+  rs.offload =
+    offload_settings{st.cfg.temporary ? std::string{} : st.cfg.workspace,
+                     st.cfg.max_tool_result_chars};
   rs.session = caf::actor_cast<session_actor>(self);
   rs.model_provider = st.runtime.provider;
   rs.subagents = st.svc.subagents;
@@ -168,7 +171,8 @@ void do_run(session_pointer self) {
       [=](caf::error& err) {
         if (self->state.turn)
           self->state.turn->runner = nullptr;
-        fail(self, "the model loop stopped unexpectedly (" + render(self, err) + ")");
+        fail(self,
+             "the model loop stopped unexpectedly (" + render(self, err) + ")");
       });
 }
 

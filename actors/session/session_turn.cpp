@@ -73,20 +73,21 @@ void do_build(session_pointer self) {
   start_recall(self);
   auto persist_user = [=] {
     // The user's message is on disk before the model is called.
-    persist(self, {user_message(self->state.turn->message)}, "your message", [=] {
-      self->state.turn->user_persisted = true;
-      settle_inbox(self, self->state.turn->message);
-      after_recall(self, [=] {
-        fetch_prompt(self, [=] { fire(self, turn_event::ok); });
-      });
-    });
+    persist(self, {user_message(self->state.turn->message)}, "your message",
+            [=] {
+              self->state.turn->user_persisted = true;
+              settle_inbox(self, self->state.turn->message);
+              after_recall(self, [=] {
+                fetch_prompt(self, [=] { fire(self, turn_event::ok); });
+              });
+            });
   };
   if (st.turn->message.media.empty()) {
     persist_user();
     return;
   }
-  auto worker = self->spawn<caf::detached>(media_worker, st.turn->message.content,
-                                           st.turn->message.media);
+  auto worker = self->spawn<caf::detached>(
+    media_worker, st.turn->message.content, st.turn->message.media);
   timed_request(self, worker, std::chrono::seconds(60), caf::get_atom::value)
     .then(
       [=](std::string& content) {
@@ -110,7 +111,8 @@ void do_save(session_pointer self) {
   st.turn->to_save.clear();
   bool rewrite = !st.turn->injected_on_disk.empty();
   bool lost = rewrite && merge_injected(self, msgs);
-  if (st.machine.failed() || st.turn->stop_reason == turn_stop::cancelled || lost) {
+  if (st.machine.failed() || st.turn->stop_reason == turn_stop::cancelled
+      || lost) {
     // Keep the user's words even when the turn failed before BUILD saved
     // them, and close the turn so the transcript stays valid for replay
     // (a stopped turn keeps its partial work the same way).
@@ -146,9 +148,10 @@ void do_respond(session_pointer self) {
   goal_status_event(self, "idle");
   outbound_msg out;
   if (st.machine.failed()) {
-    out = turn_final_reply(self, "Sorry, something went wrong: " + st.turn->failure
-                            + ". You can send your message again.",
-                    true);
+    out = turn_final_reply(self,
+                           "Sorry, something went wrong: " + st.turn->failure
+                             + ". You can send your message again.",
+                           true);
   } else if (st.turn->stop_reason == turn_stop::cancelled) {
     // Whoever sent /stop has their answer; callers still waiting for this
     // turn (API requests) hear that it ended. Chats without a waiting
@@ -157,12 +160,14 @@ void do_respond(session_pointer self) {
     for (auto& sink : st.turn->injected_sinks)
       if (sink != st.turn->stopped_by)
         self->send(sink, out);
-    if (st.turn->message.reply_to && st.turn->message.reply_to != st.turn->stopped_by)
+    if (st.turn->message.reply_to
+        && st.turn->message.reply_to != st.turn->stopped_by)
       deliver(self, std::move(out));
     fire(self, turn_event::ok);
     return;
   } else {
-    out = turn_final_reply(self, st.turn->reply, st.turn->stop_reason == turn_stop::error);
+    out = turn_final_reply(self, st.turn->reply,
+                           st.turn->stop_reason == turn_stop::error);
     // The message tool already put the answer in this chat (through the
     // outbox): sending it again would repeat. Nobody waiting: nothing goes
     // out; the channel manager waiting: only the turn's end marker (no
@@ -221,9 +226,10 @@ void fire(session_pointer self, turn_event event) {
                                st.machine.error());
     if (!st.turn)
       return; // a late event after its turn ended: nothing left to end
-    deliver(self, turn_final_reply(self, "Sorry, something went wrong inside the "
-                                  "agent. You can send your message again.",
-                            true));
+    deliver(self, turn_final_reply(self,
+                                   "Sorry, something went wrong inside the "
+                                   "agent. You can send your message again.",
+                                   true));
     st.machine.start(now_us());
     st.machine.fire(turn_event::fail, now_us());
     turn_finished(self);
