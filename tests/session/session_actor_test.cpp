@@ -1,0 +1,231 @@
+// The session actor at the message level: inbound messages in, replies and
+// stored transcripts out. The store is the in-memory one temporary chats use;
+// the model is a stand-in provider answering on the typed interface (no HTTP),
+// so the real runner the session spawns runs each turn against it.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <caf/all.hpp>
+#include <nlohmann/json.hpp>
+
+#include "actors/session/session.hpp"
+#include "actors/store/memory_store.hpp"
+#include "tests/support/scratch_dir.hpp"
+#include "tests/support/system_fixture.hpp"
+
+using namespace nb;
+using namespace std::chrono_literals;
+using json = nlohmann::json;
+
+namespace {
+
+/// The stand-in model's wider interface: the test asks it what it was sent.
+using scripted_model_actor = provider_actor::extend<
+  caf::replies_to<caf::get_atom>::with<std::vector<std::string>>>;
+
+struct scripted_model_state {
+  scripted_model_state() = default;
+  static inline const char* name = "scripted_model";
+  std::vector<std::string> models; ///< each request's model
+  /// Requests held unanswered (the user's text contained "hold").
+  std::vector<caf::typed_response_promise<model_reply>> held;
+};
+
+/// Answers "echo: <the user's text>" (without the runtime block), or holds
+/// the request when the text asks for it, as a slow model would.
+scripted_model_actor::behavior_type scripted_model(
+  scripted_model_actor::stateful_pointer<scripted_model_state> self) {
+  return {
+    [=](model_request& rq) -> caf::result<model_reply> {
+      auto& st = self->state;
+      st.models.push_back(rq.model);
+      auto msgs = json::parse(rq.messages_json);
+      auto text = msgs.back().value("content", json("")).is_string()
+                    ? msgs.back()["content"].get<std::string>()
+                    : std::string{};
+      text = text.substr(0, text.find("\n\n[Runtime Context"));
+      text = text.substr(0, text.find("\n[Runtime Context"));
+      if (text.find("hold") != std::string::npos) {
+        auto rp = self->make_response_promise<model_reply>();
+        st.held.push_back(rp);
+        return rp;
+      }
+      model_reply r;
+      r.content = "echo: " + text;
+      r.finish_reason = "stop";
+      r.usage.prompt_tokens = 100;
+      r.usage.completion_tokens = 5;
+      r.usage.total_tokens = 105;
+      return r;
+    },
+    [=](caf::get_atom) { return self->state.models; },
+  };
+}
+
+settings with_presets() {
+  settings s;
+  s.agent.model = "base-model";
+  model_preset fast;
+  fast.model = "fast-model";
+  s.model_presets["Fast"] = fast;
+  return s;
+}
+
+struct session_rig {
+  test::system_fixture fx;
+  test::scratch_dir workspace;
+  store_admin_actor store = fx.sys.spawn(memory_store_impl);
+  scripted_model_actor model = fx.sys.spawn(scripted_model);
+  session_goal_view session;
+  std::string key = "test:chat";
+
+  session_rig() {
+    auto cfg = make_session_config(with_presets());
+    cfg.workspace = workspace.path;
+    cfg.idle = std::chrono::hours(1);
+    cfg.model_timeout = 30s;
+    session_services svc;
+    svc.store = store;
+    svc.provider = model;
+    session = fx.sys.spawn(session_impl, key, cfg, svc, router_actor{});
+  }
+
+  ~session_rig() {
+    for (auto a : {caf::actor_cast<caf::actor>(session),
+                   caf::actor_cast<caf::actor>(model),
+                   caf::actor_cast<caf::actor>(store)})
+      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+  }
+
+  inbound_msg message(const std::string& text, caf::scoped_actor& from) {
+    inbound_msg in;
+    in.channel = "test";
+    in.chat_id = "chat";
+    in.sender_id = "tester";
+    in.content = text;
+    in.reply_to = caf::actor_cast<outbound_sink>(from);
+    return in;
+  }
+
+  /// The next final reply `self` receives (content empty on a timeout).
+  static outbound_msg final_reply(caf::scoped_actor& self) {
+    outbound_msg out;
+    bool done = false;
+    while (!done)
+      self->receive(
+        [&](outbound_msg& m) {
+          if (m.kind != outbound_kind::final_reply)
+            return;
+          out = std::move(m);
+          done = true;
+        },
+        caf::after(30s) >> [&] { done = true; });
+    return out;
+  }
+
+  outbound_msg say(const std::string& text) {
+    caf::scoped_actor self{fx.sys};
+    self->send(session, message(text, self));
+    return final_reply(self);
+  }
+
+  /// The stored messages of the chat and its metadata.
+  session_snapshot stored() {
+    caf::scoped_actor self{fx.sys};
+    session_snapshot snap;
+    self->request(store, 10s, session_load{key})
+      .receive([&](session_snapshot& s) { snap = std::move(s); },
+               [](caf::error&) {});
+    return snap;
+  }
+
+  std::vector<std::string> stored_texts(const std::string& role) {
+    std::vector<std::string> out;
+    for (auto& text : stored().messages) {
+      auto m = json::parse(text);
+      if (m.value("role", "") == role && m["content"].is_string())
+        out.push_back(m["content"]);
+    }
+    return out;
+  }
+
+  std::vector<std::string> models_asked() {
+    caf::scoped_actor self{fx.sys};
+    std::vector<std::string> out;
+    self->request(model, 10s, caf::get_atom::value)
+      .receive(
+        [&](std::vector<std::string>& models) { out = std::move(models); },
+        [](caf::error&) {});
+    return out;
+  }
+};
+
+json meta_of(const outbound_msg& m) {
+  return json::parse(m.metadata_json, nullptr, false);
+}
+
+} // namespace
+
+TEST_CASE("session: a turn is answered with its metadata and stored") {
+  session_rig rig;
+  auto reply = rig.say("hello");
+  CHECK(reply.content == "echo: hello");
+  CHECK_FALSE(reply.is_error);
+  auto meta = meta_of(reply);
+  REQUIRE(meta.is_object());
+  CHECK(meta["stop_reason"] == "completed");
+  CHECK(meta["streamed"] == false);
+  CHECK(meta["usage"]["prompt_tokens"] == 100);
+  CHECK(rig.stored_texts("user") == std::vector<std::string>{"hello"});
+  CHECK(rig.stored_texts("assistant")
+        == std::vector<std::string>{"echo: hello"});
+  CHECK(rig.models_asked() == std::vector<std::string>{"base-model"});
+}
+
+TEST_CASE("session: /model switches what the next turn uses and is stored") {
+  session_rig rig;
+  auto switched = rig.say("/model fast");
+  CHECK(switched.content.rfind("Switched this chat to preset Fast", 0) == 0);
+  // A command's answer carries no turn metadata: no model ran.
+  CHECK(meta_of(switched)["render_as"] == "text");
+  auto meta = json::parse(rig.stored().metadata_json, nullptr, false);
+  REQUIRE(meta.is_object());
+  CHECK(meta["model_preset"] == "Fast");
+  auto reply = rig.say("which model?");
+  CHECK(reply.content == "echo: which model?");
+  CHECK(rig.models_asked() == std::vector<std::string>{"fast-model"});
+}
+
+TEST_CASE("session: /stop ends the running turn and the next one starts "
+          "clean") {
+  session_rig rig;
+  caf::scoped_actor asker{rig.fx.sys};
+  asker->send(rig.session, rig.message("hold on, think long", asker));
+  // The model has the request (and holds it).
+  bool asked = false;
+  for (int i = 0; i < 2000 && !asked; ++i) {
+    asked = rig.models_asked().size() == 1;
+    if (!asked)
+      std::this_thread::sleep_for(10ms);
+  }
+  REQUIRE(asked);
+  caf::scoped_actor stopper{rig.fx.sys};
+  stopper->send(rig.session, rig.message("/stop", stopper));
+  auto stopped = session_rig::final_reply(stopper);
+  CHECK(stopped.content == "Stopped 1 task(s).");
+  // The caller still waiting for the stopped turn hears that it ended.
+  auto ended = session_rig::final_reply(asker);
+  CHECK(ended.content == "Stopped before finishing.");
+  CHECK(meta_of(ended)["stop_reason"] == "cancelled");
+  // Nothing of the stopped turn is left over: the next one runs and ends
+  // as completed.
+  auto next = rig.say("are you back?");
+  CHECK(next.content == "echo: are you back?");
+  CHECK(meta_of(next)["stop_reason"] == "completed");
+  CHECK(rig.stored_texts("user")
+        == std::vector<std::string>{"hold on, think long", "are you back?"});
+}
