@@ -85,11 +85,13 @@ int cmd_gateway(const options& opts) {
                choice.api_base);
     else
       lg->warn("no usable provider: {}", choice.problem);
-    gateway_http_server health{rt.system(), rt.stats(), *cfg};
-    health.serve_channels(rt.channels());
-    // The main thread serves the API while it waits for the signal.
+    // The API listens before /health answers: whoever waits for /health
+    // (a service manager, a script, the bench) may call the API at once.
+    // The main thread serves it while it waits for the signal.
     api_server api{rt.system(), rt.router(), *cfg, api_limits{},
                    api_loop::caller_first};
+    gateway_http_server health{rt.system(), rt.stats(), *cfg};
+    health.serve_channels(rt.channels());
     lg->info("gateway ready: API on http://{}:{}/v1, health on http://{}:{} "
              "({} heap)",
              cfg->api.host, api.port(), cfg->gateway.host, health.port(),

@@ -44,9 +44,10 @@ figures summarize(std::vector<double> us, double wall_s) {
 }
 
 /// Runs `per_client` calls on each of `clients` threads; `call(client, i)`
-/// returns false on failure.
+/// returns false on failure (counted and named by `what`).
 template <class Make, class Call>
-figures hammer(int clients, int per_client, Make make, Call call) {
+figures hammer(const char* what, int clients, int per_client, Make make,
+               Call call) {
   std::vector<std::vector<double>> lat(clients);
   std::atomic<int> failures{0};
   auto t0 = steady_clock::now();
@@ -65,7 +66,8 @@ figures hammer(int clients, int per_client, Make make, Call call) {
     t.join();
   double wall = duration<double>(steady_clock::now() - t0).count();
   if (failures > 0)
-    std::cerr << "warning: " << failures << " failed calls\n";
+    std::cerr << "warning: " << what << ": " << failures << " of "
+              << clients * per_client << " calls failed\n";
   std::vector<double> all;
   for (auto& v : lat)
     all.insert(all.end(), v.begin(), v.end());
@@ -126,7 +128,15 @@ int main(int argc, char** argv) {
     auto b = body;
     b["session_id"] = "bench-" + std::to_string(client) + "-" + std::to_string(i / 10);
     auto r = c.Post("/v1/chat/completions", b.dump(), "application/json");
-    return r && r->status == 200;
+    if (r && r->status == 200)
+      return true;
+    static std::atomic<bool> told{false};
+    if (!told.exchange(true)) // the first failure says why
+      std::cerr << "a turn failed: "
+                << (r ? std::to_string(r->status) + " " + r->body.substr(0, 200)
+                      : httplib::to_string(r.error()))
+                << "\n";
+    return false;
   };
   // The raw baseline replays, request for request, the bodies the gateway
   // sent for the turns just measured: same payloads, no kernel in between.
@@ -135,7 +145,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> bodies;
     for (size_t i = from; i < reqs.size(); ++i)
       bodies.push_back(reqs[i].raw_body);
-    return hammer(clients, per_client, make_llm,
+    return hammer("raw replay", clients, per_client, make_llm,
                   [&](httplib::Client& c, int client, int i) {
                     auto& b = bodies[(size_t(client) * per_client + i) % bodies.size()];
                     auto r = c.Post("/v1/chat/completions", b, "application/json");
@@ -143,10 +153,10 @@ int main(int argc, char** argv) {
                   });
   };
 
-  hammer(1, 50, make_api, turn_call); // warm up
+  hammer("warm-up", 1, 50, make_api, turn_call);
   auto mark = llm.request_count();
   double cpu0 = cpu_ms(gw.pid());
-  auto turn1 = hammer(1, n, make_api, turn_call);
+  auto turn1 = hammer("turns, 1 client", 1, n, make_api, turn_call);
   // The gateway's own CPU per turn: steadier than latency on a busy machine.
   double cpu_per_turn_us = (cpu_ms(gw.pid()) - cpu0) * 1000.0 / n;
   auto raw1 = replay(mark, 1, n);
@@ -191,7 +201,7 @@ int main(int argc, char** argv) {
   double raw_last = raw_median(long_mark + long_us.size() - tenth, tenth);
   int per64 = std::max(1, n / 64) * 4;
   mark = llm.request_count();
-  auto turn64 = hammer(64, per64, make_api, turn_call);
+  auto turn64 = hammer("turns, 64 clients", 64, per64, make_api, turn_call);
   auto raw64 = replay(mark, 64, per64);
 
   std::this_thread::sleep_for(seconds(10));
