@@ -162,6 +162,11 @@ std::vector<json> fake_feishu::sent() const {
   return impl_->sent;
 }
 
+std::vector<json> fake_feishu::uploads() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->uploads;
+}
+
 bool fake_feishu::wait_sent(size_t n, std::chrono::milliseconds t) const {
   std::unique_lock<std::mutex> g{impl_->mx};
   return impl_->cv.wait_for(g, t, [&] { return impl_->sent.size() >= n; });

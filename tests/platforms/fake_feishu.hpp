@@ -71,6 +71,10 @@ public:
   std::vector<nlohmann::json> sent() const;
   bool wait_sent(size_t n, std::chrono::milliseconds t) const;
   int send_calls() const;
+  /// Accepted uploads (im/v1/images and im/v1/files): {"path", "fields"
+  /// (the form's text fields), "file_name", "bytes" (the file's size),
+  /// "key" (the image_key or file_key answered)}.
+  std::vector<nlohmann::json> uploads() const;
   /// Message ids that got a reaction, with its emoji type.
   std::vector<nlohmann::json> reactions() const;
   bool wait_reactions(size_t n, std::chrono::milliseconds t) const;

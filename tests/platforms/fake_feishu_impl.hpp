@@ -41,7 +41,7 @@ struct fake_feishu::impl {
   std::deque<std::string> raw;
   std::vector<std::string> acked;
   std::vector<int> ack_codes;
-  std::vector<json> sent, reactions;
+  std::vector<json> sent, reactions, uploads;
   std::map<std::string, std::string> resources;
   bool drop_now = false, ignore_acks = false, limit_by_code = false;
   int limited = 0, reset_s = 1, connections = 0, pings = 0, send_calls = 0;

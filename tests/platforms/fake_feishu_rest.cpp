@@ -94,6 +94,43 @@ void fake_feishu::impl::routes() {
               answer(res, {{"code", 0}, {"msg", "success"},
                            {"data", {{"reaction_id", "r1"}}}});
             });
+  // Uploads: multipart/form-data with the file under "image" or "file".
+  auto accept_upload = [this](const httplib::Request& req,
+                              httplib::Response& res, const char* file_part,
+                              const char* key_name, const char* key_prefix) {
+    if (!authorised(req, res))
+      return;
+    json fields = json::object();
+    const httplib::MultipartFormData* file = nullptr;
+    for (const auto& [name, part] : req.files) {
+      if (name == file_part)
+        file = &part;
+      else
+        fields[name] = part.content;
+    }
+    if (!req.is_multipart_form_data() || file == nullptr
+        || file->content.empty())
+      return answer(res, {{"code", 234001}, {"msg", "Invalid request param."}},
+                    400);
+    std::lock_guard<std::mutex> g{mx};
+    std::string key = key_prefix + std::to_string(uploads.size() + 1);
+    uploads.push_back(json{{"path", req.path},
+                           {"fields", fields},
+                           {"file_name", file->filename},
+                           {"bytes", file->content.size()},
+                           {"key", key}});
+    answer(res, {{"code", 0}, {"msg", "success"}, {"data", {{key_name, key}}}});
+  };
+  rest.Post(
+    "/open-apis/im/v1/images",
+    [accept_upload](const httplib::Request& req, httplib::Response& res) {
+      accept_upload(req, res, "image", "image_key", "img_v3_");
+    });
+  rest.Post(
+    "/open-apis/im/v1/files",
+    [accept_upload](const httplib::Request& req, httplib::Response& res) {
+      accept_upload(req, res, "file", "file_key", "file_v3_");
+    });
   rest.Get(R"(/open-apis/im/v1/messages/([^/]+)/resources/([^/]+))",
            [this](const httplib::Request& req, httplib::Response& res) {
              if (!authorised(req, res))

@@ -69,16 +69,19 @@ bool open_api::wait(double seconds) {
 }
 
 api_result open_api::send(const std::string& method, const std::string& path,
-                          const json& body, const std::string& token) {
+                          const std::string& payload,
+                          const std::string& content_type,
+                          const std::string& token) {
   std::map<std::string, std::string> headers;
   if (!token.empty())
     headers["Authorization"] = "Bearer " + token;
   double asked = 0;
   api_result out;
   for (int attempt = 0;; ++attempt) {
-    auto r = http_.call(method, path, body.is_null() ? "" : body.dump(),
-                        headers, std::chrono::seconds(30),
-                        "application/json; charset=utf-8");
+    // Uploads (up to 30 MB) get longer than a message.
+    auto r = http_.call(
+      method, path, payload, headers,
+      std::chrono::seconds(content_type == json_type ? 30 : 120), content_type);
     out = api_result{};
     out.status = r.status;
     if (r.status == 0) {
@@ -102,9 +105,10 @@ std::string open_api::token(std::string& error) {
   auto now = unix_ms();
   if (cache_.fresh(now))
     return cache_.token;
-  auto r = send("POST", "/open-apis/auth/v3/tenant_access_token/internal",
-                json{{"app_id", cfg_.app_id}, {"app_secret", cfg_.app_secret}},
-                "");
+  auto r =
+    send("POST", "/open-apis/auth/v3/tenant_access_token/internal",
+         json{{"app_id", cfg_.app_id}, {"app_secret", cfg_.app_secret}}.dump(),
+         json_type, "");
   auto token = r.body.is_object() ? r.body.value("tenant_access_token", "")
                                   : std::string{};
   if (!r.ok() || token.empty()) {
@@ -121,6 +125,19 @@ std::string open_api::token(std::string& error) {
 
 api_result open_api::call(const std::string& method, const std::string& path,
                           const json& body) {
+  return send_with_token(method, path, body.is_null() ? "" : body.dump(),
+                         json_type);
+}
+
+api_result open_api::post_form(const std::string& path,
+                               const chan::multipart_form& form) {
+  return send_with_token("POST", path, form.body(), form.content_type());
+}
+
+api_result open_api::send_with_token(const std::string& method,
+                                     const std::string& path,
+                                     const std::string& payload,
+                                     const std::string& content_type) {
   for (int attempt = 0;; ++attempt) {
     std::string error;
     auto t = token(error);
@@ -129,7 +146,7 @@ api_result open_api::call(const std::string& method, const std::string& path,
       out.msg = error;
       return out;
     }
-    auto r = send(method, path, body, t);
+    auto r = send(method, path, payload, content_type, t);
     if (!token_invalid(r.code) || attempt > 0)
       return r;
     cache_.drop();

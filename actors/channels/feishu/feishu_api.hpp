@@ -10,6 +10,7 @@
 
 #include "actors/channels/feishu/feishu_config.hpp"
 #include "actors/channels/kit/http_call.hpp"
+#include "actors/channels/kit/media_out.hpp"
 #include "actors/channels/kit/stop_flag.hpp"
 
 namespace nb::feishu {
@@ -54,11 +55,16 @@ public:
   api_result call(const std::string& method, const std::string& path,
                   const nlohmann::json& body = nullptr);
 
+  /// A multipart/form-data POST (the image and file uploads) with the
+  /// tenant token; rate limits and a stale token handled as for call().
+  api_result post_form(const std::string& path,
+                       const chan::multipart_form& form);
+
   /// A call without the token (the long connection's endpoint).
   api_result call_without_token(const std::string& method,
                                 const std::string& path,
                                 const nlohmann::json& body) {
-    return send(method, path, body, "");
+    return send(method, path, body.is_null() ? "" : body.dump(), json_type, "");
   }
 
   /// Aborts the HTTP call in progress (from another thread).
@@ -75,8 +81,15 @@ public:
   bool credentials_rejected() const { return rejected_; }
 
 private:
+  static constexpr const char* json_type = "application/json; charset=utf-8";
   api_result send(const std::string& method, const std::string& path,
-                  const nlohmann::json& body, const std::string& token);
+                  const std::string& payload, const std::string& content_type,
+                  const std::string& token);
+  /// send() with the tenant token, fetched anew once when Feishu calls it
+  /// invalid.
+  api_result send_with_token(const std::string& method, const std::string& path,
+                             const std::string& payload,
+                             const std::string& content_type);
   bool wait(double seconds);
 
   feishu_config cfg_;

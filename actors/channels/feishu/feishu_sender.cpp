@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/feishu/feishu_api.hpp"
+#include "actors/channels/feishu/feishu_media.hpp"
 #include "actors/channels/kit/http_call.hpp"
+#include "actors/channels/kit/media_out.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 
@@ -48,14 +50,17 @@ const last_message* find_last(const sender_state& st,
   return nullptr;
 }
 
-/// "" once Feishu took the message, else why not.
-std::string deliver(sender_state& st, const outbound_msg& m) {
-  auto [type, content] = render(m.content);
+/// "" once Feishu took the message, else why not. `first`: the reply's
+/// first message, which answers the user's message when replyToMessage
+/// asks; inside a topic every message does, to stay in it.
+std::string deliver(sender_state& st, const outbound_msg& m,
+                    const std::string& type, const std::string& content,
+                    bool first) {
   const auto* last = find_last(st, m.session_key);
-  bool reply = last != nullptr && !last->message_id.empty()
-               && ((st.cfg.reply_to_message
-                    && m.kind != outbound_kind::progress)
-                   || last->in_topic);
+  bool reply =
+    last != nullptr && !last->message_id.empty()
+    && ((first && st.cfg.reply_to_message && m.kind != outbound_kind::progress)
+        || last->in_topic);
   if (reply) {
     json body{{"msg_type", type}, {"content", content}};
     if (last->group && st.cfg.reply_to_message)
@@ -80,21 +85,54 @@ std::string deliver(sender_state& st, const outbound_msg& m) {
   return r.ok() ? "" : r.describe();
 }
 
+/// The attachments after the words. The words went out already, so a
+/// failure here is logged (naming the file) and not answered as an error:
+/// a retry by the manager would send the words twice.
+void deliver_media(sender_state& st, const outbound_msg& m,
+                   const std::vector<std::string>& files, bool first) {
+  auto lg = log::get("channel." + st.cfg.name);
+  for (const auto& path : files) {
+    media_message mm;
+    auto err = upload_media(*st.api, path, mm);
+    if (err.empty())
+      err = deliver(st, m, mm.msg_type, mm.content, first);
+    if (!err.empty())
+      lg->warn("attachment {} for chat {} not sent: {}", path, m.chat_id, err);
+    first = false;
+  }
+}
+
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               feishu_config cfg) {
   self->state.cfg = cfg;
   self->state.api = std::make_unique<open_api>(cfg);
   return {
-    guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
-      if ((m.kind != outbound_kind::final_reply
-           && m.kind != outbound_kind::progress)
-          || m.content.find_first_not_of(" \t\r\n") == std::string::npos)
-        return caf::ok_atom::value;
-      if (auto err = deliver(self->state, m); !err.empty())
-        return caf::make_error(caf::sec::runtime_error,
-                               "feishu message to " + m.chat_id + ": " + err);
-      return caf::ok_atom::value;
-    }),
+    guard("channels",
+          [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
+            if (m.kind != outbound_kind::final_reply
+                && m.kind != outbound_kind::progress)
+              return caf::ok_atom::value;
+            // Links go with the words; files are uploaded.
+            std::string text = m.content;
+            std::vector<std::string> files;
+            for (auto& ref : chan::outbound_media(m.metadata_json)) {
+              if (chan::is_web_link(ref))
+                text += (text.empty() ? "" : "\n") + ref;
+              else
+                files.push_back(std::move(ref));
+            }
+            bool words = text.find_first_not_of(" \t\r\n") != std::string::npos;
+            if (words) {
+              auto [type, content] = render(text);
+              if (auto err = deliver(self->state, m, type, content, true);
+                  !err.empty())
+                return caf::make_error(caf::sec::runtime_error,
+                                       "feishu message to " + m.chat_id + ": "
+                                         + err);
+            }
+            deliver_media(self->state, m, files, !words);
+            return caf::ok_atom::value;
+          }),
     [self](const inbound_msg& in) {
       auto meta = json::parse(in.metadata_json, nullptr, false);
       if (!meta.is_object())

@@ -14,7 +14,9 @@ namespace nb::feishu {
 /// replyToMessage (or inside a topic) they answer the last message of their
 /// session through the reply API, in a thread for groups with
 /// replyToMessage. Rate-limit answers are waited out; stream deltas are not
-/// shown.
+/// shown. Attachments (metadata "media") follow the words: files uploaded
+/// and sent by their keys (see feishu_media.hpp), links added to the
+/// words; one that is missing, too big or refused is logged and skipped.
 chan::sender_actor spawn_sender(caf::actor_system& sys, feishu_config cfg);
 
 /// "text" or "interactive", and the content string for it.
