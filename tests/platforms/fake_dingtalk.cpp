@@ -10,6 +10,7 @@
 
 #include <httplib.h>
 
+#include "tests/platforms/fake_dingtalk_upload.hpp"
 #include "tests/platforms/ws_listener.hpp"
 
 namespace nb::test {
@@ -53,7 +54,7 @@ struct fake_dingtalk::impl {
   std::deque<std::string> raw; ///< SYSTEM frames and raw text, sent once
   std::set<std::string> ping_ids;
   std::vector<std::string> acked;
-  std::vector<json> ack_frames, pongs, sends;
+  std::vector<json> ack_frames, pongs, sends, uploads;
   std::map<std::string, std::string> files;
   std::set<std::string> tokens;
   bool drop_now = false, ignore_acks = false;
@@ -245,6 +246,19 @@ fake_dingtalk::fake_dingtalk() : impl_(std::make_unique<impl>()) {
                 }
                 res.set_content(it->second, "image/jpeg");
               });
+  add_dingtalk_upload_route(
+    d->rest,
+    [d](const std::string& tok) {
+      std::lock_guard<std::mutex> g{d->mx};
+      return d->tokens.count(tok) > 0;
+    },
+    [d](json rec) {
+      std::lock_guard<std::mutex> g{d->mx};
+      rec["media_id"] = "@lAz" + rec["type"].get<std::string>()
+                        + std::to_string(d->uploads.size() + 1);
+      d->uploads.push_back(std::move(rec));
+      return d->uploads.size();
+    });
   d->rest.set_tcp_nodelay(true); // headers and body go out apart
   d->rest_port = d->rest.bind_to_any_port("127.0.0.1");
   d->rest_thread = std::thread{[d] { d->rest.listen_after_bind(); }};
@@ -358,6 +372,11 @@ std::vector<json> fake_dingtalk::pongs() const {
 bool fake_dingtalk::wait_pongs(size_t n, std::chrono::milliseconds t) const {
   std::unique_lock<std::mutex> g{impl_->mx};
   return impl_->cv.wait_for(g, t, [&] { return impl_->pongs.size() >= n; });
+}
+
+std::vector<json> fake_dingtalk::uploads() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->uploads;
 }
 
 std::vector<json> fake_dingtalk::sends() const {

@@ -63,6 +63,8 @@ public:
   /// Accepted sends: {"path", "body", "param"} (param = msgParam parsed).
   std::vector<nlohmann::json> sends() const;
   int send_calls() const;
+  /// Accepted media uploads: {"type", "file_name", "bytes", "media_id"}.
+  std::vector<nlohmann::json> uploads() const;
 
 private:
   struct impl;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "actors/channels/kit/media_out.hpp"
 #include "actors/common/clock.hpp"
 
 namespace nb::dingtalk {
@@ -42,9 +43,16 @@ bool throttled(const chan::http_reply& r) {
          || c.find("FlowControl") != std::string::npos;
 }
 
-openapi::openapi(const dingtalk_config& cfg)
-  : cfg_(cfg), http_(cfg.api_base) {
+std::string legacy_base(const std::string& api_base) {
+  auto base = api_base;
+  while (!base.empty() && base.back() == '/')
+    base.pop_back();
+  return base == "https://api.dingtalk.com" ? "https://oapi.dingtalk.com"
+                                            : api_base;
 }
+
+openapi::openapi(const dingtalk_config& cfg)
+    : cfg_(cfg), http_(cfg.api_base), legacy_(legacy_base(cfg.api_base)) {}
 
 bool openapi::wait_out(const chan::http_reply& r, chan::stop_flag* stop) {
   double s = r.retry_after_s > 0 ? r.retry_after_s : 1.0;
@@ -99,6 +107,48 @@ chan::http_reply openapi::call(const std::string& path, const json& body,
       continue;
     }
     return r;
+  }
+}
+
+std::string openapi::upload(const std::string& type,
+                            const std::string& file_name,
+                            const std::string& mime, const std::string& bytes,
+                            std::string& media_id) {
+  chan::multipart_form form;
+  form.file("media", file_name, mime, bytes);
+  bool renewed = false;
+  for (int waits = 0;;) {
+    std::string error;
+    auto tok = token(error);
+    if (tok.empty())
+      return error;
+    auto r = legacy_.call("POST",
+                          "/media/upload?access_token=" + chan::url_encode(tok)
+                            + "&type=" + type,
+                          form.body(), {{"Accept", "application/json"}},
+                          std::chrono::seconds(120), form.content_type());
+    // The older API answers 200 with errcode: 40014/42001 for a bad or
+    // expired token, 90018/90002 when called too often.
+    auto errcode =
+      r.json.is_object() ? r.json.value("errcode", json{}) : json{};
+    int64_t code = errcode.is_number_integer() ? errcode.get<int64_t>() : 0;
+    if ((r.status == 401 || code == 40014 || code == 42001) && !renewed) {
+      renewed = true;
+      forget_token();
+      continue;
+    }
+    if ((throttled(r) || code == 90018 || code == 90002) && waits < 2
+        && wait_out(r, nullptr)) {
+      ++waits;
+      continue;
+    }
+    auto id = r.json.is_object() ? r.json.value("media_id", json{}) : json{};
+    if (r.ok() && code == 0 && id.is_string()
+        && !id.get<std::string>().empty()) {
+      media_id = id.get<std::string>();
+      return "";
+    }
+    return "media upload: " + describe(r);
   }
 }
 

@@ -23,6 +23,10 @@ std::string describe(const chan::http_reply& r);
 /// codes (Throttling*, *QpsLimit*, *FlowControl*).
 bool throttled(const chan::http_reply& r);
 
+/// Where the older API (the media upload) lives: oapi.dingtalk.com for
+/// the default apiBase; any other apiBase (a proxy, a test) serves both.
+std::string legacy_base(const std::string& api_base);
+
 class openapi {
 public:
   explicit openapi(const dingtalk_config& cfg);
@@ -46,6 +50,14 @@ public:
   std::string download(const std::string& download_code,
                        const std::string& dest, int64_t max_bytes);
 
+  /// Uploads a file through the media upload API (POST /media/upload on
+  /// oapi.dingtalk.com, multipart field "media", type image | voice |
+  /// video | file). "" and `media_id`, or why not. The token travels in
+  /// the query: the URL is never logged.
+  std::string upload(const std::string& type, const std::string& file_name,
+                     const std::string& mime, const std::string& bytes,
+                     std::string& media_id);
+
   /// Waits out a throttling answer; false when it is too long or stop
   /// was requested.
   static bool wait_out(const chan::http_reply& r, chan::stop_flag* stop);
@@ -53,6 +65,7 @@ public:
 private:
   dingtalk_config cfg_;
   chan::http_endpoint http_;
+  chan::http_endpoint legacy_; ///< oapi.dingtalk.com (the media upload)
   std::string token_;
   int64_t expires_ms_ = 0; ///< steady clock
 };

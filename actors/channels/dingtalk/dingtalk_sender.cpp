@@ -3,8 +3,11 @@
 #include <caf/all.hpp>
 
 #include "actors/channels/dingtalk/dingtalk_api.hpp"
+#include "actors/channels/dingtalk/dingtalk_media.hpp"
+#include "actors/channels/kit/media_out.hpp"
 #include "actors/channels/kit/text_split.hpp"
 #include "actors/common/guard.hpp"
+#include "actors/common/log.hpp"
 #include "actors/common/strings.hpp"
 #include "actors/common/utf8.hpp"
 
@@ -63,6 +66,29 @@ std::string post(sender_state& st, const std::string& path, const json& body) {
   }
 }
 
+/// The attachments after the words, as the original sends them. The words
+/// went out already, so a failure is logged (naming the file) and shown in
+/// the chat, never answered as an error: the manager's retry would send
+/// the words twice.
+void send_attachments(sender_state& st, const outbound_msg& m) {
+  auto robot = [&](const std::string& key, const json& param) {
+    auto [path, body] = robot_request(st.cfg, m.chat_id, key, param);
+    return post(st, path, body);
+  };
+  for (const auto& ref : chan::outbound_media(m.metadata_json)) {
+    auto err = send_attachment(*st.api, ref, robot);
+    if (err.empty())
+      continue;
+    auto lg = log::get("channel." + st.cfg.name);
+    lg->warn("attachment {} for chat {} not sent: {}", ref, m.chat_id, err);
+    auto notice =
+      robot("sampleText", {{"content", "[Attachment send failed: "
+                                         + chan::file_name_of(ref) + "]"}});
+    if (!notice.empty())
+      lg->warn("the notice about {} did not go out either: {}", ref, notice);
+  }
+}
+
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               dingtalk_config cfg) {
   self->state.cfg = cfg;
@@ -80,6 +106,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
           return caf::make_error(caf::sec::runtime_error,
                                  "dingtalk send to " + m.chat_id + ": " + err);
       }
+      send_attachments(self->state, m);
       return caf::ok_atom::value;
     }),
     [](const inbound_msg&) {},
@@ -94,8 +121,16 @@ std::pair<std::string, json> send_request(const dingtalk_config& cfg,
                                           bool markdown) {
   json param = markdown ? json{{"title", title_of(text)}, {"text", text}}
                         : json{{"content", text}};
+  return robot_request(cfg, chat_id, markdown ? "sampleMarkdown" : "sampleText",
+                       param);
+}
+
+std::pair<std::string, json> robot_request(const dingtalk_config& cfg,
+                                           const std::string& chat_id,
+                                           const std::string& msg_key,
+                                           const json& param) {
   json body{{"robotCode", cfg.client_id},
-            {"msgKey", markdown ? "sampleMarkdown" : "sampleText"},
+            {"msgKey", msg_key},
             {"msgParam", param.dump()}};
   if (chat_id.rfind("group:", 0) == 0) {
     body["openConversationId"] = chat_id.substr(6);

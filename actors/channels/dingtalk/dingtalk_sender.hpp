@@ -19,10 +19,18 @@ std::pair<std::string, nlohmann::json>
 send_request(const dingtalk_config& cfg, const std::string& chat_id,
              const std::string& text, bool markdown);
 
+/// The same for any robot message: msgKey and its msgParam object.
+std::pair<std::string, nlohmann::json>
+robot_request(const dingtalk_config& cfg, const std::string& chat_id,
+              const std::string& msg_key, const nlohmann::json& param);
+
 /// Spawns the sender detached. Final replies go out as Markdown, progress
 /// lines as plain text (stream deltas are not shown: DingTalk cannot edit
 /// a robot message). A throttling answer (HTTP 429, a flow-controlled
 /// user) is waited out up to 20 s; other failures go back to the manager.
+/// Attachments (metadata "media") follow the words (dingtalk_media.hpp);
+/// one that cannot go is logged and noted in the chat as "[Attachment send
+/// failed: <name>]", as the original does.
 chan::sender_actor spawn_sender(caf::actor_system& sys, dingtalk_config cfg);
 
 } // namespace nb::dingtalk
