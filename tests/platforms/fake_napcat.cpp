@@ -9,6 +9,8 @@
 
 #include <httplib.h>
 
+#include "actors/common/base64.hpp"
+
 #include "tests/platforms/ws_listener.hpp"
 
 namespace nb::test {
@@ -48,6 +50,24 @@ struct fake_napcat::impl {
     return m;
   }
 
+  /// What a media segment carried: {"type", "base64_chars" and "bytes"
+  /// (decoded) for base64://, else "file" as sent; "name" when given}.
+  static json media_record(const json& seg) {
+    json data = seg.value("data", json::object());
+    auto file = data.value("file", "");
+    json rec{{"type", seg.value("type", "")}};
+    if (file.rfind("base64://", 0) == 0) {
+      auto decoded = nb::base64_decode(std::string_view{file}.substr(9));
+      rec["base64_chars"] = file.size() - 9;
+      rec["bytes"] = decoded ? static_cast<int64_t>(decoded->size()) : -1;
+    } else {
+      rec["file"] = file;
+    }
+    if (data.contains("name"))
+      rec["name"] = data["name"];
+    return rec;
+  }
+
   json answer_send(const json& req) {
     auto& p = req["params"];
     ++send_calls;
@@ -58,11 +78,16 @@ struct fake_napcat::impl {
               {"echo", req["echo"]}};
     }
     std::string text;
+    json media = json::array();
     if (p.contains("message") && p["message"].is_array())
-      for (auto& seg : p["message"])
+      for (auto& seg : p["message"]) {
         if (seg.value("type", "") == "text")
           text += seg["data"].value("text", "");
-    json rec{{"action", req["action"]}, {"text", text}};
+        else if (seg.value("type", "") != "at"
+                 && seg.value("type", "") != "reply")
+          media.push_back(media_record(seg));
+      }
+    json rec{{"action", req["action"]}, {"text", text}, {"media", media}};
     if (p.contains("group_id"))
       rec["group_id"] = p["group_id"];
     if (p.contains("user_id"))

@@ -53,7 +53,9 @@ public:
   bool wait_connections(int n, std::chrono::milliseconds t) const;
   /// Handshakes refused for a wrong token.
   int refused() const;
-  /// Accepted sends: {"action", "group_id"/"user_id", "text"} in order.
+  /// Accepted sends: {"action", "group_id"/"user_id", "text", "media": the
+  /// other segments, each {"type", "bytes" and "base64_chars" for an
+  /// inline file, else "file"; "name" when given}} in order.
   std::vector<nlohmann::json> sends() const;
   int send_calls() const;
   bool wait_sends(size_t n, std::chrono::milliseconds t) const;

@@ -3,7 +3,10 @@
 #include <caf/all.hpp>
 #include <nlohmann/json.hpp>
 
+#include "actors/channels/kit/media_out.hpp"
+#include "actors/channels/napcat/napcat_media.hpp"
 #include "actors/common/guard.hpp"
+#include "actors/common/log.hpp"
 
 namespace nb::napcat {
 
@@ -25,14 +28,17 @@ bool numeric(const std::string& s) {
          && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
-/// "" when NapCat confirmed the send, else why not.
-std::string send(sender_state& st, const std::string& chat_id,
-                 const std::string& text) {
+json text_segment(const std::string& text) {
+  return {{"type", "text"}, {"data", {{"text", text}}}};
+}
+
+/// "" when NapCat confirmed the send of `segments`, else why not.
+std::string send(sender_state& st, const std::string& chat_id, json segments) {
   std::string action;
   json params;
   if (!target_of(chat_id, action, params))
     return "not a napcat chat id (private:<user> or group:<group>)";
-  params["message"] = json::array({{{"type", "text"}, {"data", {{"text", text}}}}});
+  params["message"] = std::move(segments);
   auto r = st.line->call(action, std::move(params),
                          std::chrono::seconds(st.cfg.action_timeout_s));
   if (!r.error.empty())
@@ -50,6 +56,51 @@ std::string send(sender_state& st, const std::string& chat_id,
   return why;
 }
 
+/// The words with the pictures in one message, as the original sends
+/// them; sound, video and files each alone after it (QQ shows those only
+/// on their own). An attachment that cannot go is logged, naming it, and
+/// skipped; pictures NapCat refuses leave the words to go alone. Only the
+/// words' failure is an error (for the manager to retry).
+std::string deliver(sender_state& st, const outbound_msg& m) {
+  auto lg = log::get("channel." + st.cfg.name);
+  json first = json::array();
+  std::vector<std::pair<std::string, json>> alone; ///< by its file
+  std::string pictures;
+  for (const auto& ref : chan::outbound_media(m.metadata_json)) {
+    json seg;
+    if (auto err = media_segment(ref, seg); !err.empty()) {
+      lg->warn("attachment {} for chat {} not sent: {}", ref, m.chat_id, err);
+      continue;
+    }
+    if (seg["type"] == "image") {
+      first.push_back(std::move(seg));
+      pictures += (pictures.empty() ? "" : ", ") + ref;
+    } else {
+      alone.emplace_back(ref, std::move(seg));
+    }
+  }
+  if (!m.content.empty())
+    first.push_back(text_segment(m.content));
+  if (!first.empty()) {
+    auto err = send(st, m.chat_id, first);
+    if (!err.empty() && pictures.empty())
+      return err;
+    if (!err.empty()) {
+      lg->warn("attachment(s) {} for chat {} not sent: {}", pictures, m.chat_id,
+               err);
+      if (!m.content.empty())
+        if (auto e2 =
+              send(st, m.chat_id, json::array({text_segment(m.content)}));
+            !e2.empty())
+          return e2;
+    }
+  }
+  for (auto& [ref, seg] : alone)
+    if (auto err = send(st, m.chat_id, json::array({seg})); !err.empty())
+      lg->warn("attachment {} for chat {} not sent: {}", ref, m.chat_id, err);
+  return "";
+}
+
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               napcat_config cfg,
                                               std::shared_ptr<action_line> line) {
@@ -60,9 +111,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
       if (m.kind != outbound_kind::final_reply
           && m.kind != outbound_kind::progress)
         return caf::ok_atom::value;
-      if (m.content.empty())
-        return caf::ok_atom::value;
-      if (auto err = send(self->state, m.chat_id, m.content); !err.empty())
+      if (auto err = deliver(self->state, m); !err.empty())
         return caf::make_error(caf::sec::runtime_error,
                                "napcat send to " + m.chat_id + ": " + err);
       return caf::ok_atom::value;

@@ -11,10 +11,12 @@
 namespace nb::napcat {
 
 /// Spawns the sender detached. Final replies and progress lines go to
-/// "private:<user>" or "group:<group>" as one text segment; ok only once
+/// "private:<user>" or "group:<group>" as a text segment; ok only once
 /// the action's answer (matched by echo) says status "ok" and retcode 0.
 /// No connection, a lost answer or a refusal is an error for the manager
 /// to retry. Stream deltas are not shown (QQ gets the whole answer).
+/// Attachments (metadata "media") go as segments (napcat_media.hpp):
+/// pictures with the words, sound, video and files each alone after them.
 chan::sender_actor spawn_sender(caf::actor_system& sys, napcat_config cfg,
                                 std::shared_ptr<action_line> line);
 
