@@ -10,6 +10,7 @@
 
 #include <httplib.h>
 
+#include "tests/platforms/fake_qq_upload.hpp"
 #include "tests/platforms/ws_listener.hpp"
 
 namespace nb::test {
@@ -40,6 +41,7 @@ struct fake_qq::impl {
   std::vector<json> posts;
   int post_calls = 0;
   std::map<std::string, std::string> files;
+  fake_qq_uploads uploads;
   httplib::Server rest;
   std::thread rest_thread;
   int rest_port = 0;
@@ -181,14 +183,17 @@ struct fake_qq::impl {
                       "application/json");
       return;
     }
-    json rec{{"kind", kind},
-             {"target", req.matches[1]},
-             {"msg_type", body["msg_type"]},
-             {"msg_id", body.value("msg_id", "")},
-             {"msg_seq", body.value("msg_seq", 0)},
-             {"content", body.value("content", "")},
-             {"markdown", body.contains("markdown") && body["markdown"].is_object()
-                            ? body["markdown"].value("content", "") : ""}};
+    json rec{
+      {"kind", kind},
+      {"target", req.matches[1]},
+      {"msg_type", body["msg_type"]},
+      {"msg_id", body.value("msg_id", "")},
+      {"msg_seq", body.value("msg_seq", 0)},
+      {"content", body.value("content", "")},
+      {"media", body.value("media", json{})},
+      {"markdown", body.contains("markdown") && body["markdown"].is_object()
+                     ? body["markdown"].value("content", "")
+                     : ""}};
     posts.push_back(rec);
     cv.notify_all();
     res.set_content(json{{"id", "sent-" + std::to_string(posts.size())},
@@ -236,6 +241,10 @@ fake_qq::fake_qq(int heartbeat_ms) : impl_(std::make_unique<impl>()) {
                [d](const httplib::Request& req, httplib::Response& res) {
                  d->post_message(req, res, "groups");
                });
+  d->uploads.install(d->rest,
+                     [d](const httplib::Request& req, httplib::Response& res) {
+                       return d->authed(req, res);
+                     });
   d->rest.Get(R"(/files/(.+))", [d](const httplib::Request& req,
                                     httplib::Response& res) {
     std::lock_guard<std::mutex> g{d->mx};
@@ -369,6 +378,10 @@ std::string fake_qq::last_identify_token() const {
 bool fake_qq::wait_sessions(int n, std::chrono::milliseconds t) const {
   std::unique_lock<std::mutex> g{impl_->mx};
   return impl_->cv.wait_for(g, t, [&] { return impl_->sessions >= n; });
+}
+
+std::vector<json> fake_qq::uploads() const {
+  return impl_->uploads.all();
 }
 
 std::vector<json> fake_qq::posts() const {

@@ -68,8 +68,10 @@ public:
   bool wait_sessions(int n, std::chrono::milliseconds t) const;
 
   /// Accepted posts: {"kind": "users"|"groups", "target", "content",
-  /// "markdown", "msg_type", "msg_id", "msg_seq"} in order.
+  /// "markdown", "media", "msg_type", "msg_id", "msg_seq"} in order.
   std::vector<nlohmann::json> posts() const;
+  /// Accepted rich media uploads (see fake_qq_upload.hpp).
+  std::vector<nlohmann::json> uploads() const;
   int post_calls() const;
 
 private:

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/common/base64.hpp"
+
 namespace nb::qq {
 
 namespace {
@@ -88,7 +90,10 @@ std::string qq_api::post(const qq_post& p) {
   json body{{"msg_seq", p.msg_seq}};
   if (!p.msg_id.empty())
     body["msg_id"] = p.msg_id;
-  if (cfg_.markdown) {
+  if (!p.file_info.empty()) {
+    body["msg_type"] = 7;
+    body["media"] = {{"file_info", p.file_info}};
+  } else if (cfg_.markdown) {
     body["msg_type"] = 2;
     body["markdown"] = {{"content", p.text}};
   } else {
@@ -105,6 +110,39 @@ std::string qq_api::post(const qq_post& p) {
   if (r.status == 401)
     token_.clear();
   return failure(r);
+}
+
+} // namespace nb::qq
+
+namespace nb::qq {
+
+std::string qq_api::upload(bool group, const std::string& target, int file_type,
+                           const std::string& file_name,
+                           const std::string& bytes, std::string& file_info) {
+  std::string error;
+  bool refused = false;
+  auto auth = authorization(error, refused);
+  if (auth.empty())
+    return error;
+  json body{{"file_type", file_type},
+            {"file_data", base64_encode(bytes)},
+            {"srv_send_msg", false}};
+  // A picture with a name shows as a file attachment, not inline.
+  if (file_type != 1)
+    body["file_name"] = file_name;
+  auto path = (group ? "/v2/groups/" : "/v2/users/") + chan::url_encode(target)
+              + "/files";
+  auto r = chan::call_waiting_out_429(
+    api_, "POST", path, body.dump(),
+    {{"Authorization", auth}, {"X-Union-Appid", cfg_.app_id}});
+  auto info = r.json.is_object() ? r.json.value("file_info", json{}) : json{};
+  if (r.ok() && info.is_string() && !info.get<std::string>().empty()) {
+    file_info = info.get<std::string>();
+    return "";
+  }
+  if (r.status == 401)
+    token_.clear();
+  return "upload: " + failure(r);
 }
 
 } // namespace nb::qq

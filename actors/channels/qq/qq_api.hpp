@@ -19,6 +19,9 @@ struct qq_post {
   std::string text;
   std::string msg_id;      ///< the message answered ("" = an active message)
   int64_t msg_seq = 1;     ///< distinct per msg_id (QQ drops repeats)
+  /// A rich media message (msg_type 7) instead of the text: the uploaded
+  /// file's {"file_info": ...}.
+  std::string file_info;
 };
 
 class qq_api {
@@ -35,6 +38,14 @@ public:
 
   /// Posts one message (rate limits waited out); "" or why not.
   std::string post(const qq_post& p);
+
+  /// Uploads a file to the chat (POST /v2/users/{openid}/files or
+  /// /v2/groups/{group_openid}/files: file_type 1 image, 2 video, 3 voice,
+  /// 4 file; file_data in base64; srv_send_msg false). "" and the
+  /// `file_info` to send it with, or why not.
+  std::string upload(bool group, const std::string& target, int file_type,
+                     const std::string& file_name, const std::string& bytes,
+                     std::string& file_info);
 
 private:
   const qq_config& cfg_;

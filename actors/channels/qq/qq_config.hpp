@@ -19,6 +19,9 @@ struct qq_config {
   std::string ack_message = "⏳ Processing..."; ///< "" = no ack
   int64_t max_media_bytes = 200LL * 1024 * 1024;
   std::string media_dir; ///< <config dir>/media/<name>
+  /// <config dir>/qq/<name>-groups.json: the chats known to be groups
+  /// ("" = not kept).
+  std::string groups_file;
 };
 
 /// Parses channels.<name>; `error` names every bad key ("" when fine).

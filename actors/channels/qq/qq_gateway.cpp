@@ -74,7 +74,7 @@ bool dispatch(qq_side& q, const std::string& type, const json& d) {
     return false;
   }
   if (admitted && !q.cfg.ack_message.empty()) {
-    qq_post ack{m->group, chat, q.cfg.ack_message, m->message_id, 1};
+    qq_post ack{m->group, chat, q.cfg.ack_message, m->message_id, 1, ""};
     if (auto err = q.api.post(ack); !err.empty())
       q.lg->warn("ack message not sent: {}", err);
   }

@@ -1,12 +1,17 @@
 #include "actors/channels/qq/qq_sender.hpp"
 
+#include <functional>
 #include <map>
 
 #include <caf/all.hpp>
 #include <nlohmann/json.hpp>
 
+#include "actors/channels/kit/media_out.hpp"
 #include "actors/channels/qq/qq_api.hpp"
+#include "actors/channels/qq/qq_group_book.hpp"
+#include "actors/channels/qq/qq_media.hpp"
 #include "actors/common/guard.hpp"
+#include "actors/common/log.hpp"
 
 namespace nb::qq {
 
@@ -27,9 +32,57 @@ struct sender_state {
   std::unique_ptr<qq_config> cfg; ///< api_ refers to it: never moves
   std::unique_ptr<qq_api> api;
   std::map<std::string, chat_facts> chats;
+  std::unique_ptr<group_book> groups; ///< null: groups_file not set
 };
 
 using sender_pointer = chan::sender_actor::stateful_pointer<sender_state>;
+
+/// The book of groups, read on first use: in a handler, so on the
+/// sender's own thread, never on a scheduler thread. Null when not kept.
+group_book* groups_of(sender_state& st) {
+  if (!st.groups && !st.cfg->groups_file.empty()) {
+    std::string err;
+    st.groups = std::make_unique<group_book>(st.cfg->groups_file, err);
+    if (!err.empty())
+      log::get("channel." + st.cfg->name)->warn("{}", err);
+  }
+  return st.groups.get();
+}
+
+/// The facts about `chat_id`; a chat first met here is a group when the
+/// book says so (a restart forgot the messages that told).
+chat_facts& facts_of(sender_state& st, const std::string& chat_id) {
+  auto [it, fresh] = st.chats.try_emplace(chat_id);
+  if (auto* book = fresh ? groups_of(st) : nullptr)
+    it->second.group = book->contains(chat_id);
+  return it->second;
+}
+
+/// The attachments after the words. The words went out already, so a
+/// failure is logged (naming the file) and noted in the chat as the
+/// original does, never answered as an error: the manager's retry would
+/// send the words twice.
+void send_files(sender_state& st, const std::string& chat_id,
+                const std::vector<std::string>& files,
+                const std::function<int64_t()>& next_seq) {
+  const auto& chat = facts_of(st, chat_id);
+  for (const auto& path : files) {
+    auto err = send_qq_attachment(*st.api, chat.group, chat_id, path,
+                                  chat.msg_id, next_seq);
+    if (err.empty())
+      continue;
+    auto lg = log::get("channel." + st.cfg->name);
+    lg->warn("attachment {} for chat {} not sent: {}", path, chat_id, err);
+    qq_post notice{chat.group,
+                   chat_id,
+                   "[Attachment send failed: " + chan::file_name_of(path) + "]",
+                   chat.msg_id,
+                   next_seq(),
+                   ""};
+    if (auto e2 = st.api->post(notice); !e2.empty())
+      lg->warn("the notice about {} did not go out either: {}", path, e2);
+  }
+}
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               qq_config cfg) {
@@ -41,22 +94,41 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
       if (m.kind != outbound_kind::final_reply
           && m.kind != outbound_kind::progress)
         return caf::ok_atom::value;
-      if (m.content.empty())
-        return caf::ok_atom::value;
-      auto& chat = self->state.chats[m.chat_id];
-      qq_post p{chat.group, m.chat_id, m.content, chat.msg_id,
-                chat.msg_id.empty() ? 1 : chat.next_seq++};
-      if (auto err = self->state.api->post(p); !err.empty())
-        return caf::make_error(caf::sec::runtime_error,
-                               "qq send to " + m.chat_id + ": " + err);
+      // Links go with the words; files are uploaded.
+      std::string text = m.content;
+      std::vector<std::string> files;
+      for (auto& ref : chan::outbound_media(m.metadata_json)) {
+        if (chan::is_web_link(ref))
+          text += (text.empty() ? "" : "\n") + ref;
+        else
+          files.push_back(std::move(ref));
+      }
+      auto& chat = facts_of(self->state, m.chat_id);
+      auto next_seq = [&chat] {
+        return chat.msg_id.empty() ? int64_t{1} : chat.next_seq++;
+      };
+      if (!text.empty()) {
+        qq_post p{chat.group, m.chat_id, text, chat.msg_id, next_seq(), ""};
+        if (auto err = self->state.api->post(p); !err.empty())
+          return caf::make_error(caf::sec::runtime_error,
+                                 "qq send to " + m.chat_id + ": " + err);
+      }
+      send_files(self->state, m.chat_id, files, next_seq);
       return caf::ok_atom::value;
     }),
     [self](const inbound_msg& in) {
       auto meta = json::parse(in.metadata_json, nullptr, false);
       if (!meta.is_object())
         return;
-      auto& chat = self->state.chats[in.chat_id];
+      auto& st = self->state;
+      auto& chat = st.chats[in.chat_id];
       chat.group = meta.value("chat_type", json{}) == "group";
+      auto* book = chat.group ? groups_of(st) : nullptr;
+      if (book != nullptr)
+        if (auto err = book->add(in.chat_id); !err.empty())
+          log::get("channel." + st.cfg->name)
+            ->warn("cannot keep group {} for after a restart: {}", in.chat_id,
+                   err);
       auto id = meta.value("message_id", json{});
       if (id.is_string() && id.get<std::string>() != chat.msg_id) {
         chat.msg_id = id.get<std::string>();
