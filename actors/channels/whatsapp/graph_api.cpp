@@ -2,11 +2,11 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <thread>
 
 #include "actors/channels/kit/media_file.hpp"
+#include "actors/channels/kit/media_out.hpp"
 #include "actors/channels/whatsapp/cloud_payload.hpp"
 
 namespace nb::whatsapp {
@@ -22,11 +22,6 @@ int64_t error_code(const chan::http_reply& r) {
   auto c = r.json["error"].find("code");
   return c != r.json["error"].end() && c->is_number_integer()
            ? c->get<int64_t>() : 0;
-}
-
-std::string boundary() {
-  std::mt19937_64 rng{std::random_device{}()};
-  return "nanobot-" + std::to_string(rng());
 }
 
 } // namespace
@@ -75,21 +70,13 @@ std::string graph_api::upload(const std::string& path, std::string& error) {
   std::stringstream data;
   data << in.rdbuf();
   auto mime = chan::mime_for_path(path);
-  auto b = boundary();
-  std::string body;
-  auto field = [&](const std::string& name, const std::string& value) {
-    body += "--" + b + "\r\nContent-Disposition: form-data; name=\"" + name
-            + "\"\r\n\r\n" + value + "\r\n";
-  };
-  field("messaging_product", "whatsapp");
-  field("type", mime);
-  body += "--" + b + "\r\nContent-Disposition: form-data; name=\"file\"; "
-          "filename=\"" + path.substr(path.rfind('/') + 1) + "\"\r\n"
-          "Content-Type: " + mime + "\r\n\r\n" + data.str() + "\r\n--" + b
-          + "--\r\n";
-  auto r = http_.call("POST", "/" + cfg_.phone_number_id + "/media", body,
-                      bearer(), std::chrono::seconds(120),
-                      "multipart/form-data; boundary=" + b);
+  chan::multipart_form form;
+  form.field("messaging_product", "whatsapp");
+  form.field("type", mime);
+  form.file("file", chan::file_name_of(path), mime, data.str());
+  auto r =
+    http_.call("POST", "/" + cfg_.phone_number_id + "/media", form.body(),
+               bearer(), std::chrono::seconds(120), form.content_type());
   if (r.ok() && r.json.is_object() && r.json.contains("id")
       && r.json["id"].is_string())
     return r.json["id"].get<std::string>();

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/kit/media_file.hpp"
+#include "actors/channels/kit/media_out.hpp"
 #include "actors/channels/whatsapp/bridge_frames.hpp"
 #include "actors/channels/whatsapp/graph_api.hpp"
 #include "actors/common/guard.hpp"
@@ -26,10 +27,6 @@ struct sender_state {
 
 using sender_pointer = chan::sender_actor::stateful_pointer<sender_state>;
 
-bool is_url(const std::string& s) {
-  return s.rfind("http://", 0) == 0 || s.rfind("https://", 0) == 0;
-}
-
 /// The Cloud API's name for an attachment of this media type.
 std::string cloud_kind(const std::string& mime) {
   auto top = mime.substr(0, mime.find('/'));
@@ -48,7 +45,7 @@ std::string via_bridge(sender_state& st, const std::string& to,
   std::string words = text;
   std::vector<std::string> files;
   for (const auto& m : media) {
-    if (is_url(m))
+    if (chan::is_web_link(m))
       words += (words.empty() ? "" : "\n") + m;
     else
       files.push_back(m);
@@ -82,7 +79,7 @@ std::string via_cloud(sender_state& st, const std::string& to,
   for (const auto& path : media) {
     auto kind = cloud_kind(chan::mime_for_path(path));
     json item;
-    if (is_url(path)) {
+    if (chan::is_web_link(path)) {
       item["link"] = path;
     } else {
       std::string err;
@@ -117,13 +114,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
       if (m.kind != outbound_kind::final_reply
           && m.kind != outbound_kind::progress)
         return caf::ok_atom::value;
-      std::vector<std::string> media;
-      auto meta = json::parse(m.metadata_json, nullptr, false);
-      if (meta.is_object() && meta.contains("media")
-          && meta["media"].is_array())
-        for (auto& p : meta["media"])
-          if (p.is_string() && !p.get_ref<const std::string&>().empty())
-            media.push_back(p.get<std::string>());
+      auto media = chan::outbound_media(m.metadata_json);
       if (m.content.empty() && media.empty())
         return caf::ok_atom::value;
       auto& st = self->state;
