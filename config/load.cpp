@@ -183,12 +183,6 @@ std::optional<config_error> cross_check(const settings& s,
     return bad;
   if (auto bad = check_provider_keys(s))
     return bad;
-  for (const auto& [name, p] : s.providers)
-    if (p.api_type == "responses")
-      diag.notices.push_back("providers." + name
-                             + ".apiType \"responses\": "
-                               "accepted, not used (requests go to Chat "
-                               "Completions)");
   if (!is_loopback_host(s.api.host) && s.api.api_key.empty())
     return config_error{"api.host",
                         "a non-loopback address requires api.apiKey (set "

@@ -241,6 +241,7 @@ provider_choice choose_provider(const settings& s, const std::string& model,
     out.extra_body = m->cfg->extra_body;
     out.query = m->cfg->extra_query;
     out.proxy = m->cfg->proxy;
+    out.api_type = m->cfg->api_type;
     if (!m->cfg->thinking_style.empty())
       out.thinking_style = m->cfg->thinking_style;
   }

@@ -1,6 +1,9 @@
 #include "actors/provider/fallback_call.hpp"
 
+#include <algorithm>
+
 #include "actors/common/log.hpp"
+#include "actors/provider/responses_route.hpp"
 
 namespace nb {
 
@@ -30,7 +33,52 @@ std::string short_reason(const std::string& error) {
   return text;
 }
 
+/// One candidate's call: through the Responses API when its route asks for
+/// it and the breaker lets it, Chat Completions otherwise or when the
+/// endpoint refused the Responses API.
+model_reply call_candidate(client_pool& pool, const candidate& c,
+                           const model_request& req, const callbacks& cb,
+                           call_info& info,
+                           const std::vector<std::string>& responses_open,
+                           responses_report& report) {
+  auto sent = for_candidate(req, c);
+  auto route = responses_route(c.choice, c.choice.model, sent.reasoning_effort);
+  auto key =
+    responses_breaker_key(c.choice, c.choice.model, sent.reasoning_effort);
+  bool open = std::find(responses_open.begin(), responses_open.end(), key)
+              != responses_open.end();
+  if (route == responses_use::required
+      || (route == responses_use::preferred && !open)) {
+    auto rc = c.choice;
+    rc.api = wire_api::openai_responses;
+    auto reply = pool.get(rc).chat(sent, cb, &info);
+    if (route == responses_use::required)
+      return reply;
+    if (reply.finish_reason != "error") {
+      report.answered.push_back(key);
+      return reply;
+    }
+    if (info.streamed || !info.failure || !responses_refused(*info.failure))
+      return reply;
+    report.refused.push_back(key);
+    static const auto log = nb::log::get("provider");
+    log->warn("model {}: the Responses API was refused ({}); using Chat "
+              "Completions",
+              c.label, redact(info.failure->detail, c.choice.api_key));
+    info = call_info{};
+  }
+  return pool.get(c.choice).chat(sent, cb, &info);
+}
+
 } // namespace
+
+std::string responses_key_for(const candidate& c, const model_request& req) {
+  auto sent = for_candidate(req, c);
+  if (responses_route(c.choice, c.choice.model, sent.reasoning_effort)
+      != responses_use::preferred)
+    return {};
+  return responses_breaker_key(c.choice, c.choice.model, sent.reasoning_effort);
+}
 
 client_pool::client_pool(client_options opts,
                          std::shared_ptr<const std::atomic<bool>> cancel)
@@ -47,10 +95,10 @@ model_client& client_pool::get(const provider_choice& choice) {
   return *slot;
 }
 
-fallback_outcome call_with_fallbacks(client_pool& pool,
-                                     const std::vector<candidate>& plan,
-                                     size_t start, const model_request& req,
-                                     const callbacks& cb) {
+fallback_outcome
+call_with_fallbacks(client_pool& pool, const std::vector<candidate>& plan,
+                    size_t start, const model_request& req, const callbacks& cb,
+                    const std::vector<std::string>& responses_open) {
   static const auto log = nb::log::get("provider");
   fallback_outcome out;
   auto notify = [&cb](std::string text) {
@@ -65,7 +113,8 @@ fallback_outcome call_with_fallbacks(client_pool& pool,
     bool last = i + 1 == plan.size();
     call_info info;
     if (c.choice.ready()) {
-      out.reply = pool.get(c.choice).chat(for_candidate(req, c), cb, &info);
+      out.reply =
+        call_candidate(pool, c, req, cb, info, responses_open, out.responses);
     } else {
       // An unusable fallback (no key, ...) is like an authentication
       // failure: the next one may work.

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <caf/meta/type_name.hpp>
+
 #include "actors/provider/fallback.hpp"
 #include "actors/provider/model_client.hpp"
 
@@ -28,21 +30,42 @@ private:
   std::map<std::string, std::unique_ptr<model_client>> clients_;
 };
 
+/// How the Responses API fared in one call, for the breaker the provider
+/// front keeps (keys from responses_breaker_key()).
+struct responses_report {
+  std::vector<std::string> answered; ///< Responses calls that succeeded
+  std::vector<std::string> refused;  ///< fell back to Chat Completions
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, responses_report& x) {
+  return f(caf::meta::type_name("responses_report"), x.answered, x.refused);
+}
+
 /// What a call with fallbacks ended with.
 struct fallback_outcome {
   model_reply reply; ///< reply.fallback_model names a fallback that answered
   /// The first candidate tried failed in a way that fails over (for the
   /// circuit breaker).
   bool first_failed = false;
+  responses_report responses;
 };
+
+/// The Responses breaker key of candidate `c` for `req` (its model and
+/// effective reasoning effort), "" when `c` never uses the Responses API
+/// or only it (apiType "responses": no breaker).
+std::string responses_key_for(const candidate& c, const model_request& req);
 
 /// Tries `plan[start]`, then the following candidates while the failure
 /// fails over (fails_over()) and no text reached the user. Each candidate
 /// runs its own retries first. The user hears, through cb.on_retry_wait,
-/// which model failed and which fallback takes over.
-fallback_outcome call_with_fallbacks(client_pool& pool,
-                                     const std::vector<candidate>& plan,
-                                     size_t start, const model_request& req,
-                                     const callbacks& cb);
+/// which model failed and which fallback takes over. A candidate that
+/// prefers the Responses API (responses_route()) speaks it unless its key is
+/// in `responses_open`, and falls back to Chat Completions in the same call
+/// when the endpoint refuses it (responses_refused()).
+fallback_outcome
+call_with_fallbacks(client_pool& pool, const std::vector<candidate>& plan,
+                    size_t start, const model_request& req, const callbacks& cb,
+                    const std::vector<std::string>& responses_open = {});
 
 } // namespace nb

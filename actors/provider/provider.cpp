@@ -12,10 +12,11 @@
 
 #include "actors/common/log.hpp"
 #include "actors/common/meter.hpp"
-#include "actors/common/thread_name.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/provider/fallback.hpp"
 #include "actors/provider/fallback_call.hpp"
+#include "actors/provider/provider_worker.hpp"
+#include "actors/provider/responses_route.hpp"
 #include "config/load.hpp"
 #include "config/provider_edit.hpp"
 #include "messages/provider_admin.hpp"
@@ -24,11 +25,7 @@ namespace nb {
 
 namespace {
 
-/// A worker runs one call at a time: the request and the index of the
-/// first candidate to try (1 = the primary's breaker is open); it answers
-/// with the reply and whether that first candidate failed over.
-using worker_actor = caf::typed_actor<
-  caf::replies_to<model_request, int32_t>::with<model_reply, bool>>;
+using worker_actor = provider_worker_actor;
 
 /// What the front and its termination hook share: the cancel flag every
 /// worker's client watches, and the workers to stop. Only the front's
@@ -37,51 +34,6 @@ struct pool_handle {
   std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
   std::vector<caf::actor> workers;
 };
-
-struct worker_state {
-  worker_state() = default;
-  static inline const char* name = "provider_worker";
-  settings cfg;
-  std::unique_ptr<client_pool> clients;
-  actor_meter meter;
-};
-
-worker_actor::behavior_type
-worker_impl(worker_actor::stateful_pointer<worker_state> self, settings cfg,
-            client_options opts, std::shared_ptr<const std::atomic<bool>> stop,
-            stats_actor stats) {
-  name_thread("nb.provider");
-  self->state.cfg = std::move(cfg);
-  self->state.clients = std::make_unique<client_pool>(std::move(opts),
-                                                      std::move(stop));
-  self->state.meter.start(self, "provider_worker", stats);
-  return {
-    [self](model_request& req,
-           int32_t start) -> caf::result<model_reply, bool> {
-      auto t = self->state.meter.measure();
-      callbacks cb;
-      if (req.stream_to) {
-        auto sink = req.stream_to;
-        auto id = req.request_id;
-        cb.on_delta = [self, sink, id](std::string text, bool reasoning) {
-          self->send(sink, model_delta{id, std::move(text), reasoning});
-        };
-        cb.on_retry_wait = [self, sink, id](std::string text) {
-          self->send(sink, model_retry_notice{id, std::move(text)});
-        };
-      }
-      auto plan = plan_candidates(self->state.cfg, req);
-      auto first = static_cast<size_t>(std::max(0, start));
-      if (first >= plan.size())
-        first = 0;
-      auto out = call_with_fallbacks(*self->state.clients, plan, first, req,
-                                     cb);
-      if (out.reply.finish_reason == "error")
-        self->state.meter.failed();
-      return {std::move(out.reply), out.first_failed};
-    },
-  };
-}
 
 /// A request waiting for a free worker, with what the front decided.
 struct pending_call {
@@ -93,6 +45,8 @@ struct pending_call {
   std::string breaker_key; ///< "" = no fallbacks, no breaker
   int32_t start = 0;
   size_t candidates = 1;
+  /// The Responses breaker keys that were open when the call was queued.
+  std::vector<std::string> responses_open;
 };
 
 struct provider_state {
@@ -113,6 +67,10 @@ struct provider_state {
   std::deque<pending_call> queue;
   int64_t inflight = 0;
   circuit_breaker breaker{3, std::chrono::seconds{60}};
+  /// Endpoints that refused the Responses API: `auto` uses Chat
+  /// Completions there for a while (responses_route.hpp).
+  circuit_breaker responses_breaker{responses_failure_threshold,
+                                    responses_probe_interval};
   actor_meter meter;
   /// agents.defaults as the gateway started: sessions keep asking for that
   /// model; once new settings came (provider_config) such a request means
@@ -199,16 +157,22 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
   auto bound = call_bound(st.opts, call.req.stream, call.candidates);
   auto start = call.start;
   auto req = std::move(call.req);
+  auto open = std::move(call.responses_open);
   auto shared = std::make_shared<pending_call>(std::move(call));
-  timed_request(self, worker, bound, std::move(req), start)
+  timed_request(self, worker, bound, std::move(req), start, std::move(open))
     .then(
-      [self, worker, shared](model_reply& reply, bool first_failed) {
+      [self, worker, shared](model_reply& reply, bool first_failed,
+                             responses_report& rr) {
         auto& st = self->state;
         --st.inflight;
         auto& c = *shared;
+        auto now = circuit_breaker::clock::now();
         if (!c.breaker_key.empty() && c.start == 0)
-          st.breaker.record(c.breaker_key, first_failed,
-                            circuit_breaker::clock::now());
+          st.breaker.record(c.breaker_key, first_failed, now);
+        for (auto& key : rr.answered)
+          st.responses_breaker.record(key, false, now);
+        for (auto& key : rr.refused)
+          st.responses_breaker.record(key, true, now);
         report_call(self, c, reply);
         c.rp.deliver(std::move(reply));
         auto g = st.worker_generation.find(worker.address());
@@ -248,8 +212,8 @@ void pump(provider_pointer self) {
       worker = st.idle.back().worker;
       st.idle.pop_back();
     } else if (st.live_workers < st.max_workers) {
-      worker = self->spawn<caf::detached>(worker_impl, st.cfg, st.opts,
-                                          st.pool->stop, st.stats);
+      worker =
+        spawn_provider_worker(self, st.cfg, st.opts, st.pool->stop, st.stats);
       st.pool->workers.push_back(caf::actor_cast<caf::actor>(worker));
       st.worker_generation[worker.address()] = st.generation;
       ++st.live_workers;
@@ -278,6 +242,8 @@ caf::result<caf::ok_atom> adopt(provider_pointer self, provider_config& pc) {
   st.idle.clear();
   st.breaker = circuit_breaker{st.opts.breaker_threshold,
                                st.opts.breaker_cooldown};
+  st.responses_breaker =
+    circuit_breaker{responses_failure_threshold, responses_probe_interval};
   auto choice = choose_provider(st.cfg);
   auto lg = nb::log::get("provider");
   if (choice.ready())
@@ -350,6 +316,11 @@ provider_impl(provider_pointer self, settings cfg, client_options opts,
         if (st.breaker.open(call.breaker_key, circuit_breaker::clock::now()))
           call.start = 1;
       }
+      for (auto& c : plan)
+        if (auto key = responses_key_for(c, req);
+            !key.empty()
+            && st.responses_breaker.open(key, circuit_breaker::clock::now()))
+          call.responses_open.push_back(std::move(key));
       call.req = std::move(req);
       call.rp = self->make_response_promise<model_reply>();
       auto rp = call.rp;

@@ -106,7 +106,11 @@ std::string process_env(std::string_view name) {
 }
 
 std::string_view wire_api_name(wire_api api) {
-  return api == wire_api::anthropic ? "anthropic" : "openai";
+  switch (api) {
+    case wire_api::anthropic: return "anthropic";
+    case wire_api::openai_responses: return "openai_responses";
+    default: return "openai";
+  }
 }
 
 std::string normalize_provider_name(std::string_view name) {

@@ -18,9 +18,13 @@ namespace nb {
 enum class wire_api {
   openai,    ///< OpenAI chat completions (most providers, local servers)
   anthropic, ///< Anthropic's Messages API
+  /// OpenAI's Responses API (providers.openai.apiType; chosen per call,
+  /// see responses_route.hpp, never by a registry row)
+  openai_responses,
 };
 
-/// "openai" / "anthropic", for logs and `nanobot status`.
+/// "openai" / "anthropic" / "openai_responses", for logs and `nanobot
+/// status`.
 std::string_view wire_api_name(wire_api api);
 
 /// How a registry entry is found when agents.defaults.provider is "auto".
@@ -84,6 +88,9 @@ struct provider_choice {
   std::map<std::string, std::string> query; ///< extraQuery
   std::string proxy;          ///< "http://[user:pass@]host:port", "" = none
   std::string thinking_style; ///< see provider_spec::thinking_style
+  /// providers.<name>.apiType: "auto", "chat_completions" or "responses"
+  /// (only providers.openai may set it; see responses_route.hpp).
+  std::string api_type = "auto";
   wire_api api = wire_api::openai;
   /// Why this provider was chosen ("model prefix \"deepseek/\"", ...).
   std::string reason;

@@ -1,8 +1,9 @@
-// The two wire formats behind the wire_format seam.
+// The three wire formats behind the wire_format seam.
 #include "actors/provider/wire_format.hpp"
 
 #include "actors/provider/anthropic_wire.hpp"
 #include "actors/provider/openai_wire.hpp"
+#include "actors/provider/responses_wire.hpp"
 
 namespace nb {
 
@@ -68,11 +69,40 @@ public:
   }
 };
 
+class responses_format : public wire_format {
+public:
+  std::string path(const base_url& base) const override {
+    return base.path_prefix + "/responses";
+  }
+
+  header_list headers(const std::string& api_key) const override {
+    if (api_key.empty())
+      return {};
+    return {{"Authorization", "Bearer " + api_key}};
+  }
+
+  std::string body(const model_request& req, const std::string& model,
+                   const body_options& opts,
+                   std::string& error) const override {
+    return build_responses_body(req, model, error, opts);
+  }
+
+  std::string parse(std::string_view body, model_reply& out) const override {
+    return parse_responses_body(body, out);
+  }
+
+  std::unique_ptr<stream_decoder> decoder() const override {
+    return std::make_unique<responses_stream>();
+  }
+};
+
 } // namespace
 
 std::unique_ptr<wire_format> make_wire_format(wire_api api) {
   if (api == wire_api::anthropic)
     return std::make_unique<anthropic_format>();
+  if (api == wire_api::openai_responses)
+    return std::make_unique<responses_format>();
   return std::make_unique<openai_format>();
 }
 

@@ -3,6 +3,7 @@
 
 #include "tests/support/fake_anthropic.hpp"
 #include "tests/support/fake_llm_key.hpp"
+#include "tests/support/fake_openai_responses.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -46,6 +47,7 @@ struct fake_llm::impl {
   std::deque<fake_response> script;
   responder fallback = &fake_llm::echo;
   responder anthropic_fallback = &anthropic::echo;
+  responder responses_fallback = &responses::echo;
   std::vector<recorded_request> log;
   size_t active = 0;
   size_t peak = 0;
@@ -117,7 +119,10 @@ struct fake_llm::impl {
     --active;
   }
 
-  fake_response next(const json& body, bool messages_api) {
+  /// Which API a request came to: each has its own default responder.
+  enum class api { chat, messages, responses };
+
+  fake_response next(const json& body, api which) {
     responder f;
     {
       std::lock_guard<std::mutex> guard{mtx};
@@ -126,20 +131,21 @@ struct fake_llm::impl {
         script.pop_front();
         return r;
       }
-      f = messages_api ? anthropic_fallback : fallback;
+      f = which == api::messages    ? anthropic_fallback
+          : which == api::responses ? responses_fallback
+                                    : fallback;
     }
     return f(body);
   }
 
-  void answer(const httplib::Request& req, httplib::Response& res,
-              bool messages_api) {
+  void answer(const httplib::Request& req, httplib::Response& res, api which) {
     begin(req);
     if (refused(req, res)) {
       end();
       return;
     }
     auto body = json::parse(req.body, nullptr, false);
-    auto r = next(body.is_discarded() ? json{} : body, messages_api);
+    auto r = next(body.is_discarded() ? json{} : body, which);
     if (!wait(r.delay, milliseconds{0}, nullptr)) {
       res.status = 503;
       end();
@@ -192,11 +198,15 @@ fake_llm::fake_llm(int port, size_t threads) : impl_(std::make_unique<impl>()) {
   });
   d.server.Post(R"((/.*)?/chat/completions)",
                 [&d](const httplib::Request& req, httplib::Response& res) {
-                  d.answer(req, res, false);
+                  d.answer(req, res, impl::api::chat);
                 });
   d.server.Post(R"((/.*)?/messages)",
                 [&d](const httplib::Request& req, httplib::Response& res) {
-                  d.answer(req, res, true);
+                  d.answer(req, res, impl::api::messages);
+                });
+  d.server.Post(R"((/.*)?/responses)",
+                [&d](const httplib::Request& req, httplib::Response& res) {
+                  d.answer(req, res, impl::api::responses);
                 });
   d.server.Get(R"((/.*)?/models)",
                [&d](const httplib::Request& req, httplib::Response& res) {
@@ -258,6 +268,11 @@ void fake_llm::set_responder(responder r) {
 void fake_llm::set_anthropic_responder(responder r) {
   std::lock_guard<std::mutex> guard{impl_->mtx};
   impl_->anthropic_fallback = std::move(r);
+}
+
+void fake_llm::set_responses_responder(responder r) {
+  std::lock_guard<std::mutex> guard{impl_->mtx};
+  impl_->responses_fallback = std::move(r);
 }
 
 size_t fake_llm::request_count() const {

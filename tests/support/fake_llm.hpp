@@ -100,8 +100,10 @@ struct recorded_request {
   int remote_port = 0; ///< the client's port: equal ports = one connection
 };
 
-/// The server. Serves POST .../chat/completions and POST .../messages
-/// (Anthropic, see fake_anthropic.hpp; both share one script queue) under
+/// The server. Serves POST .../chat/completions, POST .../messages
+/// (Anthropic, see fake_anthropic.hpp) and POST .../responses (OpenAI's
+/// Responses API, see fake_openai_responses.hpp; all share one script
+/// queue) under
 /// any prefix, and GET .../models. Thread-safe; stops in its destructor.
 class fake_llm {
 public:
@@ -126,6 +128,8 @@ public:
   void set_responder(responder r);
   /// The same for POST .../messages (Anthropic; default anthropic::echo).
   void set_anthropic_responder(responder r);
+  /// The same for POST .../responses (default responses::echo).
+  void set_responses_responder(responder r);
 
   size_t request_count() const;
   std::vector<recorded_request> requests() const;

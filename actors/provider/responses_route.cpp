@@ -1,0 +1,56 @@
+#include "actors/provider/responses_route.hpp"
+
+#include "actors/common/strings.hpp"
+
+namespace nb {
+
+bool is_direct_openai_base(std::string_view api_base) {
+  auto base = ascii_lower(trim_view(api_base));
+  if (base.empty())
+    return true;
+  return base.find("api.openai.com") != std::string::npos
+         && base.find("openrouter") == std::string::npos;
+}
+
+responses_use responses_route(const provider_choice& choice,
+                              const std::string& model,
+                              const std::string& effort) {
+  if (choice.name != "openai" || choice.api_type == "chat_completions")
+    return responses_use::never;
+  if (choice.api_type == "responses")
+    return responses_use::required;
+  if (!is_direct_openai_base(choice.api_base))
+    return responses_use::never;
+  auto level = ascii_lower(effort);
+  if (!level.empty() && level != "none")
+    return responses_use::preferred;
+  auto name = ascii_lower(model.empty() ? choice.model : model);
+  for (auto token : {"gpt-5", "o1", "o3", "o4"})
+    if (name.find(token) != std::string::npos)
+      return responses_use::preferred;
+  return responses_use::never;
+}
+
+bool responses_refused(const attempt_failure& f) {
+  if (f.kind != failure_kind::http_status
+      || (f.status != 400 && f.status != 404 && f.status != 422))
+    return false;
+  auto text = ascii_lower(f.detail);
+  for (auto marker :
+       {"responses", "response api", "max_output_tokens", "instructions",
+        "previous_response", "unsupported", "not supported",
+        "unknown parameter", "unrecognized request argument"})
+    if (text.find(marker) != std::string::npos)
+      return true;
+  return false;
+}
+
+std::string responses_breaker_key(const provider_choice& choice,
+                                  const std::string& model,
+                                  const std::string& effort) {
+  return choice.name + '\n' + choice.api_base + '\n'
+         + ascii_lower(model.empty() ? choice.model : model) + '\n'
+         + ascii_lower(effort);
+}
+
+} // namespace nb
