@@ -104,4 +104,18 @@ merge_mcp_servers(std::map<std::string, mcp_server_settings>& configured,
   return shadowed;
 }
 
+bool tool_permitted(const std::string& name,
+                    const std::vector<std::string>& allow,
+                    const std::vector<std::string>& deny) {
+  auto matches = [&](const std::string& pattern) {
+    if (!pattern.empty() && pattern.back() == '*')
+      return name.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1)
+             == 0;
+    return name == pattern;
+  };
+  if (std::any_of(deny.begin(), deny.end(), matches))
+    return false;
+  return allow.empty() || std::any_of(allow.begin(), allow.end(), matches);
+}
+
 } // namespace nb

@@ -180,6 +180,13 @@ struct cli_apps_settings {
   std::vector<std::string> installed;
 };
 
+/// Whether the agent may see and call tool `name`: not matched by `deny`,
+/// and matched by `allow` when that is not empty. A pattern is a name, or
+/// a prefix ending in '*' ("mcp_github_*"); "*" matches every tool.
+bool tool_permitted(const std::string& name,
+                    const std::vector<std::string>& allow,
+                    const std::vector<std::string>& deny);
+
 /// tools
 struct tool_settings {
   bool restrict_to_workspace = true;

@@ -58,6 +58,10 @@ typename Inspector::result_type inspect(Inspector& f, tool_request& x) {
            x.turn_json);
 }
 
+/// Appended to every error result so the model changes course.
+inline constexpr const char* tool_error_hint =
+  "\n\n[Analyze the error above and try a different approach.]";
+
 /// What goes back to the model for one call.
 struct tool_result {
   std::string call_id;

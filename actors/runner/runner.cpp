@@ -15,6 +15,7 @@
 #include "actors/runner/spawn_tool.hpp"
 #include "actors/runner/tool_batches.hpp"
 #include "actors/runner/turn_texts.hpp"
+#include "config/settings.hpp"
 
 namespace nb {
 
@@ -273,6 +274,10 @@ void start(runner_pointer self) {
     st.specs.push_back(create_goal_spec());
     st.specs.push_back(update_goal_spec());
   }
+  // The agent's tools.allow / tools.deny hide the runner's own tools too.
+  std::erase_if(st.specs, [&](const tool_spec& s) {
+    return !tool_permitted(s.name, st.tools_allow, st.tools_deny);
+  });
   st.tools_json = function_definitions(st.specs);
   model_step(self);
 }
@@ -286,6 +291,8 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
   auto& st = self->state;
   st.model_provider = std::move(settings.model_provider);
   st.subagents = std::move(settings.subagents);
+  st.tools_allow = std::move(settings.tools_allow);
+  st.tools_deny = std::move(settings.tools_deny);
   st.offload = std::move(settings.offload);
   st.session = std::move(settings.session);
   st.context_window_tokens = settings.context_window_tokens;

@@ -30,6 +30,8 @@ struct runner_state {
   tools_actor tools;
   session_actor session; ///< hands out mid-turn messages (null: none)
   subagents_actor subagents; ///< runs spawn calls (null: no spawn tool)
+  /// tools.allow / tools.deny for the runner's own tools (runner_settings).
+  std::vector<std::string> tools_allow, tools_deny;
   std::chrono::seconds model_timeout{1260};
   std::chrono::seconds tool_timeout{900};
   int64_t context_window_tokens = 65536; ///< for the context governor
@@ -92,6 +94,10 @@ struct runner_settings {
   /// preset); "" = chosen from the model name.
   std::string model_provider;
   subagents_actor subagents; ///< offers the spawn tool (null: not offered)
+  /// The agent's tools.allow / tools.deny for the tools the runner offers
+  /// itself (spawn, send_to_agent, create_goal, update_goal), as the tools
+  /// front applies them to its own.
+  std::vector<std::string> tools_allow, tools_deny;
 };
 
 /// Runs one turn and quits.

@@ -16,6 +16,7 @@
 #include "actors/runner/tool_batches.hpp"
 #include "actors/runner/tool_offload.hpp"
 #include "actors/runner/turn_texts.hpp"
+#include "config/settings.hpp"
 
 namespace nb::runner_steps {
 
@@ -197,6 +198,12 @@ void run_call(runner_pointer self, size_t index) {
     // Outside this run's scope (a subagent asking for message or spawn):
     // refused here, never sent. Such a call always forms a batch alone.
     call_done(self, index, out_of_scope(call, st.specs));
+    return;
+  }
+  if (!tool_permitted(call.name, st.tools_allow, st.tools_deny)) {
+    // One of the runner's own tools the agent may not use (the front
+    // refuses its own the same way).
+    call_done(self, index, not_permitted(call));
     return;
   }
   if (call.name == "spawn" && st.subagents) {

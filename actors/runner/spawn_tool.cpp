@@ -89,9 +89,20 @@ tool_result out_of_scope(const tool_call& call,
   r.call_id = call.id;
   r.name = call.name;
   r.is_error = true;
-  r.content = "Error: Tool '" + call.name + "' is not available in this "
-              "run. Available: " + (names.empty() ? "(none)" : names)
-              + "\n\n[Analyze the error above and try a different approach.]";
+  r.content = "Error: Tool '" + call.name
+              + "' is not available in this "
+                "run. Available: "
+              + (names.empty() ? "(none)" : names) + tool_error_hint;
+  return r;
+}
+
+tool_result not_permitted(const tool_call& call) {
+  tool_result r;
+  r.call_id = call.id;
+  r.name = call.name;
+  r.is_error = true;
+  r.content = "Error: Tool '" + call.name + "' is not available to this agent"
+              + tool_error_hint;
   return r;
 }
 

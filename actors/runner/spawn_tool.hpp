@@ -26,4 +26,8 @@ std::vector<tool_spec> scoped_specs(std::vector<tool_spec> specs,
 tool_result out_of_scope(const tool_call& call,
                          const std::vector<tool_spec>& specs);
 
+/// A call to one of the runner's own tools that the agent's tools.allow /
+/// tools.deny rule out: refused as the tools front refuses its own.
+tool_result not_permitted(const tool_call& call);
+
 } // namespace nb

@@ -18,6 +18,8 @@ session_config make_session_config(const settings& cfg) {
   out.max_iterations = cfg.agent.max_tool_iterations;
   out.workspace = cfg.workspace_path();
   out.disabled_skills = cfg.agent.disabled_skills;
+  out.tools_allow = cfg.tools.allow;
+  out.tools_deny = cfg.tools.deny;
   if (!cfg.config_path.empty())
     out.config_dir = cfg.config_dir();
   out.unified_session = cfg.agent.unified_session;
@@ -150,12 +152,10 @@ session_goal_view::behavior_type accepting(session_pointer self) {
         // The chat stays usable; the check runs again at the next tick.
         guarded_failure("session", std::current_exception());
       }
-      auto idle_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                       st.cfg.idle)
-                       .count();
       // Archiving work keeps the actor: quitting now would lose the mark
       // (the summary would be written again) or the due idle compaction.
-      if (now_us() - st.last_active_us < idle_us || archive_work_pending(self))
+      if (self->clock().now() - st.last_active < st.cfg.idle
+          || archive_work_pending(self))
         return;
       // Offer to quit; the router agrees only if nothing is on its way here.
       self->send(st.router, session_idle{st.key, st.received});
@@ -193,7 +193,7 @@ void turn_finished(session_pointer self) {
   }
   // The turn's data goes with it: a late reply finds no turn to change.
   st.turn.reset();
-  st.last_active_us = now_us();
+  st.last_active = self->clock().now();
   // An archive mark that arrived during the turn: the file is quiet now.
   write_memory_meta(self);
   forget_archived(self);
@@ -222,7 +222,7 @@ session_impl(session_pointer self, std::string key, session_config cfg,
   st.runtime = st.cfg.models.defaults;
   st.model = st.runtime.model;
   st.meter.start(self, "session", st.svc.stats);
-  st.last_active_us = now_us();
+  st.last_active = self->clock().now();
   // Told to stop (the router retires it, the gateway shuts down): a running
   // turn's runner stops with it rather than outliving it, waiting out its
   // model and tool timeouts on a provider that is stopping too.

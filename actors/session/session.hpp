@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <caf/actor_clock.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 #include <caf/typed_event_based_actor.hpp>
@@ -37,6 +38,10 @@ struct session_config {
   std::string agent = "main"; ///< the agent whose session this is
   std::string agent_name;     ///< its agents.list[].name ("" = none)
   std::vector<std::string> can_message; ///< whom send_to_agent may ask
+  /// The agent's tools.allow / tools.deny, for the tools its runner offers
+  /// itself (spawn, send_to_agent, create_goal, update_goal); the tools
+  /// front applies them to the rest.
+  std::vector<std::string> tools_allow, tools_deny;
   std::string model;
   int32_t max_tokens = 0;
   int32_t context_window_tokens = 65536;
@@ -120,7 +125,8 @@ struct session_state {
   /// The session file's metadata object as loaded; the archive mark is
   /// merged into it so other keys in it survive our writes.
   nlohmann::json file_meta = nlohmann::json::object();
-  int64_t last_active_us = 0; ///< steady clock: the last turn's end
+  /// The last turn's end (the actor's clock, simulated in timer tests).
+  caf::actor_clock::time_point last_active;
 
   /// Messages that arrived while a turn ran, in arrival order: the runner
   /// takes plain ones for injection, the rest start turns afterwards.

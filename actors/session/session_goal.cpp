@@ -22,8 +22,6 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char* continuation_meta = "_goal_continuation";
-constexpr const char* goal_error_hint =
-  "\n\n[Analyze the error above and try a different approach.]";
 
 /// Epoch seconds with a fraction, as the original's started_at.
 double goal_epoch_seconds() {
@@ -165,7 +163,7 @@ caf::result<tool_result> goal_call(session_pointer self, goal_tool_call& g) {
   }
   auto ch = goal::apply(g.call.name, g.call.arguments_json, st.file_meta,
                         allowed, iso_now());
-  r.content = ch.text + (ch.is_error ? goal_error_hint : "");
+  r.content = ch.text + (ch.is_error ? tool_error_hint : "");
   r.is_error = ch.is_error;
   if (ch.patch.is_null()) {
     r.finished_us = now_us();
@@ -182,7 +180,7 @@ caf::result<tool_result> goal_call(session_pointer self, goal_tool_call& g) {
     if (!ok) {
       st.file_meta = before;
       r.content =
-        std::string{"Error: the goal could not be saved."} + goal_error_hint;
+        std::string{"Error: the goal could not be saved."} + tool_error_hint;
       r.is_error = true;
       rp.deliver(std::move(r));
       return;

@@ -121,6 +121,8 @@ void do_run(session_pointer self) {
   rs.session = caf::actor_cast<session_actor>(self);
   rs.model_provider = st.runtime.provider;
   rs.subagents = st.svc.subagents;
+  rs.tools_allow = st.cfg.tools_allow;
+  rs.tools_deny = st.cfg.tools_deny;
   auto runner = self->spawn(runner_impl, std::move(rs));
   st.turn->runner = runner;
   if (!st.pending.empty())

@@ -20,15 +20,12 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr const char* retry_hint
-  = "\n\n[Analyze the error above and try a different approach.]";
-
 tool_result mail_result(const tool_call& call, std::string text,
                         bool is_error) {
   tool_result r;
   r.call_id = call.id;
   r.name = call.name;
-  r.content = std::move(text) + (is_error ? retry_hint : "");
+  r.content = std::move(text) + (is_error ? tool_error_hint : "");
   r.is_error = is_error;
   return r;
 }

@@ -20,10 +20,6 @@ namespace {
 
 using json = nlohmann::json;
 
-/// Appended to error results so the model changes course (as the tools do).
-constexpr const char* tool_hint
-  = "\n\n[Analyze the error above and try a different approach.]";
-
 subagent_config with_floor(subagent_config c) {
   c.max_concurrent = std::max(1, c.max_concurrent);
   c.max_iterations = std::clamp(c.max_iterations, 1, 15);
@@ -128,15 +124,17 @@ caf::result<tool_result> start(subagents_pointer self, spawn_subagent& rq) {
   if (!args.error.empty())
     return spawn_result(rq.call,
                         "Error: Invalid parameters for tool 'spawn': "
-                          + args.error + tool_hint,
+                          + args.error + tool_error_hint,
                         true);
   if (st.running.size() >= static_cast<size_t>(st.cfg.max_concurrent))
     return spawn_result(rq.call,
                         limit_text(st.running.size(), st.cfg.max_concurrent),
                         false);
   if (!st.provider)
-    return spawn_result(rq.call, "Error: no model is available for a "
-                                 "subagent" + std::string{tool_hint},
+    return spawn_result(rq.call,
+                        "Error: no model is available for a "
+                        "subagent"
+                          + std::string{tool_error_hint},
                         true);
   auto id = new_id(self);
   subagents_state::task t;

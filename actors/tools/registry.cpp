@@ -197,21 +197,6 @@ tool_output tool_registry::execute(const tool_call& call,
   return out;
 }
 
-bool tool_permitted(const std::string& name,
-                    const std::vector<std::string>& allow,
-                    const std::vector<std::string>& deny) {
-  auto matches = [&](const std::string& pattern) {
-    if (!pattern.empty() && pattern.back() == '*')
-      return name.compare(0, pattern.size() - 1, pattern, 0,
-                          pattern.size() - 1)
-             == 0;
-    return name == pattern;
-  };
-  if (std::any_of(deny.begin(), deny.end(), matches))
-    return false;
-  return allow.empty() || std::any_of(allow.begin(), allow.end(), matches);
-}
-
 tool_context make_tool_context(const settings& cfg, std::string session_key) {
   tool_context ctx;
   char buf[4096];

@@ -76,13 +76,6 @@ struct tool_context {
   tool_executor_actor browsers;
 };
 
-/// Whether the agent may see and call tool `name`: not matched by `deny`,
-/// and matched by `allow` when that is not empty. A pattern is a name, or
-/// a prefix ending in '*' ("mcp_github_*"); "*" matches every tool.
-bool tool_permitted(const std::string& name,
-                    const std::vector<std::string>& allow,
-                    const std::vector<std::string>& deny);
-
 /// A tool's implementation: validated arguments in, output out. May throw;
 /// the registry turns exceptions into error outputs.
 using tool_fn
@@ -105,10 +98,6 @@ struct prepared_call {
     return error.empty();
   }
 };
-
-/// Appended to every error result so the model changes course.
-inline constexpr const char* tool_error_hint
-  = "\n\n[Analyze the error above and try a different approach.]";
 
 /// Name → tool. Immutable once built; share it as a pointer to const.
 class tool_registry {

@@ -147,26 +147,39 @@ TEST_CASE("a file one agent's tool writes is invisible to the other") {
 TEST_CASE("tools.deny hides a tool from the agent and refuses its calls") {
   temp_home home;
   fake_llm llm;
-  auto cfg = load_home(home, llm, R"(, "list": [
-      {"id": "ro", "workspace": ")" + (home.dir / "ro").string() + R"(",
-       "tools": {"deny": ["write_file", "exec"]}}],
+  // The session's own tools (the goal tools, run by the runner and the
+  // session, not the tools front) follow the same rule.
+  auto cfg = load_home(home, llm,
+                       R"(, "list": [
+      {"id": "ro", "workspace": ")"
+                         + (home.dir / "ro").string() + R"(",
+       "tools": {"deny": ["write_file", "exec", "create_goal",
+                          "update_goal"]}}],
     "bindings": [{"agent": "ro", "channel": "cli"}])");
   llm.push(tool_calls({call("w1", "write_file",
                             json{{"path", "x.txt"}, {"content", "x"}})}));
+  llm.push(
+    tool_calls({call("g1", "update_goal", json{{"action", "complete"}})}));
   llm.push(text("done"));
   runtime rt{cfg};
   auto r = chat(rt.system(), rt.router(), "cli", "direct", "write");
   REQUIRE(r.content == "done");
   auto reqs = llm.requests();
-  REQUIRE(reqs.size() == 2);
-  for (const auto& t : reqs[0].body["tools"]) {
-    CHECK(t["function"]["name"] != "write_file");
-    CHECK(t["function"]["name"] != "exec");
-  }
+  REQUIRE(reqs.size() == 3);
+  std::set<std::string> offered;
+  for (const auto& t : reqs[0].body["tools"])
+    offered.insert(t["function"]["name"].get<std::string>());
+  for (auto denied : {"write_file", "exec", "create_goal", "update_goal"})
+    CHECK(offered.count(denied) == 0);
+  CHECK(offered.count("read_file") == 1);
   CHECK(tool_answer(reqs[1], "w1").find("not available to this agent")
         != std::string::npos);
+  CHECK(tool_answer(reqs[2], "g1")
+          .find("Tool 'update_goal' is not available "
+                "to this agent")
+        != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(home.dir / "ro" / "x.txt"));
-  CHECK(session_messages(cfg, "ro:cli:direct").size() == 4);
+  CHECK(session_messages(cfg, "ro:cli:direct").size() == 6);
 }
 
 TEST_CASE("a single-agent home keeps its sessions when agents are added") {
