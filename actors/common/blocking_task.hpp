@@ -53,6 +53,17 @@ auto spawn_blocking(caf::actor_system& sys, Ts&&... xs) {
   return sys.spawn<caf::detached>(std::forward<Ts>(xs)...);
 }
 
+/// `self->spawn<caf::detached + Os>(xs...)` (Os: caf::linked, ...), except
+/// on the deterministic test scheduler, where it is scheduled like any
+/// other.
+template <caf::spawn_options Os = caf::no_spawn_options, class Self,
+          class... Ts>
+caf::actor spawn_blocking_child(Self* self, Ts&&... xs) {
+  if (deterministic_scheduler(self->system()))
+    return self->template spawn<Os>(std::forward<Ts>(xs)...);
+  return self->template spawn<Os + caf::detached>(std::forward<Ts>(xs)...);
+}
+
 /// `thread_name`: at most 15 characters, shown by `top -H` while it runs.
 template <class Self, class Work>
 caf::actor blocking_task(Self* self, const char* thread_name, Work work) {

@@ -16,6 +16,7 @@
 #include "actors/session/archive.hpp"
 #include "actors/session/archive_worker.hpp"
 #include "actors/session/transcript.hpp"
+#include "actors/common/blocking_task.hpp"
 #include "actors/common/guard.hpp"
 
 namespace nb {
@@ -120,8 +121,8 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
   st.archiving_upto = upto;
   ++st.background;
   auto generation = st.generation;
-  auto worker = self->spawn<caf::detached + caf::linked>(archive_worker,
-                                                         std::move(job));
+  auto worker =
+    spawn_blocking_child<caf::linked>(self, archive_worker, std::move(job));
   timed_request(self, worker, st.cfg.model_timeout + std::chrono::seconds(60),
                 caf::get_atom::value)
     .then(
@@ -243,14 +244,13 @@ void idle_compact_tick(session_pointer self) {
   if (st.archiving || !has_unarchived(self)
       || st.cfg.idle_compact_after.count() <= 0)
     return;
-  auto idle_us = now_us() - st.last_active_us;
-  auto after_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                    st.cfg.idle_compact_after)
-                    .count();
-  if (idle_us < after_us)
+  // The actor's clock: simulated under the deterministic test scheduler.
+  auto idle = self->clock().now() - st.last_active;
+  if (idle < st.cfg.idle_compact_after)
     return;
   st.log->info("[{}] idle for {} s: archiving messages {}..{}", st.key,
-               idle_us / 1000000, st.archived, message_count(st));
+               std::chrono::duration_cast<std::chrono::seconds>(idle).count(),
+               st.archived, message_count(st));
   archive_range(self, st.archived, message_count(st));
 }
 

@@ -14,57 +14,17 @@
 
 #include "actors/session/session.hpp"
 #include "actors/store/memory_store.hpp"
+#include "tests/support/scripted_model.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/system_fixture.hpp"
 
 using namespace nb;
+using nb::test::scripted_model;
+using nb::test::scripted_model_actor;
 using namespace std::chrono_literals;
 using json = nlohmann::json;
 
 namespace {
-
-/// The stand-in model's wider interface: the test asks it what it was sent.
-using scripted_model_actor = provider_actor::extend<
-  caf::replies_to<caf::get_atom>::with<std::vector<std::string>>>;
-
-struct scripted_model_state {
-  scripted_model_state() = default;
-  static inline const char* name = "scripted_model";
-  std::vector<std::string> models; ///< each request's model
-  /// Requests held unanswered (the user's text contained "hold").
-  std::vector<caf::typed_response_promise<model_reply>> held;
-};
-
-/// Answers "echo: <the user's text>" (without the runtime block), or holds
-/// the request when the text asks for it, as a slow model would.
-scripted_model_actor::behavior_type scripted_model(
-  scripted_model_actor::stateful_pointer<scripted_model_state> self) {
-  return {
-    [=](model_request& rq) -> caf::result<model_reply> {
-      auto& st = self->state;
-      st.models.push_back(rq.model);
-      auto msgs = json::parse(rq.messages_json);
-      auto text = msgs.back().value("content", json("")).is_string()
-                    ? msgs.back()["content"].get<std::string>()
-                    : std::string{};
-      text = text.substr(0, text.find("\n\n[Runtime Context"));
-      text = text.substr(0, text.find("\n[Runtime Context"));
-      if (text.find("hold") != std::string::npos) {
-        auto rp = self->make_response_promise<model_reply>();
-        st.held.push_back(rp);
-        return rp;
-      }
-      model_reply r;
-      r.content = "echo: " + text;
-      r.finish_reason = "stop";
-      r.usage.prompt_tokens = 100;
-      r.usage.completion_tokens = 5;
-      r.usage.total_tokens = 105;
-      return r;
-    },
-    [=](caf::get_atom) { return self->state.models; },
-  };
-}
 
 settings with_presets() {
   settings s;
