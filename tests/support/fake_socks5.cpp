@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tests/support/tcp_test_server.hpp"
+
 namespace nb::test {
 
 namespace {
@@ -74,26 +76,18 @@ void s5_pump(int a, int b) {
 
 struct fake_socks5::impl {
   std::string user, password;
-  int listen_fd = -1;
   int port = 0;
-  std::thread acceptor;
   mutable std::mutex mu;
   std::set<std::string> names;
   std::vector<request> seen;
-  std::set<int> open_fds;
-  std::vector<std::thread> workers;
-  std::atomic<bool> stopping{false};
 
-  void track(int fd, bool add) {
-    std::lock_guard lock{mu};
-    if (add)
-      open_fds.insert(fd);
-    else
-      open_fds.erase(fd);
-  }
+  /// Serves the connections; made last, stopped first (~impl).
+  std::unique_ptr<tcp_test_server> server;
+
+  ~impl() { server.reset(); }
 
   /// One client: greeting, login, CONNECT, then the relay.
-  void serve(int c) {
+  void serve(int c, tcp_test_server& srv) {
     unsigned char hello[2];
     if (!s5_read(c, hello, 2) || hello[0] != 5)
       return;
@@ -162,9 +156,9 @@ struct fake_socks5::impl {
         ::close(upstream);
       return;
     }
-    track(upstream, true);
+    srv.track(upstream, true);
     s5_pump(c, upstream);
-    track(upstream, false);
+    srv.track(upstream, false);
     ::close(upstream);
   }
 };
@@ -174,49 +168,12 @@ fake_socks5::fake_socks5(std::string user, std::string password)
   auto& d = *impl_;
   d.user = std::move(user);
   d.password = std::move(password);
-  d.listen_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(d.listen_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  ::listen(d.listen_fd, 64);
-  socklen_t len = sizeof addr;
-  ::getsockname(d.listen_fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  d.port = ntohs(addr.sin_port);
-  d.acceptor = std::thread([&d] {
-    for (;;) {
-      int c = ::accept(d.listen_fd, nullptr, nullptr);
-      if (c < 0 || d.stopping)
-        break;
-      int on = 1;
-      ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-      d.track(c, true);
-      std::lock_guard lock{d.mu};
-      d.workers.emplace_back([&d, c] {
-        d.serve(c);
-        d.track(c, false);
-        ::close(c);
-      });
-    }
-  });
+  d.server = std::make_unique<tcp_test_server>(
+    [&d](int c, tcp_test_server& srv) { d.serve(c, srv); });
+  d.port = d.server->port();
 }
 
-fake_socks5::~fake_socks5() {
-  auto& d = *impl_;
-  d.stopping = true;
-  ::shutdown(d.listen_fd, SHUT_RDWR);
-  d.acceptor.join();
-  ::close(d.listen_fd);
-  std::vector<std::thread> workers;
-  {
-    std::lock_guard lock{d.mu};
-    for (int fd : d.open_fds)
-      ::shutdown(fd, SHUT_RDWR);
-    workers.swap(d.workers);
-  }
-  for (auto& w : workers)
-    w.join();
-}
+fake_socks5::~fake_socks5() = default;
 
 int fake_socks5::port() const {
   return impl_->port;

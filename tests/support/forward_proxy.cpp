@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tests/support/tcp_test_server.hpp"
+
 namespace nb::test {
 
 namespace {
@@ -87,26 +89,18 @@ void split_host_port(const std::string& text, std::string& host, int& port) {
 } // namespace
 
 struct forward_proxy::impl {
-  int listen_fd = -1;
   int port = 0;
   std::string route_host; ///< "" = each target's own (set before use)
   int route_port = 0;
-  std::thread acceptor;
   mutable std::mutex mu;
   std::vector<request> seen;
-  std::set<int> open_fds;
-  std::vector<std::thread> workers;
-  std::atomic<bool> stopping{false};
 
-  void track(int fd, bool add) {
-    std::lock_guard lock{mu};
-    if (add)
-      open_fds.insert(fd);
-    else
-      open_fds.erase(fd);
-  }
+  /// Serves the connections; made last, stopped first (~impl).
+  std::unique_ptr<tcp_test_server> server;
 
-  void serve(int client) {
+  ~impl() { server.reset(); }
+
+  void serve(int client, tcp_test_server& srv) {
     std::string head;
     char buf[4096];
     while (head.find("\r\n\r\n") == std::string::npos && head.size() < 65536) {
@@ -174,7 +168,7 @@ struct forward_proxy::impl {
       write_all(client, bad.data(), bad.size());
       return;
     }
-    track(upstream, true);
+    srv.track(upstream, true);
     if (rq.method == "CONNECT") {
       std::string ok = "HTTP/1.1 200 Connection established\r\n\r\n";
       if (write_all(client, ok.data(), ok.size())
@@ -189,58 +183,19 @@ struct forward_proxy::impl {
       if (write_all(upstream, out.data(), out.size()))
         pump(client, upstream);
     }
-    track(upstream, false);
+    srv.track(upstream, false);
     ::close(upstream);
   }
 };
 
 forward_proxy::forward_proxy() : impl_(std::make_unique<impl>()) {
   auto& d = *impl_;
-  d.listen_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  int one = 1;
-  ::setsockopt(d.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(d.listen_fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  ::listen(d.listen_fd, 64);
-  socklen_t len = sizeof addr;
-  ::getsockname(d.listen_fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  d.port = ntohs(addr.sin_port);
-  d.acceptor = std::thread([&d] {
-    for (;;) {
-      int c = ::accept(d.listen_fd, nullptr, nullptr);
-      if (c < 0 || d.stopping)
-        break;
-      int on = 1;
-      ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-      d.track(c, true);
-      std::lock_guard lock{d.mu};
-      d.workers.emplace_back([&d, c] {
-        d.serve(c);
-        d.track(c, false);
-        ::close(c);
-      });
-    }
-  });
+  d.server = std::make_unique<tcp_test_server>(
+    [&d](int c, tcp_test_server& srv) { d.serve(c, srv); });
+  d.port = d.server->port();
 }
 
-forward_proxy::~forward_proxy() {
-  auto& d = *impl_;
-  d.stopping = true;
-  ::shutdown(d.listen_fd, SHUT_RDWR);
-  d.acceptor.join();
-  ::close(d.listen_fd);
-  std::vector<std::thread> workers;
-  {
-    std::lock_guard lock{d.mu};
-    for (int fd : d.open_fds)
-      ::shutdown(fd, SHUT_RDWR);
-    workers.swap(d.workers);
-  }
-  for (auto& w : workers)
-    w.join();
-}
+forward_proxy::~forward_proxy() = default;
 
 int forward_proxy::port() const {
   return impl_->port;

@@ -1,0 +1,67 @@
+#include "tests/support/tcp_test_server.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace nb::test {
+
+tcp_test_server::tcp_test_server(
+  std::function<void(int, tcp_test_server&)> serve)
+    : serve_(std::move(serve)) {
+  listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+  int one = 1;
+  ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  ::listen(listen_fd_, 64);
+  socklen_t len = sizeof addr;
+  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+  port_ = ntohs(addr.sin_port);
+  acceptor_ = std::thread([this] {
+    for (;;) {
+      int c = ::accept(listen_fd_, nullptr, nullptr);
+      if (c < 0 || stopping_)
+        break;
+      int on = 1;
+      ::setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+      track(c, true);
+      std::lock_guard lock{mu_};
+      workers_.emplace_back([this, c] {
+        serve_(c, *this);
+        track(c, false);
+        ::close(c);
+      });
+    }
+  });
+}
+
+tcp_test_server::~tcp_test_server() {
+  stopping_ = true;
+  ::shutdown(listen_fd_, SHUT_RDWR);
+  acceptor_.join();
+  ::close(listen_fd_);
+  std::vector<std::thread> workers;
+  {
+    std::lock_guard lock{mu_};
+    for (int fd : open_fds_)
+      ::shutdown(fd, SHUT_RDWR);
+    workers.swap(workers_);
+  }
+  for (auto& w : workers)
+    w.join();
+}
+
+void tcp_test_server::track(int fd, bool add) {
+  std::lock_guard lock{mu_};
+  if (add)
+    open_fds_.insert(fd);
+  else
+    open_fds_.erase(fd);
+}
+
+} // namespace nb::test
