@@ -26,7 +26,7 @@ using json = nlohmann::json;
 
 namespace {
 
-settings with_presets() {
+settings actor_test_presets() {
   settings s;
   s.agent.model = "base-model";
   model_preset fast;
@@ -44,7 +44,7 @@ struct session_rig {
   std::string key = "test:chat";
 
   session_rig() {
-    auto cfg = make_session_config(with_presets());
+    auto cfg = make_session_config(actor_test_presets());
     cfg.workspace = workspace.path;
     cfg.idle = std::chrono::hours(1);
     cfg.model_timeout = 30s;

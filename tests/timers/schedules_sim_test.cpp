@@ -27,7 +27,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int64_t t0 = 1780308000000; // 2026-06-01T10:00:00Z
+constexpr int64_t lease_t0 = 1780308000000; // 2026-06-01T10:00:00Z
 
 std::string lease_owner(const std::string& sessions) {
   std::ifstream in{sessions + "/.lease-schedules.json"};
@@ -83,7 +83,7 @@ TEST_CASE("the schedules lease in simulated time: a gateway that cannot "
   scratch_dir home;
   auto start = sim.sched.clock().now();
   auto wall_ms = [&sim, start] {
-    return t0
+    return lease_t0
            + std::chrono::duration_cast<std::chrono::milliseconds>(
                sim.sched.clock().now() - start)
                .count();
