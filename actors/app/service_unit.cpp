@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "actors/common/strings.hpp"
+
 extern char** environ;
 
 namespace nb {
@@ -52,10 +54,7 @@ std::string on_path(const std::string& name) {
 } // namespace
 
 std::string unit_file_name(const std::string& name) {
-  std::string v;
-  for (char c : name)
-    v += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  v = std::regex_replace(v, std::regex{"[^a-z0-9_.-]+"}, "-");
+  auto v = std::regex_replace(ascii_lower(name), std::regex{"[^a-z0-9_.-]+"}, "-");
   auto b = v.find_first_not_of(".-");
   auto e = v.find_last_not_of(".-");
   v = b == std::string::npos ? "" : v.substr(b, e - b + 1);

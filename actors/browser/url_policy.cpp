@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "actors/common/strings.hpp"
+
 namespace nb {
 
 namespace {
@@ -18,9 +20,7 @@ std::string scheme_of(const std::string& url) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-'
         && c != '.')
       return {};
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return s;
+  return ascii_lower(s);
 }
 
 std::string check_http(const std::string& url, const ssrf_policy& policy) {

@@ -19,9 +19,11 @@
 // a thread per message would cost more than it saves.
 //
 // Under CAF's deterministic test scheduler (scheduler.policy "testing") the
-// spawn sites do not detach (`spawn_blocking`): every actor then runs on
-// the test's thread in simulated time, so timers (cron, the heartbeat) are
-// tested by advancing the clock instead of sleeping.
+// spawn sites do not detach (`spawn_blocking`, `spawn_blocking_child`, and
+// blocking_task itself): every actor then runs on the test's thread in
+// simulated time, so timers (cron, the heartbeat, the lease, idle
+// compaction) are tested by advancing the clock instead of sleeping
+// (tests/timers).
 #pragma once
 
 #include <string>

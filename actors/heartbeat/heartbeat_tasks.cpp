@@ -9,14 +9,6 @@ namespace nb {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos)
-    return "";
-  auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
 /// Removes <!-- ... --> comments, single- or multi-line.
 std::string strip_comments(const std::string& text) {
   std::string out;
@@ -42,14 +34,14 @@ bool heartbeat_has_active_tasks(const std::string& content) {
   std::istringstream in{strip_comments(content)};
   bool active = false;
   for (std::string line; std::getline(in, line);) {
-    auto t = trim(line);
+    auto t = trim_space(line);
     if (t.empty())
       continue;
     if (t[0] == '#') {
       // "## X" (exactly two hashes) starts a section; deeper ones do not.
       auto hashes = t.find_first_not_of('#');
       if (hashes == 2)
-        active = ascii_lower(trim(t.substr(2))).rfind("active tasks", 0) == 0;
+        active = ascii_lower(trim_space(t.substr(2))).rfind("active tasks", 0) == 0;
       continue;
     }
     if (active)

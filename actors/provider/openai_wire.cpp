@@ -20,10 +20,7 @@ struct too_deep : std::runtime_error {
 };
 
 bool requires_max_completion_tokens(const std::string& model) {
-  auto slug = model.substr(model.rfind('/') + 1);
-  std::transform(slug.begin(), slug.end(), slug.begin(), [](unsigned char c) {
-    return static_cast<char>(std::tolower(c));
-  });
+  auto slug = ascii_lower(model.substr(model.rfind('/') + 1));
   if (slug.find("gpt-5") != std::string::npos)
     return true;
   for (auto p : {"o1", "o3", "o4"})

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "actors/common/strings.hpp"
+
 namespace nb {
 
 namespace {
@@ -195,10 +197,7 @@ bool is_local_base(std::string_view url) {
   auto b = parse_base_url(url);
   if (!b)
     return false;
-  std::string h = b->host;
-  std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) {
-    return static_cast<char>(std::tolower(c));
-  });
+  auto h = ascii_lower(b->host);
   if (h == "localhost" || h.ends_with(".localhost")
       || h == "host.docker.internal" || h == "::1")
     return true;

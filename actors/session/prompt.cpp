@@ -1,4 +1,5 @@
 #include "actors/session/prompt.hpp"
+#include "actors/common/strings.hpp"
 #include "actors/skills/agent_plugins.hpp"
 
 #include <algorithm>
@@ -42,21 +43,14 @@ std::string read_small_file(const std::string& path) {
   return text;
 }
 
-std::string trimmed(const std::string& s) {
-  auto a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string::npos)
-    return {};
-  return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
-}
-
 /// The file's text, or "" when it is empty or still the shipped template
 /// (an un-customised file says nothing about this user).
 std::string customised(const std::string& ws, const std::string& rel) {
-  auto text = trimmed(read_small_file(ws + "/" + rel));
+  auto text = trim_space(read_small_file(ws + "/" + rel));
   if (text.empty())
     return {};
   for (auto& t : workspace_templates())
-    if (t.path == rel && trimmed(t.content) == text)
+    if (t.path == rel && trim_space(t.content) == text)
       return {};
   return text;
 }

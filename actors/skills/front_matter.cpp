@@ -3,19 +3,13 @@
 #include <sstream>
 #include <vector>
 
+#include "actors/common/strings.hpp"
+
 namespace nb {
 
 namespace {
 
 using json = nlohmann::json;
-
-std::string trim(const std::string& s) {
-  auto a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos)
-    return {};
-  auto z = s.find_last_not_of(" \t\r");
-  return s.substr(a, z - a + 1);
-}
 
 size_t indent_of(const std::string& s) {
   auto a = s.find_first_not_of(' ');
@@ -24,7 +18,7 @@ size_t indent_of(const std::string& s) {
 
 /// A scalar: quoted string, bool, number, inline JSON, or plain text.
 json scalar(const std::string& raw) {
-  auto v = trim(raw);
+  auto v = trim_space(raw);
   if (v.empty())
     return nullptr;
   if (v == "true" || v == "yes")
@@ -47,14 +41,14 @@ json block(const std::vector<std::string>& lines, size_t& i, size_t indent) {
   json out;
   while (i < lines.size()) {
     const auto& line = lines[i];
-    if (trim(line).empty() || trim(line)[0] == '#') {
+    if (trim_space(line).empty() || trim_space(line)[0] == '#') {
       ++i;
       continue;
     }
     auto ind = indent_of(line);
     if (ind <= indent && indent != std::string::npos)
       break;
-    auto t = trim(line);
+    auto t = trim_space(line);
     if (t.rfind("- ", 0) == 0 || t == "-") {
       if (!out.is_array())
         out = json::array();
@@ -69,8 +63,8 @@ json block(const std::vector<std::string>& lines, size_t& i, size_t indent) {
     }
     if (!out.is_object())
       out = json::object();
-    auto key = trim(t.substr(0, colon));
-    auto rest = trim(t.substr(colon + 1));
+    auto key = trim_space(t.substr(0, colon));
+    auto rest = trim_space(t.substr(colon + 1));
     ++i;
     if (rest.empty())
       out[key] = block(lines, i, ind);
@@ -91,12 +85,12 @@ front_matter parse_front_matter(const std::string& text) {
       l.pop_back();
     lines.push_back(std::move(l));
   }
-  if (lines.empty() || trim(lines[0]) != "---") {
+  if (lines.empty() || trim_space(lines[0]) != "---") {
     out.body = text;
     return out;
   }
   size_t close = 1;
-  while (close < lines.size() && trim(lines[close]) != "---")
+  while (close < lines.size() && trim_space(lines[close]) != "---")
     ++close;
   if (close == lines.size()) {
     out.error = "front matter opened with '---' but never closed";

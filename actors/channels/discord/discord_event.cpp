@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "actors/common/strings.hpp"
+
 namespace nb::discord {
 
 namespace {
@@ -28,12 +30,6 @@ void note_channel(gateway_view& v, const json& ch) {
 void erase_all(std::string& s, const std::string& what) {
   for (auto p = s.find(what); p != std::string::npos; p = s.find(what))
     s.erase(p, what.size());
-}
-
-std::string trim(std::string s) {
-  auto b = s.find_first_not_of(" \t\n");
-  auto e = s.find_last_not_of(" \t\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
 } // namespace
@@ -90,7 +86,7 @@ std::optional<inbound_msg> parse_message(const json& d,
       mentioned = true;
       erase_all(text, tag);
     }
-  text = trim(text);
+  text = trim_space(text);
   inbound_msg in;
   if (d.contains("attachments") && d["attachments"].is_array())
     for (auto& a : d["attachments"])

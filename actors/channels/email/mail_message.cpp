@@ -13,12 +13,6 @@ namespace nb::email {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
 struct part {
   std::vector<std::pair<std::string, std::string>> headers; ///< lower names
   std::string body;
@@ -38,8 +32,8 @@ part split(const std::string& raw) {
   auto flush = [&] {
     auto colon = current.find(':');
     if (colon != std::string::npos)
-      p.headers.emplace_back(ascii_lower(trim(current.substr(0, colon))),
-                             trim(current.substr(colon + 1)));
+      p.headers.emplace_back(ascii_lower(trim_space(current.substr(0, colon))),
+                             trim_space(current.substr(colon + 1)));
     current.clear();
   };
   while (pos < raw.size()) {
@@ -55,7 +49,7 @@ part split(const std::string& raw) {
       return p;
     }
     if ((line[0] == ' ' || line[0] == '\t') && !current.empty())
-      current += " " + trim(line);
+      current += " " + trim_space(line);
     else {
       flush();
       current = line;
@@ -92,7 +86,7 @@ std::string decode_words(const std::string& s) {
   for (auto it = std::sregex_iterator(s.begin(), s.end(), word);
        it != std::sregex_iterator(); ++it) {
     auto gap = s.substr(last, it->position() - last);
-    if (last == 0 || !trim(gap).empty())
+    if (last == 0 || !trim_space(gap).empty())
       out += gap; // whitespace between two encoded words is dropped
     auto kind = (*it)[1].str();
     if (kind == "b" || kind == "B")
@@ -153,7 +147,7 @@ std::string text_of(const part& p, int depth = 0) {
       if (t.empty() || t.rfind("text/plain", 0) == 0
           || t.rfind("multipart/", 0) == 0) {
         auto s = text_of(sub, depth + 1);
-        if (!trim(s).empty())
+        if (!trim_space(s).empty())
           return s;
       } else if (t.rfind("text/html", 0) == 0 && html.empty()) {
         html = strip_tags(decode_body(sub));
@@ -173,7 +167,7 @@ std::string address_of(const std::string& from) {
   auto gt = from.rfind('>');
   auto addr = lt != std::string::npos && gt != std::string::npos && gt > lt
                 ? from.substr(lt + 1, gt - lt - 1) : from;
-  addr = ascii_lower(trim(addr));
+  addr = ascii_lower(trim_space(addr));
   return addr.find('@') == std::string::npos ? "" : addr;
 }
 
@@ -229,14 +223,14 @@ mail parse_mail(const std::string& raw) {
   auto prec = ascii_lower(p.header("precedence"));
   m.auto_submitted = (!auto_sub.empty() && auto_sub != "no")
                      || prec == "bulk" || prec == "junk" || prec == "list";
-  m.body = trim(text_of(p));
+  m.body = trim_space(text_of(p));
   return m;
 }
 
 std::string reply_subject(const std::string& subject,
                           const std::string& prefix) {
   if (!prefix.empty()
-      && ascii_lower(subject).rfind(ascii_lower(trim(prefix)), 0) == 0)
+      && ascii_lower(subject).rfind(ascii_lower(trim_space(prefix)), 0) == 0)
     return subject;
   return prefix + (subject.empty() ? "(no subject)" : subject);
 }
@@ -259,7 +253,7 @@ std::string compose_reply(const std::string& from, const std::string& to,
                     + "\r\n";
   if (!in_reply_to.empty()) {
     out += "In-Reply-To: " + in_reply_to + "\r\n";
-    auto refs = trim(references + " " + in_reply_to);
+    auto refs = trim_space(references + " " + in_reply_to);
     out += "References: " + refs + "\r\n";
   }
   out += "Auto-Submitted: auto-replied\r\nMIME-Version: 1.0\r\n"

@@ -9,6 +9,8 @@
 
 #include <httplib.h>
 
+#include "actors/common/strings.hpp"
+
 namespace nb::chan {
 
 struct http_endpoint::impl {
@@ -86,10 +88,7 @@ http_reply http_endpoint::call(const std::string& method,
     out.status = res->status;
     out.body = std::move(res->body);
     for (const auto& [name, value] : res->headers) {
-      std::string lower = name;
-      for (auto& c : lower)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      out.headers.emplace(std::move(lower), value);
+      out.headers.emplace(ascii_lower(name), value);
     }
     if (res->has_header("Retry-After")) {
       try {

@@ -2,6 +2,8 @@
 
 #include <regex>
 
+#include "actors/common/strings.hpp"
+
 namespace nb::slack {
 
 namespace {
@@ -11,12 +13,6 @@ using nlohmann::json;
 std::string str_of(const json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-std::string trim(std::string s) {
-  auto b = s.find_first_not_of(" \t\n");
-  auto e = s.find_last_not_of(" \t\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
 } // namespace
@@ -58,7 +54,7 @@ std::optional<inbound_msg> parse_event(const json& payload,
     mentioned = true;
     text.erase(p, tag.size());
   }
-  text = trim(text);
+  text = trim_space(text);
   if (text.empty()) {
     why = "no text";
     return std::nullopt;

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include "actors/common/strings.hpp"
 #include "actors/tools/exec_process.hpp"
 #include "actors/tools/sandbox/bwrap_args.hpp"
 #include "actors/tools/sandbox/executables.hpp"
@@ -14,12 +15,6 @@
 namespace nb {
 
 namespace {
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
-    s.pop_back();
-  return s;
-}
 
 sandbox_status probe(const std::string& bwrap) {
   sandbox_status s;
@@ -47,7 +42,7 @@ sandbox_status probe(const std::string& bwrap) {
   auto r = run_process(o);
   if (!r.error.empty() || r.timed_out || r.exit_code != 0) {
     s.problem = "bwrap cannot create namespaces here: "
-                + trim(!r.error.empty() ? r.error
+                + trim_space(!r.error.empty() ? r.error
                        : r.timed_out   ? std::string{"it did not finish"}
                                        : r.err.head);
     s.fix = "allow unprivileged user namespaces (sysctl "
