@@ -113,14 +113,8 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                 && m.kind != outbound_kind::progress)
               return caf::ok_atom::value;
             // Links go with the words; files are uploaded.
-            std::string text = m.content;
-            std::vector<std::string> files;
-            for (auto& ref : chan::outbound_media(m.metadata_json)) {
-              if (chan::is_web_link(ref))
-                text += (text.empty() ? "" : "\n") + ref;
-              else
-                files.push_back(std::move(ref));
-            }
+            auto [text, files] =
+              chan::links_into_words(m.content, m.metadata_json);
             bool words = text.find_first_not_of(" \t\r\n") != std::string::npos;
             if (words) {
               auto [type, content] = render(text);

@@ -30,6 +30,18 @@ bool is_web_link(const std::string& ref) {
   return ref.rfind("http://", 0) == 0 || ref.rfind("https://", 0) == 0;
 }
 
+words_and_files links_into_words(const std::string& content,
+                                 const std::string& metadata_json) {
+  words_and_files out{content, {}};
+  for (auto& ref : outbound_media(metadata_json)) {
+    if (is_web_link(ref))
+      out.text += (out.text.empty() ? "" : "\n") + ref;
+    else
+      out.files.push_back(std::move(ref));
+  }
+  return out;
+}
+
 std::string file_name_of(const std::string& path) {
   auto slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);

@@ -17,6 +17,16 @@ std::vector<std::string> outbound_media(const std::string& metadata_json);
 /// "http://..." or "https://...": a link, not a file on this machine.
 bool is_web_link(const std::string& ref);
 
+/// A reply's words with its links appended (one per line), and its local
+/// files to upload: for platforms that send links as text.
+struct words_and_files {
+  std::string text;
+  std::vector<std::string> files;
+};
+
+words_and_files links_into_words(const std::string& content,
+                                 const std::string& metadata_json);
+
 /// The last path element ("report.pdf" for "/a/b/report.pdf").
 std::string file_name_of(const std::string& path);
 
