@@ -69,16 +69,12 @@ public:
   }
 };
 
-class responses_format : public wire_format {
+/// OpenAI's Responses API: the same host, key and header as Chat
+/// Completions; its own path, body and answers.
+class responses_format : public openai_format {
 public:
   std::string path(const base_url& base) const override {
     return base.path_prefix + "/responses";
-  }
-
-  header_list headers(const std::string& api_key) const override {
-    if (api_key.empty())
-      return {};
-    return {{"Authorization", "Bearer " + api_key}};
   }
 
   std::string body(const model_request& req, const std::string& model,

@@ -31,14 +31,7 @@ bool s5_read(int fd, void* data, size_t n) {
 }
 
 bool s5_write(int fd, const std::string& data) {
-  size_t done = 0;
-  while (done < data.size()) {
-    auto w = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
-    if (w <= 0)
-      return false;
-    done += static_cast<size_t>(w);
-  }
-  return true;
+  return tcp_test_server::send_all(fd, data.data(), data.size());
 }
 
 int s5_connect_local(int port) {
@@ -54,22 +47,6 @@ int s5_connect_local(int port) {
   int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   return fd;
-}
-
-void s5_pump(int a, int b) {
-  char buf[16384];
-  pollfd fds[2] = {{a, POLLIN, 0}, {b, POLLIN, 0}};
-  for (;;) {
-    if (::poll(fds, 2, 30000) <= 0)
-      return;
-    for (int i = 0; i < 2; ++i) {
-      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-        continue;
-      auto r = ::recv(fds[i].fd, buf, sizeof buf, 0);
-      if (r <= 0 || !s5_write(fds[1 - i].fd, std::string(buf, size_t(r))))
-        return;
-    }
-  }
 }
 
 } // namespace
@@ -157,7 +134,7 @@ struct fake_socks5::impl {
       return;
     }
     srv.track(upstream, true);
-    s5_pump(c, upstream);
+    tcp_test_server::relay(c, upstream);
     srv.track(upstream, false);
     ::close(upstream);
   }

@@ -43,34 +43,6 @@ int connect_to(const std::string& host, int port) {
   return fd;
 }
 
-bool write_all(int fd, const char* data, size_t n) {
-  while (n > 0) {
-    auto w = ::send(fd, data, n, MSG_NOSIGNAL);
-    if (w <= 0)
-      return false;
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-/// Copies bytes both ways until either side closes.
-void pump(int a, int b) {
-  char buf[16384];
-  pollfd fds[2] = {{a, POLLIN, 0}, {b, POLLIN, 0}};
-  for (;;) {
-    if (::poll(fds, 2, 30000) <= 0)
-      return;
-    for (int i = 0; i < 2; ++i) {
-      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-        continue;
-      auto r = ::recv(fds[i].fd, buf, sizeof buf, 0);
-      if (r <= 0 || !write_all(fds[1 - i].fd, buf, static_cast<size_t>(r)))
-        return;
-    }
-  }
-}
-
 /// "host:port" (or "[v6]:port") into its parts; `port` keeps its default
 /// when none is given.
 void split_host_port(const std::string& text, std::string& host, int& port) {
@@ -165,23 +137,23 @@ struct forward_proxy::impl {
     if (upstream < 0) {
       std::string bad = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n"
                         "Connection: close\r\n\r\n";
-      write_all(client, bad.data(), bad.size());
+      tcp_test_server::send_all(client, bad.data(), bad.size());
       return;
     }
     srv.track(upstream, true);
     if (rq.method == "CONNECT") {
       std::string ok = "HTTP/1.1 200 Connection established\r\n\r\n";
-      if (write_all(client, ok.data(), ok.size())
-          && write_all(upstream, rest.data(), rest.size()))
-        pump(client, upstream);
+      if (tcp_test_server::send_all(client, ok.data(), ok.size())
+          && tcp_test_server::send_all(upstream, rest.data(), rest.size()))
+        tcp_test_server::relay(client, upstream);
     } else {
       // One request per connection: the upstream closes after answering.
       std::string out = rq.method + " " + path + " " + version + "\r\n";
       for (auto& h : headers)
         out += h + "\r\n";
       out += "Connection: close\r\n\r\n" + rest;
-      if (write_all(upstream, out.data(), out.size()))
-        pump(client, upstream);
+      if (tcp_test_server::send_all(upstream, out.data(), out.size()))
+        tcp_test_server::relay(client, upstream);
     }
     srv.track(upstream, false);
     ::close(upstream);

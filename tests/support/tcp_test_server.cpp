@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -62,6 +63,33 @@ void tcp_test_server::track(int fd, bool add) {
     open_fds_.insert(fd);
   else
     open_fds_.erase(fd);
+}
+
+bool tcp_test_server::send_all(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    auto w = ::send(fd, data, n, MSG_NOSIGNAL);
+    if (w <= 0)
+      return false;
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+void tcp_test_server::relay(int a, int b) {
+  char buf[16384];
+  pollfd fds[2] = {{a, POLLIN, 0}, {b, POLLIN, 0}};
+  for (;;) {
+    if (::poll(fds, 2, 30000) <= 0)
+      return;
+    for (int i = 0; i < 2; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      auto r = ::recv(fds[i].fd, buf, sizeof buf, 0);
+      if (r <= 0 || !send_all(fds[1 - i].fd, buf, static_cast<size_t>(r)))
+        return;
+    }
+  }
 }
 
 } // namespace nb::test

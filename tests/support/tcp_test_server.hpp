@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <functional>
 #include <mutex>
 #include <set>
@@ -25,6 +26,12 @@ public:
   /// A socket `serve` opened (an upstream): shut down too when the server
   /// stops. Untrack it before closing it.
   void track(int fd, bool add);
+
+  /// Writes all `n` bytes; false when the peer is gone.
+  static bool send_all(int fd, const char* data, size_t n);
+
+  /// Copies bytes both ways until either side closes (or 30 s of silence).
+  static void relay(int a, int b);
 
 private:
   std::function<void(int, tcp_test_server&)> serve_;
