@@ -5,8 +5,10 @@
 #include <caf/all.hpp>
 #include <nlohmann/json.hpp>
 
+#include "actors/channels/kit/media_out.hpp"
 #include "actors/channels/mochat/mochat_api.hpp"
 #include "actors/common/guard.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb::mochat {
 
@@ -21,6 +23,17 @@ struct mochat_sender_state {
   std::unique_ptr<rest_api> api;
   std::map<std::string, std::string> group_of_panel; ///< from inbound
 };
+
+/// The reply's words with its attachments' paths and links under them, one
+/// a line: Mochat's send calls take text only, and the original sends
+/// attachments this way.
+std::string reply_text(const outbound_msg& m) {
+  auto text = trim_space(m.content);
+  for (const auto& ref : chan::outbound_media(m.metadata_json))
+    if (auto r = trim_space(ref); !r.empty())
+      text += (text.empty() ? "" : "\n") + r;
+  return text;
+}
 
 using mochat_sender_pointer =
   chan::sender_actor::stateful_pointer<mochat_sender_state>;
@@ -43,11 +56,12 @@ chan::sender_actor::behavior_type mochat_sender_impl(mochat_sender_pointer self,
             auto meta = json::parse(m.metadata_json, nullptr, false);
             if (meta.is_object() && meta.value("group_id", json{}).is_string())
               group = meta["group_id"].get<std::string>();
-            auto [path, body] = send_request(m.chat_id, m.content, group, "");
+            auto text = reply_text(m);
+            auto [path, body] = send_request(m.chat_id, text, group, "");
             if (path.empty())
               return caf::make_error(caf::sec::invalid_argument,
                                      "mochat: empty chat id");
-            if (m.content.empty())
+            if (text.empty())
               return caf::ok_atom::value;
             auto answer = st.api->post(path, body);
             if (!answer.error.empty()) {
