@@ -109,6 +109,7 @@ struct fake_napcat::impl {
     if (action == "send_private_msg" || action == "send_group_msg") {
       if (holding) {
         held.push_back(req);
+        cv.notify_all();
         return nullptr;
       }
       return answer_send(req);
@@ -312,6 +313,11 @@ int fake_napcat::send_calls() const {
 bool fake_napcat::wait_sends(size_t n, std::chrono::milliseconds t) const {
   std::unique_lock<std::mutex> g{impl_->mx};
   return impl_->cv.wait_for(g, t, [&] { return impl_->sends.size() >= n; });
+}
+
+bool fake_napcat::wait_held(size_t n, std::chrono::milliseconds t) const {
+  std::unique_lock<std::mutex> g{impl_->mx};
+  return impl_->cv.wait_for(g, t, [&] { return impl_->held.size() >= n; });
 }
 
 } // namespace nb::test

@@ -48,6 +48,8 @@ public:
   void fail_sends(int n);
   /// Sends are taken but not answered until this is switched off.
   void hold_answers(bool on);
+  /// Waits until `n` sends are held unanswered.
+  bool wait_held(size_t n, std::chrono::milliseconds t) const;
 
   int connections() const;
   bool wait_connections(int n, std::chrono::milliseconds t) const;

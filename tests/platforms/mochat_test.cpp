@@ -165,8 +165,7 @@ TEST_CASE("mochat reconnects after a drop without losing or repeating") {
 TEST_CASE("mochat notices a missed ping and connects again") {
   mc t{200, 200};
   t.start_subscribed();
-  std::this_thread::sleep_for(600ms);
-  CHECK(t.api.pongs() >= 1);
+  CHECK(eventually([&] { return t.api.pongs() >= 1; }, 10s));
   t.api.stop_pings(true);
   REQUIRE(t.api.wait_connections(2, 10s));
   t.api.stop_pings(false);

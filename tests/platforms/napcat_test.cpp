@@ -199,7 +199,7 @@ TEST_CASE("napcat reconnects after a drop without losing or repeating") {
   // A send whose answer the drop swallows is not reported as delivered.
   t.api.hold_answers(true);
   std::thread cut{[&] {
-    std::this_thread::sleep_for(300ms);
+    t.api.wait_held(1, 10s); // the send is in, its answer held
     t.api.drop();
   }};
   auto err = t.deliver(reply("napcat", "private:42", "lost in transit"));

@@ -156,8 +156,7 @@ TEST_CASE("qq resumes after a drop and replays without loss or repeats") {
   auto a = t.next_inbound();
   REQUIRE(a);
   CHECK(a->content == "one");
-  std::this_thread::sleep_for(700ms); // a few 300 ms heartbeats
-  CHECK(t.api.heartbeats() >= 1);
+  CHECK(eventually([&] { return t.api.heartbeats() >= 1; }, 10s));
 
   t.api.replay_overlap(true); // the replay includes "one" again
   t.api.drop();

@@ -8,6 +8,7 @@
 #include "actors/supervisor/runtime.hpp"
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/platforms/eventually.hpp"
 #include "tests/platforms/fake_dingtalk.hpp"
 #include "tests/platforms/fake_discord.hpp"
 #include "tests/platforms/fake_feishu.hpp"
@@ -49,18 +50,6 @@ struct gateway {
       rt->shutdown(std::chrono::seconds(5));
   }
 };
-
-/// Polls `pred` for up to `t`.
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds t = 20s) {
-  auto end = std::chrono::steady_clock::now() + t;
-  while (std::chrono::steady_clock::now() < end) {
-    if (pred())
-      return true;
-    std::this_thread::sleep_for(25ms);
-  }
-  return pred();
-}
 
 inline std::string joined_text(const std::vector<nlohmann::json>& sent,
                                const char* field) {
