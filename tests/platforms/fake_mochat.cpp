@@ -148,12 +148,15 @@ fake_mochat::fake_mochat(int ping_interval_ms, int ping_timeout_ms)
       auto it = h.find(":target");
       std::lock_guard<std::mutex> g{d->mx};
       d->targets.push_back(it == h.end() ? "" : it->second);
+      if (d->refuse)
+        return 503;
       bool ok = it != h.end() && it->second.rfind("/socket.io/?", 0) == 0
                 && it->second.find("EIO=4") != std::string::npos
                 && it->second.find("transport=websocket") != std::string::npos;
       return ok ? 0 : 400;
     });
   d->install_routes();
+  d->rest.new_task_queue = [] { return new httplib::ThreadPool(16); };
   d->rest_port = d->rest.bind_to_any_port("127.0.0.1");
   d->rest_thread = std::thread{[d] { d->rest.listen_after_bind(); }};
   while (!d->rest.is_running())
@@ -161,7 +164,11 @@ fake_mochat::fake_mochat(int ping_interval_ms, int ping_timeout_ms)
 }
 
 fake_mochat::~fake_mochat() {
-  impl_->closing = true;
+  {
+    std::lock_guard<std::mutex> g{impl_->mx};
+    impl_->closing = true;
+  }
+  impl_->cv.notify_all(); // ends the long polls held
   impl_->rest.stop();
   impl_->rest_thread.join();
   impl_->ws.reset();
@@ -190,16 +197,23 @@ void fake_mochat::push_session(const std::string& session,
                               {{"sessionId", session},
                                {"cursor", seq},
                                {"events", json::array({log.back()})}}}});
+  impl_->cv.notify_all(); // a long poll waits for it
 }
 
 void fake_mochat::push_panel(const std::string& panel, const std::string& group,
                              const std::string& author, const std::string& text,
-                             const std::string& message_id, bool mention) {
+                             const std::string& message_id, bool mention,
+                             const std::string& created_at) {
   std::lock_guard<std::mutex> g{impl_->mx};
-  json payload{
-    {"sessionId", panel},
-    {"events", json::array({impl::message_add(-1, message_id, author, text,
-                                              group, panel, mention)})}};
+  auto ev = impl::message_add(-1, message_id, author, text, group, panel,
+                              mention, created_at);
+  json payload{{"sessionId", panel}, {"events", json::array({ev})}};
+  // The panel's message list carries the message without the event's
+  // wrapping, its time as createdAt.
+  auto message = ev["payload"];
+  message["createdAt"] = ev["timestamp"];
+  impl_->panel_logs[panel].push_back(message);
+  impl_->panel_group[panel] = group;
   impl_->unacked_panel.emplace_back(message_id, payload);
   if (impl_->connected)
     impl_->queued.push_back({{"name", "claw.panel.events"},
@@ -220,6 +234,18 @@ void fake_mochat::push_raw(const std::string& text) {
 void fake_mochat::drop() {
   std::lock_guard<std::mutex> g{impl_->mx};
   impl_->drop_now = true;
+}
+
+void fake_mochat::refuse_socket(bool on) {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  impl_->refuse = on;
+  if (on && impl_->connected)
+    impl_->drop_now = true;
+}
+
+void fake_mochat::fail_polls(bool on) {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  impl_->polls_fail = on;
 }
 
 void fake_mochat::stop_pings(bool on) {
@@ -285,6 +311,29 @@ bool fake_mochat::wait_sends(size_t n, std::chrono::milliseconds t) const {
 std::vector<std::string> fake_mochat::targets() const {
   std::lock_guard<std::mutex> g{impl_->mx};
   return impl_->targets;
+}
+
+} // namespace nb::test
+
+namespace nb::test {
+
+std::vector<json> fake_mochat::watches() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->watches;
+}
+
+std::vector<json> fake_mochat::panel_reads() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->panel_reads;
+}
+
+bool fake_mochat::wait_polls(size_t watches, size_t panel_reads,
+                             std::chrono::milliseconds t) const {
+  std::unique_lock<std::mutex> g{impl_->mx};
+  return impl_->cv.wait_for(g, t, [&] {
+    return impl_->watches.size() >= watches
+           && impl_->panel_reads.size() >= panel_reads;
+  });
 }
 
 } // namespace nb::test

@@ -5,7 +5,10 @@
 // notify:chat.*), each sent asking for an ack; subscribeSessions answered
 // with what came after the client's cursors; unacknowledged panel events
 // sent again on the next connection; and the REST API (X-Claw-Token):
-// sessions/send, groups/panels/send, sessions/list, groups/get.
+// sessions/send, groups/panels/send, sessions/list, groups/get, and the
+// polling endpoints: sessions/watch (a long poll on the session's log from
+// the client's cursor) and groups/panels/messages (the panel's latest
+// messages, newest first).
 #pragma once
 
 #include <chrono>
@@ -36,11 +39,13 @@ public:
   void push_session(const std::string& session, const std::string& author,
                     const std::string& text, const std::string& message_id);
   /// Sends a message.add in `panel` of `group` as claw.panel.events (kept
-  /// until acknowledged; sent again on the next connection otherwise).
-  /// `mention` puts the agent in meta.mentions.
+  /// until acknowledged; sent again on the next connection otherwise) and
+  /// adds it to the panel's messages. `mention` puts the agent in
+  /// meta.mentions; `created_at` (ISO 8601) is its time, "" = now.
   void push_panel(const std::string& panel, const std::string& group,
                   const std::string& author, const std::string& text,
-                  const std::string& message_id, bool mention = false);
+                  const std::string& message_id, bool mention = false,
+                  const std::string& created_at = "");
   /// Sends an event as it is, asking for an ack.
   void push_event(const std::string& name, const nlohmann::json& payload);
   /// Sends a text frame as it is (malformed frames).
@@ -48,6 +53,11 @@ public:
 
   /// Drops the connection without a close frame.
   void drop();
+  /// Refuses (HTTP 503) every Socket.IO handshake while on, dropping the
+  /// connection there is: the client must poll over HTTP.
+  void refuse_socket(bool on);
+  /// Answers the polling endpoints 503 while on.
+  void fail_polls(bool on);
   /// Stops (or resumes) sending pings: the client must notice.
   void stop_pings(bool on);
   /// The next `n` sends are answered 429 with Retry-After: 1.
@@ -68,6 +78,14 @@ public:
   bool wait_sends(size_t n, std::chrono::milliseconds t) const;
   /// What the handshakes asked for ("/socket.io/?EIO=4&transport=...").
   std::vector<std::string> targets() const;
+  /// Bodies of sessions/watch calls (as received) and of
+  /// groups/panels/messages calls, in order.
+  std::vector<nlohmann::json> watches() const;
+  std::vector<nlohmann::json> panel_reads() const;
+  /// Waits until at least `watches` watch calls and `panel_reads` panel
+  /// reads came in.
+  bool wait_polls(size_t watches, size_t panel_reads,
+                  std::chrono::milliseconds t) const;
 
 private:
   struct impl;

@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
+#include <ctime>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -30,7 +32,7 @@ struct fake_mochat::impl {
   std::map<std::string, std::vector<json>> logs; ///< session -> events
   std::vector<std::pair<std::string, json>> unacked_panel; ///< id, payload
   std::map<int64_t, std::string> outstanding; ///< ack id -> panel message id
-  bool drop_now = false, pings = true;
+  bool drop_now = false, pings = true, refuse = false, polls_fail = false;
   int connections = 0, refused = 0, pongs = 0;
   size_t acked = 0;
   std::vector<json> subscriptions;
@@ -38,21 +40,41 @@ struct fake_mochat::impl {
   // The REST side.
   int limited = 0, send_calls = 0;
   std::vector<json> sends;
+  std::map<std::string, std::vector<json>> panel_logs; ///< panel -> messages
+  std::map<std::string, std::string> panel_group;
+  std::vector<json> watches, panel_reads;
   httplib::Server rest;
   std::thread rest_thread;
   int rest_port = 0;
   std::unique_ptr<ws_listener> ws;
   std::atomic<bool> closing{false};
 
+  /// Now as Mochat writes times: "2026-12-03T08:00:00.123Z".
+  static std::string now_iso() {
+    auto now = std::chrono::system_clock::now();
+    auto t = std::chrono::system_clock::to_time_t(now);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                now.time_since_epoch())
+                .count()
+              % 1000;
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+                  tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                  tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+    return buf;
+  }
+
   static json message_add(int64_t seq, const std::string& id,
                           const std::string& author, const std::string& text,
                           const std::string& group, const std::string& converse,
-                          bool mention) {
+                          bool mention, const std::string& at = "") {
     json meta = json::object();
     if (mention)
       meta["mentions"] = json::array({agent});
     json ev{{"type", "message.add"},
-            {"timestamp", "2026-12-03T08:00:00.000Z"},
+            {"timestamp", at.empty() ? now_iso() : at},
             {"payload",
              {{"messageId", id},
               {"author", author},
@@ -85,6 +107,8 @@ struct fake_mochat::impl {
   void answer(httplib::Response& res, const json& data);
   void on_send(const std::string& path, const httplib::Request& req,
                httplib::Response& res);
+  void on_watch(const httplib::Request& req, httplib::Response& res);
+  void on_panel_messages(const httplib::Request& req, httplib::Response& res);
 };
 
 } // namespace nb::test

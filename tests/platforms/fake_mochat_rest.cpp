@@ -43,7 +43,77 @@ void fake_mochat::impl::on_send(const std::string& path,
   answer(res, {{"messageId", "m-out-" + std::to_string(sends.size())}});
 }
 
+void fake_mochat::impl::on_watch(const httplib::Request& req,
+                                 httplib::Response& res) {
+  std::unique_lock<std::mutex> g{mx};
+  if (!authorized(req, res))
+    return;
+  auto body = json::parse(req.body, nullptr, false);
+  if (!body.is_object() || !body.value("sessionId", json{}).is_string()
+      || !body.value("cursor", json{}).is_number_integer()
+      || !body.value("timeoutMs", json{}).is_number_integer()
+      || !body.value("limit", json{}).is_number_integer()) {
+    res.status = 400;
+    return;
+  }
+  watches.push_back(body);
+  cv.notify_all();
+  if (polls_fail) {
+    res.status = 503;
+    return;
+  }
+  auto id = body["sessionId"].get<std::string>();
+  auto cursor = body["cursor"].get<int64_t>();
+  auto limit = body["limit"].get<size_t>();
+  // Held until the log has something after the cursor, or timeoutMs.
+  cv.wait_for(g, std::chrono::milliseconds(body["timeoutMs"].get<int64_t>()),
+              [&] { return closing.load() || latest(id) > cursor; });
+  json events = json::array();
+  auto next = cursor;
+  for (auto& ev : logs[id])
+    if (ev["seq"].get<int64_t>() > cursor && events.size() < limit) {
+      events.push_back(ev);
+      next = ev["seq"].get<int64_t>();
+    }
+  answer(res, {{"sessionId", id}, {"cursor", next}, {"events", events}});
+}
+
+void fake_mochat::impl::on_panel_messages(const httplib::Request& req,
+                                          httplib::Response& res) {
+  std::lock_guard<std::mutex> g{mx};
+  if (!authorized(req, res))
+    return;
+  auto body = json::parse(req.body, nullptr, false);
+  if (!body.is_object() || !body.value("panelId", json{}).is_string()
+      || !body.value("limit", json{}).is_number_integer()) {
+    res.status = 400;
+    return;
+  }
+  panel_reads.push_back(body);
+  cv.notify_all();
+  if (polls_fail) {
+    res.status = 503;
+    return;
+  }
+  auto id = body["panelId"].get<std::string>();
+  auto limit = body["limit"].get<size_t>();
+  json messages = json::array(); // newest first
+  auto& log = panel_logs[id];
+  for (auto it = log.rbegin(); it != log.rend() && messages.size() < limit;
+       ++it)
+    messages.push_back(*it);
+  answer(res, {{"groupId", panel_group[id]}, {"messages", messages}});
+}
+
 void fake_mochat::impl::install_routes() {
+  this->rest.Post("/api/claw/sessions/watch",
+                  [this](const httplib::Request& req, httplib::Response& res) {
+                    this->on_watch(req, res);
+                  });
+  this->rest.Post("/api/claw/groups/panels/messages",
+                  [this](const httplib::Request& req, httplib::Response& res) {
+                    this->on_panel_messages(req, res);
+                  });
   for (const char* p :
        {"/api/claw/sessions/send", "/api/claw/groups/panels/send"}) {
     std::string path = p;

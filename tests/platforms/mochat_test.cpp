@@ -6,9 +6,7 @@
 #include <fstream>
 #include <thread>
 
-#include "actors/channels/mochat/mochat_channel.hpp"
-#include "tests/platforms/adapter_probe.hpp"
-#include "tests/platforms/fake_mochat.hpp"
+#include "tests/platforms/mochat_probe.hpp"
 
 using namespace nb;
 using namespace nb::test;
@@ -17,46 +15,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct mc : adapter_probe {
-  temp_dir dir;
-  fake_mochat api;
-
-  explicit mc(int ping_interval_ms = 1000, int ping_timeout_ms = 1000)
-      : api(ping_interval_ms, ping_timeout_ms) {}
-  ~mc() { stop(); }
-
-  void start(json extra = json::object()) {
-    json raw{{"enabled", true},
-             {"baseUrl", api.base_url()},
-             {"socketUrl", api.socket_url()},
-             {"clawToken", fake_mochat::token},
-             {"agentUserId", fake_mochat::agent},
-             {"sessions", {"session_a"}},
-             {"panels", {"panel-1"}},
-             {"socketReconnectDelayMs", 100},
-             {"socketMaxReconnectDelayMs", 500}};
-    raw.update(extra);
-    adapter =
-      mochat::make_channel(sys, channel_settings_for("mochat", raw, dir.path),
-                           "mochat", as_manager());
-  }
-
-  /// Connected and subscribed (the subscribeSessions answer is in).
-  void start_subscribed(json extra = json::object()) {
-    start(std::move(extra));
-    REQUIRE(api.wait_connections(1, 10s));
-    auto end = std::chrono::steady_clock::now() + 10s;
-    while (api.subscriptions().empty()
-           && std::chrono::steady_clock::now() < end)
-      std::this_thread::sleep_for(10ms);
-    REQUIRE(api.subscriptions().size() == 1);
-    REQUIRE(wait_state("connected"));
-  }
-
-  std::string cursor_file() const {
-    return dir.path + "/mochat/session_cursors.json";
-  }
-};
+using mc = mochat_probe;
 
 json meta_of(const inbound_msg& m) {
   return json::parse(m.metadata_json);
@@ -137,6 +96,9 @@ TEST_CASE("mochat reply delay sends waiting panel messages with the mention") {
 
 TEST_CASE("mochat reconnects after a drop without losing or repeating") {
   mc t;
+  // The socket's own way back is under test: the HTTP polling fallback
+  // (mochat_poll_test.cpp) gets nothing.
+  t.api.fail_polls(true);
   t.start_subscribed();
   t.api.push_session("session_a", "u1", "one", "r1");
   auto a = t.next_inbound();

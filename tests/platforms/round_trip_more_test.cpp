@@ -11,17 +11,26 @@ using namespace nb::test;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
+namespace {
+
+/// One session and one panel, answered at once, u1 allowed.
+json mochat_keys(const fake_mochat& mo) {
+  return {{"baseUrl", mo.base_url()},
+          {"socketUrl", mo.socket_url()},
+          {"clawToken", fake_mochat::token},
+          {"agentUserId", fake_mochat::agent},
+          {"sessions", {"session_a"}},
+          {"panels", {"panel-1"}},
+          {"replyDelayMode", "off"},
+          {"allowFrom", {"u1"}}};
+}
+
+} // namespace
+
 TEST_CASE("mochat message reaches the agent and the answer comes back") {
   fake_mochat mo;
   gateway gw;
-  gw.enable("mochat", {{"baseUrl", mo.base_url()},
-                       {"socketUrl", mo.socket_url()},
-                       {"clawToken", fake_mochat::token},
-                       {"agentUserId", fake_mochat::agent},
-                       {"sessions", {"session_a"}},
-                       {"panels", {"panel-1"}},
-                       {"replyDelayMode", "off"},
-                       {"allowFrom", {"u1"}}});
+  gw.enable("mochat", mochat_keys(mo));
   gw.start();
   REQUIRE(mo.wait_connections(1, 15s));
   REQUIRE(eventually([&] { return !mo.subscriptions().empty(); }));
@@ -49,6 +58,35 @@ TEST_CASE("mochat message reaches the agent and the answer comes back") {
   CHECK(mo.sends().size() == sent + 1);
   CHECK(joined_text(mo.sends(), "content").find("stranger in a panel")
         == std::string::npos);
+}
+
+TEST_CASE("mochat over HTTP polling, the socket refused: in and out") {
+  fake_mochat mo;
+  mo.refuse_socket(true);
+  gateway gw;
+  auto keys = mochat_keys(mo);
+  keys.update({{"refreshIntervalMs", 1000}, {"watchTimeoutMs", 2000}});
+  gw.enable("mochat", keys);
+  gw.start();
+  // The session's first watch found where its log stands; the next one
+  // waits for news.
+  REQUIRE(eventually([&] { return mo.watches().size() >= 2; }));
+  mo.push_session("session_a", "u1", "ping by polling", "hp1");
+  REQUIRE(eventually([&] {
+    return joined_text(mo.sends(), "content").find("echo: ping by polling")
+           != std::string::npos;
+  }));
+  CHECK(mo.sends().front()["path"] == "/api/claw/sessions/send");
+  CHECK(mo.sends().front()["sessionId"] == "session_a");
+  mo.push_panel("panel-1", "g1", "u1", "a panel by polling", "hp2", true);
+  REQUIRE(eventually([&] {
+    return joined_text(mo.sends(), "content").find("echo: a panel by polling")
+           != std::string::npos;
+  }));
+  CHECK(mo.sends().back()["path"] == "/api/claw/groups/panels/send");
+  CHECK(mo.sends().back()["groupId"] == "g1");
+  CHECK(mo.sends().size() == 2);
+  CHECK(mo.connections() == 0);
 }
 
 TEST_CASE("qq message reaches the agent and the answer comes back") {

@@ -183,9 +183,9 @@ std::string download_file(const std::string& url, const std::string& dest,
 http_reply call_waiting_out_429(
   http_endpoint& endpoint, const std::string& method, const std::string& path,
   const std::string& body, const std::map<std::string, std::string>& headers,
-  double max_wait_s, int attempts) {
+  double max_wait_s, int attempts, std::chrono::seconds timeout) {
   for (int attempt = 1;; ++attempt) {
-    auto r = endpoint.call(method, path, body, headers);
+    auto r = endpoint.call(method, path, body, headers, timeout);
     if (r.status != 429 || attempt >= attempts)
       return r;
     double wait = r.retry_after_s;

@@ -68,11 +68,13 @@ std::string download_file(const std::string& url, const std::string& dest,
 /// endpoint.call() that waits out rate limits: a 429's wait (the JSON
 /// body's "retry_after" or the Retry-After header, in seconds) is slept
 /// and the call made again, up to `attempts` calls; a wait over
-/// `max_wait_s` is not waited and the 429 comes back.
+/// `max_wait_s` is not waited and the 429 comes back. `timeout` bounds each
+/// read, as in call().
 http_reply call_waiting_out_429(
   http_endpoint& endpoint, const std::string& method, const std::string& path,
   const std::string& body, const std::map<std::string, std::string>& headers,
-  double max_wait_s = 20, int attempts = 3);
+  double max_wait_s = 20, int attempts = 3,
+  std::chrono::seconds timeout = std::chrono::seconds(30));
 
 using nb::url_encode; // actors/common/strings.hpp
 

@@ -8,12 +8,14 @@ using nlohmann::json;
 
 rest_api::rest_api(const mochat_config& cfg) : cfg_(cfg), http_(cfg.base_url) {}
 
-api_answer rest_api::post(const std::string& path, const json& body) {
+api_answer rest_api::post(const std::string& path, const json& body,
+                          std::chrono::seconds timeout) {
   api_answer out;
   auto r = chan::call_waiting_out_429(
     http_, "POST", path,
     body.dump(-1, ' ', false, json::error_handler_t::replace),
-    {{"X-Claw-Token", cfg_.claw_token}, {"Accept", "application/json"}});
+    {{"X-Claw-Token", cfg_.claw_token}, {"Accept", "application/json"}}, 20,
+    3, timeout);
   if (r.status == 0) {
     out.error = r.error.empty() ? "no answer" : r.error;
     return out;

@@ -23,8 +23,12 @@ public:
   explicit rest_api(const mochat_config& cfg);
 
   /// POSTs `body` to `path` ("/api/claw/sessions/send"...). A 429 is waited
-  /// out (its Retry-After, at most 20 s) up to twice.
-  api_answer post(const std::string& path, const nlohmann::json& body);
+  /// out (its Retry-After, at most 20 s) up to twice. `timeout` bounds the
+  /// wait for the answer (a long poll passes its own).
+  api_answer post(const std::string& path, const nlohmann::json& body,
+                  std::chrono::seconds timeout = std::chrono::seconds(30));
+  /// Aborts the call in progress (safe from another thread).
+  void abort() { http_.abort(); }
 
 private:
   mochat_config cfg_;

@@ -97,9 +97,9 @@ mochat_config parse_mochat_config(const std::string& name,
     r.integer("socketConnectTimeoutMs", c.connect_timeout_ms, 1000, 600000);
   c.refresh_interval_ms =
     r.integer("refreshIntervalMs", c.refresh_interval_ms, 1000, 86400000);
-  // The HTTP polling fallback's keys: accepted, the socket is the transport.
-  (void)r.integer("watchTimeoutMs", 25000, 0, 600000);
-  (void)r.integer("retryDelayMs", 500, 0, 600000);
+  c.watch_timeout_ms =
+    r.integer("watchTimeoutMs", c.watch_timeout_ms, 0, 600000);
+  c.retry_delay_ms = r.integer("retryDelayMs", c.retry_delay_ms, 0, 600000);
   c.watch_limit = r.integer("watchLimit", c.watch_limit, 1, 1000);
   c.max_retry_attempts = r.integer("maxRetryAttempts", 0, 0, 1000000);
   c.claw_token = r.required_str("clawToken");

@@ -22,6 +22,11 @@ struct mochat_config {
   /// How often "*" lists of sessions and panels are looked up again.
   int64_t refresh_interval_ms = 30000;
   int64_t watch_limit = 100;
+  /// The HTTP polling fallback (while the socket cannot be used): how long
+  /// Mochat may hold a session's watch call, and the pause after a failed
+  /// one.
+  int64_t watch_timeout_ms = 25000;
+  int64_t retry_delay_ms = 500;
   /// Reconnection attempts in a row before giving up (0 = never give up).
   int64_t max_retry_attempts = 0;
   std::string claw_token; ///< the agent's token (never logged)

@@ -195,6 +195,27 @@ read_notify_message(const json& payload) {
                                  payload.value("authorInfo", json{}))};
 }
 
+std::vector<json> read_panel_messages(const json& data,
+                                      const std::string& panel_id) {
+  std::vector<json> out;
+  if (!data.is_object())
+    return out;
+  auto msgs = data.find("messages");
+  if (msgs == data.end() || !msgs->is_array())
+    return out;
+  auto group = text_of(data.value("groupId", json{}));
+  for (auto it = msgs->rbegin(); it != msgs->rend(); ++it) {
+    if (!it->is_object())
+      continue;
+    const auto& m = *it;
+    out.push_back(message_event(
+      text_of(m.value("messageId", json{})), text_of(m.value("author", json{})),
+      m.value("content", json{}), m.value("meta", json{}), group, panel_id,
+      m.value("createdAt", json{}), m.value("authorInfo", json{})));
+  }
+  return out;
+}
+
 std::optional<std::pair<std::string, json>>
 read_inbox_append(const json& payload) {
   if (!payload.is_object() || payload.value("type", json{}) != "message")

@@ -63,6 +63,11 @@ read_notify_message(const nlohmann::json& payload);
 std::optional<std::pair<std::string, nlohmann::json>>
 read_inbox_append(const nlohmann::json& payload);
 
+/// The answer of /api/claw/groups/panels/messages ({groupId, messages},
+/// newest first) as message.add events of `panel_id`, oldest first.
+std::vector<nlohmann::json> read_panel_messages(const nlohmann::json& data,
+                                                const std::string& panel_id);
+
 /// The mention test of the original: meta.mentioned / meta.wasMentioned,
 /// the agent among meta's mention id lists, else "<@id>" or "@id" in the
 /// text.

@@ -44,6 +44,9 @@ public:
   bool take_cold(const std::string& session) {
     return cold_.erase(session) > 0;
   }
+  bool cold(const std::string& session) const {
+    return cold_.count(session) > 0;
+  }
 
 private:
   void load(const std::string& name);

@@ -8,12 +8,14 @@
 
 #include "actors/channels/mochat/mochat_api.hpp"
 #include "actors/channels/mochat/mochat_event.hpp"
+#include "actors/channels/mochat/mochat_poll.hpp"
 #include "actors/channels/mochat/mochat_sorter.hpp"
 #include "actors/channels/mochat/mochat_targets.hpp"
 #include "actors/channels/mochat/socketio_client.hpp"
 #include "actors/channels/kit/hand_over.hpp"
 #include "actors/channels/kit/stop_flag.hpp"
 #include "actors/common/log.hpp"
+#include "actors/cron/schedule.hpp"
 
 namespace nb::mochat {
 
@@ -29,7 +31,10 @@ public:
              chan::adapter_front_actor front)
       : cfg_(std::move(cfg)), front_(std::move(front)),
         lg_(log::get("channel." + cfg_.name)), api_(cfg_), sorter_(cfg_),
-        targets_(cfg_, std::move(cursor_file)) {
+        targets_(cfg_, std::move(cursor_file)), polls_(cfg_),
+        started_ms_(std::chrono::duration_cast<milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count()) {
     thread_ = std::thread{[this] { run(); }};
   }
 
@@ -52,37 +57,156 @@ private:
            + ")";
   }
 
+  bool polling_works() const { return polling_ok_.value_or(false); }
+
+  /// The socket first; while it cannot be used (between its attempts, and
+  /// for good once maxRetryAttempts are spent) HTTP polling, as the
+  /// original falls back to.
   void run() {
     int64_t fails = 0;
     while (!stop_.stopping() && !fatal_) {
-      report("connecting", "");
+      if (!polling_works())
+        report("connecting", "");
       refresh_targets(false);
       if (!fatal_ && connection())
         fails = 0;
       sorter_.forget_acks();
       pending_.clear();
-      if (stop_.stopping())
+      if (stop_.stopping() || fatal_)
         break;
-      if (fatal_) {
-        report("error", last_error_);
-        break;
-      }
-      report("disconnected", last_error_);
+      if (!polling_works())
+        report("disconnected", last_error_);
       ++fails;
+      auto until = steady::time_point::max();
       if (cfg_.max_retry_attempts > 0 && fails > cfg_.max_retry_attempts) {
-        report("error", "gave up after " + std::to_string(fails - 1)
-                          + " reconnection attempts (channels." + cfg_.name
-                          + ".maxRetryAttempts): " + last_error_);
-        break;
+        lg_->warn("Socket.IO given up after {} reconnection attempts "
+                  "(channels.{}.maxRetryAttempts): {}; HTTP polling only",
+                  fails - 1, cfg_.name, last_error_);
+      } else {
+        until = steady::now()
+                + milliseconds(std::min(cfg_.max_reconnect_delay_ms,
+                                        cfg_.reconnect_delay_ms
+                                          << std::min<int64_t>(fails - 1, 16)));
       }
-      auto wait =
-        std::min(cfg_.max_reconnect_delay_ms,
-                 cfg_.reconnect_delay_ms << std::min<int64_t>(fails - 1, 16));
-      if (!stop_.sleep_for(milliseconds(wait)))
+      if (!poll_until(until))
         break;
     }
+    if (fatal_)
+      report("error", last_error_);
+    polls_.stop();
     client_.close();
     done_ = true;
+  }
+
+  /// Polls over HTTP until `until` (the next socket attempt). False when
+  /// stopping or the token was refused.
+  bool poll_until(steady::time_point until) {
+    start_polls();
+    auto next_refresh = steady::now() + milliseconds(cfg_.refresh_interval_ms);
+    while (!stop_.stopping() && !fatal_) {
+      auto now = steady::now();
+      if (now >= until)
+        return true;
+      auto wait = std::chrono::duration_cast<milliseconds>(
+        std::min<steady::duration>(until - now, milliseconds(250)));
+      if (auto d = sorter_.next_due())
+        wait = std::clamp(std::chrono::duration_cast<milliseconds>(*d - now),
+                          milliseconds(1), wait);
+      if (auto a = polls_.next(wait))
+        polled(*a);
+      ready_batch due;
+      sorter_.due(steady::now(), due);
+      deliver(due);
+      if ((cfg_.all_sessions || cfg_.all_panels)
+          && steady::now() >= next_refresh) {
+        refresh_targets(false);
+        start_polls();
+        next_refresh = steady::now() + milliseconds(cfg_.refresh_interval_ms);
+      }
+    }
+    return false;
+  }
+
+  void start_polls() {
+    for (const auto& s : targets_.sessions())
+      polls_.ensure(s, target_kind::session, targets_.cursor(s),
+                    targets_.cold(s));
+    for (const auto& p : targets_.panels())
+      polls_.ensure(p, target_kind::panel, 0, false);
+  }
+
+  /// The socket is back: the polls end, and what they brought in is
+  /// handled before the subscriptions ask from the cursors.
+  void stop_polls() {
+    if (!polls_.running())
+      return;
+    polls_.stop();
+    while (auto a = polls_.next(milliseconds(0)))
+      polled(*a);
+    polling_ok_.reset();
+  }
+
+  void polling_state(bool ok, const std::string& err) {
+    if (polling_ok_ == ok)
+      return;
+    polling_ok_ = ok;
+    if (ok)
+      report("connected", "HTTP polling (Socket.IO: " + last_error_ + ")");
+    else
+      report("disconnected", "HTTP polling: " + err);
+  }
+
+  /// One answer of the polling endpoints, handled as the socket's events
+  /// are; then the thread is told when to ask again.
+  void polled(poll_answer& a) {
+    auto panel_pause =
+      milliseconds(std::max<int64_t>(1000, cfg_.refresh_interval_ms));
+    auto retry = milliseconds(std::max<int64_t>(100, cfg_.retry_delay_ms));
+    auto pause = a.kind == target_kind::panel ? panel_pause : milliseconds(0);
+    if (!a.answer.error.empty()) {
+      if (a.answer.bad_token) {
+        fatal_ = true;
+        last_error_ = token_error(a.answer.error);
+        return;
+      }
+      lg_->warn("HTTP polling of {} failed: {}", a.target, a.answer.error);
+      polling_state(false, a.answer.error);
+      if (a.kind == target_kind::session)
+        pause = retry;
+    } else {
+      polling_state(true, "");
+      bool deferred = false;
+      if (a.kind == target_kind::panel)
+        panel_read(a.target, a.answer.data);
+      else if (!watch(a.answer.data, target_kind::session, {}, deferred))
+        pause = retry; // not handed on: asked again from the same cursor
+    }
+    polls_.again(a.target, a.kind, targets_.cursor(a.target),
+                 targets_.cold(a.target), pause);
+  }
+
+  /// A panel's latest messages. Those from before the adapter started are
+  /// history and not answered (one without a readable createdAt counts
+  /// as new, as in the original); those handed on before are skipped.
+  void panel_read(const std::string& panel, const json& data) {
+    ready_batch out;
+    std::string why;
+    for (const auto& ev : read_panel_messages(data, panel)) {
+      auto ts = ev.value("timestamp", json{});
+      if (ts.is_string())
+        if (auto at = cron::parse_iso(ts.get<std::string>(), "UTC");
+            at && *at < started_ms_)
+          continue;
+      auto m = read_message_add(cfg_, panel, target_kind::panel, ev, why);
+      if (!m) {
+        if (why.rfind("malformed", 0) == 0)
+          lg_->warn("{} in {}: skipped", why, panel);
+        continue;
+      }
+      sorter_.take(panel, target_kind::panel, std::move(*m), {}, steady::now(),
+                   out);
+    }
+    deliver(out);
   }
 
   /// One connection; true when it was established.
@@ -100,6 +224,9 @@ private:
       }
       return false;
     }
+    stop_polls();
+    if (fatal_)
+      return true;
     report("connected", client_.handshake().sid);
     const auto& ss = targets_.sessions();
     const auto& ps = targets_.panels();
@@ -361,6 +488,10 @@ private:
   sorter sorter_;
   watch_targets targets_;
   socketio_client client_;
+  poll_workers polls_;
+  int64_t started_ms_; ///< epoch ms: panel messages before it are history
+  /// The last poll's outcome; unset while on the socket.
+  std::optional<bool> polling_ok_;
   std::map<int64_t, std::string> pending_; ///< our emits awaiting acks
   int64_t next_id_ = 0;
   std::string last_error_;
