@@ -1,5 +1,6 @@
 #include "actors/session/archive.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -42,6 +43,20 @@ size_t replay_start(const std::vector<json>& transcript, size_t archived) {
   while (start > 0 && role_of(transcript[start]) != "user")
     --start;
   return start;
+}
+
+int64_t replay_tokens(replay_estimate& e, const std::vector<json>& transcript,
+                      size_t base, size_t start, int generation) {
+  size_t first = base + std::min(start, transcript.size());
+  size_t end = base + transcript.size();
+  if (e.generation != generation || first < e.from || first > e.upto
+      || e.from < base || e.upto > end)
+    e = replay_estimate{0, first, first, generation};
+  for (; e.from < first; ++e.from)
+    e.sum -= estimate_message_tokens(transcript[e.from - base]);
+  for (; e.upto < end; ++e.upto)
+    e.sum += estimate_message_tokens(transcript[e.upto - base]);
+  return e.sum;
 }
 
 std::optional<size_t> archive_boundary(const std::vector<json>& transcript,

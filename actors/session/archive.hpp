@@ -25,6 +25,26 @@ inline constexpr size_t min_replay_messages = 8;
 size_t replay_start(const std::vector<nlohmann::json>& transcript,
                     size_t archived);
 
+/// The token estimate of a session's replay (from its start to the end of
+/// the transcript), carried from turn to turn: a turn counts only the
+/// messages appended since and drops those its start moved past, instead of
+/// summing the whole unarchived transcript again (a long chat's turn would
+/// otherwise cost more with every message).
+struct replay_estimate {
+  int64_t sum = 0;
+  size_t from = 0;      ///< file index of the first message counted
+  size_t upto = 0;      ///< file index past the last one counted
+  int generation = -1;  ///< the conversation counted (/new starts another)
+};
+
+/// The estimate of the messages from `start` on, `transcript` holding the
+/// session file's messages from number `base` on. Messages are only ever
+/// appended, dropped from the front, or all cleared (a new generation); a
+/// change it cannot follow (the range shrank or moved back) recounts.
+int64_t replay_tokens(replay_estimate& e,
+                      const std::vector<nlohmann::json>& transcript,
+                      size_t base, size_t start, int generation);
+
 /// The index up to which to archive so that about `excess` tokens leave
 /// the replay: the first user message after `from` with at least that many
 /// tokens before it, else the last user message after `from`. nullopt when

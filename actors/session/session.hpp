@@ -21,6 +21,7 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/runner/run_end.hpp"
+#include "actors/session/archive.hpp"
 #include "actors/session/commands.hpp"
 #include "actors/session/model_choice.hpp"
 #include "actors/session/prompt.hpp"
@@ -122,6 +123,7 @@ struct session_state {
   int background = 0;
   std::vector<caf::typed_response_promise<bool>> flush_waiters;
   int64_t prompt_tokens = 0; ///< estimate of the last system prompt
+  replay_estimate replay; ///< the replay's estimate, kept between turns
   /// The session file's metadata object as loaded; the archive mark is
   /// merged into it so other keys in it survive our writes.
   nlohmann::json file_meta = nlohmann::json::object();

@@ -189,11 +189,9 @@ void do_compact(session_pointer self) {
   // Indices into what is held (from `base` on; the mark never precedes it).
   auto held_mark = st.archived - st.base;
   auto start = replay_start(st.transcript, held_mark);
-  // Summed in place: copying the replay each turn cost more than the
-  // estimate itself on long chats.
-  auto estimate = st.prompt_tokens;
-  for (size_t i = start; i < st.transcript.size(); ++i)
-    estimate += estimate_message_tokens(st.transcript[i]);
+  auto estimate = st.prompt_tokens
+                  + replay_tokens(st.replay, st.transcript, st.base, start,
+                                  st.generation);
   if (estimate >= budget) {
     if (auto upto = archive_boundary(st.transcript, held_mark,
                                      estimate - budget / 2))

@@ -2,6 +2,7 @@
 // to cut, the archive text, and what is kept of the model's summary.
 #include <doctest/doctest.h>
 
+#include "actors/runner/context_governor.hpp"
 #include "actors/session/archive.hpp"
 
 using nlohmann::json;
@@ -34,6 +35,38 @@ TEST_CASE("replay starts after the archive but keeps eight messages") {
   CHECK(nb::replay_start(t, 15) == 12);
   CHECK(nb::replay_start(t, 99) == 12); // a mark past the end
   CHECK(nb::replay_start(pairs(2), 3) == 0);
+}
+
+TEST_CASE("the replay's estimate follows appends, a moving start, drops and /new") {
+  // What a full recount gives: the reference for every step below.
+  auto recount = [](const std::vector<json>& t, size_t start) {
+    int64_t sum = 0;
+    for (size_t i = start; i < t.size(); ++i)
+      sum += nb::estimate_message_tokens(t[i]);
+    return sum;
+  };
+  auto t = pairs(10, 40);
+  nb::replay_estimate e;
+  CHECK(nb::replay_tokens(e, t, 0, 0, 0) == recount(t, 0));
+  // Two messages appended: only they are counted now.
+  for (auto& m : pairs(1, 300))
+    t.push_back(m);
+  CHECK(nb::replay_tokens(e, t, 0, 0, 0) == recount(t, 0));
+  CHECK(e.upto == t.size());
+  // The start moves forward (an archive): the messages it passed go.
+  CHECK(nb::replay_tokens(e, t, 0, 6, 0) == recount(t, 6));
+  // The first 4 messages are dropped from memory (base 4): same sum.
+  std::vector<json> held(t.begin() + 4, t.end());
+  CHECK(nb::replay_tokens(e, held, 4, 2, 0) == recount(held, 2));
+  // The start moves back (a mark read anew): counted again from there.
+  CHECK(nb::replay_tokens(e, held, 4, 0, 0) == recount(held, 0));
+  // /new: another generation with as many messages, other contents.
+  auto fresh = pairs(9, 500);
+  fresh.resize(held.size(), msg("user", "x"));
+  CHECK(nb::replay_tokens(e, fresh, 0, 0, 1) == recount(fresh, 0));
+  // Cleared within the same generation (the file emptied): recounted.
+  std::vector<json> one{msg("user", "again")};
+  CHECK(nb::replay_tokens(e, one, 0, 0, 1) == recount(one, 0));
 }
 
 TEST_CASE("the archive boundary is a user message past the excess") {
