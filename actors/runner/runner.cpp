@@ -300,6 +300,10 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
   st.tools = std::move(settings.tools);
   st.model_timeout = settings.model_timeout;
   st.tool_timeout = settings.tool_timeout;
+  if (settings.messages.is_array()) {
+    st.messages = std::move(settings.messages);
+    st.messages_given = true;
+  }
   st.meter.start(self, "runner", std::move(settings.stats));
   // A runner lives for one turn: an exception anywhere in it (a handler or
   // a reply callback) fails that turn with a clear error for the session,
@@ -318,8 +322,13 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
       auto t = self->state.meter.measure();
       auto& st = self->state;
       st.promise = self->make_response_promise<turn_outcome>();
-      st.messages = json::parse(rq.messages_json, nullptr, false);
-      if (st.messages.is_array()) {
+      if (st.messages_given) {
+        st.message_texts.reserve(st.messages.size() + 16);
+        for (auto& m : st.messages)
+          st.message_texts.push_back(
+            m.dump(-1, ' ', false, json::error_handler_t::replace));
+      } else if (st.messages = json::parse(rq.messages_json, nullptr, false);
+                 st.messages.is_array()) {
         // Each message's text as the session wrote it: the model requests
         // are put together from these, not from the parsed copies.
         auto texts = json_array_elements(rq.messages_json);

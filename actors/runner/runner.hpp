@@ -40,6 +40,7 @@ struct runner_state {
   run_turn request;
   caf::typed_response_promise<turn_outcome> promise;
   nlohmann::json messages;     ///< the working copy sent to the model
+  bool messages_given = false; ///< handed over at spawn (runner_settings)
   /// Compact JSON text of each element of `messages`, made once, so each
   /// request body is assembled from text instead of serialised again.
   std::vector<std::string> message_texts;
@@ -94,6 +95,12 @@ struct runner_settings {
   /// preset); "" = chosen from the model name.
   std::string model_provider;
   subagents_actor subagents; ///< offers the spawn tool (null: not offered)
+  /// The turn's messages (a JSON array), handed over by the session that
+  /// built them: run_turn's messages_json is then left empty, and the
+  /// whole replay is neither written out as text nor parsed back for every
+  /// turn (on a long chat that was most of the kernel's work per turn).
+  /// Null: they come as run_turn's messages_json (subagents, tests).
+  nlohmann::json messages;
   /// The agent's tools.allow / tools.deny for the tools the runner offers
   /// itself (spawn, send_to_agent, create_goal, update_goal), as the tools
   /// front applies them to its own.

@@ -123,6 +123,7 @@ void do_run(session_pointer self) {
   rs.subagents = st.svc.subagents;
   rs.tools_allow = st.cfg.tools_allow;
   rs.tools_deny = st.cfg.tools_deny;
+  rs.messages = model_messages(self); // handed over, not sent as text
   auto runner = self->spawn(runner_impl, std::move(rs));
   st.turn->runner = runner;
   if (!st.pending.empty())
@@ -133,7 +134,6 @@ void do_run(session_pointer self) {
   rq.chat_id = st.turn->message.chat_id;
   rq.turn_id = st.key + ":" + std::to_string(st.turn_number);
   rq.model = st.runtime.model;
-  rq.messages_json = model_messages(self).dump();
   rq.max_iterations = st.cfg.max_iterations;
   rq.max_tokens = st.runtime.max_tokens;
   rq.temperature = st.runtime.temperature;
