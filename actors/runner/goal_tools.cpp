@@ -19,9 +19,7 @@ json goal_string(const char* description, int max_length, bool nullable,
   return s;
 }
 
-} // namespace
-
-tool_spec create_goal_spec() {
+tool_spec build_create_goal_spec() {
   json schema{
     {"type", "object"},
     {"properties",
@@ -47,7 +45,7 @@ tool_spec create_goal_spec() {
           schema.dump(), false, false};
 }
 
-tool_spec update_goal_spec() {
+tool_spec build_update_goal_spec() {
   json schema{
     {"type", "object"},
     {"properties",
@@ -74,6 +72,19 @@ tool_spec update_goal_spec() {
           "it off, 'block' when no progress is possible, 'replace' only when "
           "the objective itself changes.",
           schema.dump(), false, false};
+}
+
+} // namespace
+
+// Immutable once built: a turn no longer builds and writes the schemas.
+const tool_spec& create_goal_spec() {
+  static const tool_spec spec = build_create_goal_spec();
+  return spec;
+}
+
+const tool_spec& update_goal_spec() {
+  static const tool_spec spec = build_update_goal_spec();
+  return spec;
 }
 
 } // namespace nb

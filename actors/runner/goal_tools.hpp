@@ -10,8 +10,9 @@
 
 namespace nb {
 
-tool_spec create_goal_spec();
-tool_spec update_goal_spec();
+/// The two tools' specs, built once: every turn offers the same.
+const tool_spec& create_goal_spec();
+const tool_spec& update_goal_spec();
 
 /// Whether `name` is one of the two goal tools.
 inline bool is_goal_tool(const std::string& name) {

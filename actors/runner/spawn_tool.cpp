@@ -6,7 +6,9 @@
 
 namespace nb {
 
-tool_spec spawn_tool_spec() {
+namespace {
+
+tool_spec build_spawn_tool_spec() {
   using nlohmann::json;
   json schema = {
     {"type", "object"},
@@ -38,6 +40,14 @@ tool_spec spawn_tool_spec() {
           "this conversation when it is done; use wait=true to get the "
           "result as this tool's output instead.",
           schema.dump(), false, false};
+}
+
+} // namespace
+
+const tool_spec& spawn_tool_spec() {
+  // Immutable once built: a turn no longer builds and writes the schema.
+  static const tool_spec spec = build_spawn_tool_spec();
+  return spec;
 }
 
 tool_spec send_to_agent_spec(const std::vector<std::string>& targets) {

@@ -11,8 +11,8 @@
 namespace nb {
 
 /// The spawn tool's name and schema (task required; label, temperature,
-/// wait optional).
-tool_spec spawn_tool_spec();
+/// wait optional). Built once: every turn offers the same.
+const tool_spec& spawn_tool_spec();
 
 /// The send_to_agent tool's name and schema; `targets` are the agents the
 /// caller may reach (agents.list[].canMessage), listed in the description.
