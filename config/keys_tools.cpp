@@ -105,10 +105,14 @@ std::vector<key_spec> tools_keys() {
          [](settings& s, name_t, val_t v) {
            s.tools.cli_apps.run_timeout_s = i32(v);
          }),
-    // Installing and the catalog fetch belong to the original's Settings
-    // page, which we do not have.
-    ignored("tools.cliApps.installTimeout"),
-    ignored("tools.cliApps.catalogTtlSeconds"),
+    leaf("tools.cliApps.installTimeout", k::seconds, 1, 3600,
+         [](settings& s, name_t, val_t v) {
+           s.tools.cli_apps.install_timeout_s = i32(v);
+         }),
+    leaf("tools.cliApps.catalogTtlSeconds", k::seconds, 60, 86400,
+         [](settings& s, name_t, val_t v) {
+           s.tools.cli_apps.catalog_ttl_s = i32(v);
+         }),
     section("tools.my"),
     leaf("tools.my.enable", k::boolean, -no_limit, no_limit,
          [](settings& s, name_t, val_t v) { s.tools.my_enable = v.flag; }),

@@ -173,7 +173,11 @@ struct browser_settings {
 /// original's Settings (<config dir>/cli-apps/installed.json).
 struct cli_apps_settings {
   bool enable = true;
-  int32_t run_timeout_s = 60; ///< a call's default (1-600)
+  int32_t run_timeout_s = 60;      ///< a call's default (1-600)
+  int32_t install_timeout_s = 300; ///< an install, update or uninstall
+  /// How long a fetched catalog (<source>_registry_cache.json) is used
+  /// before it is fetched again (60-86400).
+  int32_t catalog_ttl_s = 3600;
   /// The apps installed.json names, read with the config (at the start, or
   /// by the WebUI's save): run_cli_app's description lists them, and the
   /// tools are built on scheduler threads, where no file is read.

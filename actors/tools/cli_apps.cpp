@@ -23,7 +23,7 @@ using nlohmann::json;
 // The original's limits for the artifact report.
 constexpr size_t cli_artifact_scan_limit = 4000;
 constexpr size_t cli_artifact_report_limit = 12;
-// installed.json and the registry caches are small; a huge one is not ours.
+// installed.json is small; a huge one is not ours.
 constexpr uint64_t cli_record_max_bytes = 16 * 1024 * 1024;
 
 const char* const cli_artifact_exts[] = {
@@ -67,14 +67,27 @@ std::string cli_size_text(int64_t size) {
 
 } // namespace
 
-std::vector<cli_app_entry> installed_cli_apps(const std::string& config_dir) {
-  std::vector<cli_app_entry> out;
+json installed_cli_record(const std::string& config_dir) {
   if (config_dir.empty())
-    return out;
+    return json::object();
   auto data = read_cli_record(config_dir + "/cli-apps/installed.json");
   // {"schema_version": 1, "apps": {...}}, or the older flat map.
-  const json& apps =
-    data.contains("apps") && data["apps"].is_object() ? data["apps"] : data;
+  if (data.contains("apps") && data["apps"].is_object())
+    return data["apps"];
+  return data;
+}
+
+std::string save_installed_cli_record(const std::string& config_dir,
+                                      const json& apps) {
+  json doc = {{"schema_version", 1}, {"apps", apps}};
+  return write_file_atomic(config_dir + "/cli-apps/installed.json",
+                           doc.dump(2, ' ', false,
+                                    json::error_handler_t::replace));
+}
+
+std::vector<cli_app_entry> installed_cli_apps(const std::string& config_dir) {
+  std::vector<cli_app_entry> out;
+  auto apps = installed_cli_record(config_dir);
   for (auto& [name, entry] : apps.items()) {
     if (!entry.is_object())
       continue;
@@ -87,27 +100,6 @@ std::vector<cli_app_entry> installed_cli_apps(const std::string& config_dir) {
   std::sort(out.begin(), out.end(),
             [](auto& a, auto& b) { return a.name < b.name; });
   return out;
-}
-
-bool cli_app_in_catalog(const std::string& config_dir,
-                        const std::string& name) {
-  if (config_dir.empty())
-    return false;
-  auto wanted = ascii_lower(name);
-  for (auto source : {"harness", "public", "extensions"}) {
-    auto cache = read_cli_record(config_dir + "/cli-apps/" + source
-                                 + "_registry_cache.json");
-    if (!cache.contains("data") || !cache["data"].is_object())
-      continue;
-    auto& clis = cache["data"]["clis"];
-    if (!clis.is_array())
-      continue;
-    for (auto& row : clis)
-      if (row.is_object() && row.contains("name") && row["name"].is_string()
-          && ascii_lower(row["name"].get<std::string>()) == wanted)
-        return true;
-  }
-  return false;
 }
 
 std::string find_on_path(const std::string& entry,

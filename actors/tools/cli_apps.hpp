@@ -1,15 +1,17 @@
 // Tools: what run_cli_app needs to know about the CLI apps the original
 // installs from its Settings page: the record of installed apps
 // (<config dir>/cli-apps/installed.json, {"schema_version": 1, "apps":
-// {name: {"entry_point": ...}}}; an older flat {name: {...}} too), the
-// cached registries it keeps beside it (<source>_registry_cache.json), and
-// the files a run created or changed in its working directory.
+// {name: {"entry_point": ...}}}; an older flat {name: {...}} too) and the
+// files a run created or changed in its working directory. The catalog is
+// cli_catalog.hpp's, installing cli_install.hpp's.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace nb {
 
@@ -23,9 +25,14 @@ struct cli_app_entry {
 /// name. A record that cannot be read counts as none.
 std::vector<cli_app_entry> installed_cli_apps(const std::string& config_dir);
 
-/// Whether a cached registry under `config_dir` lists `name` (any case):
-/// the app exists but is not installed.
-bool cli_app_in_catalog(const std::string& config_dir, const std::string& name);
+/// installed.json's map of apps (name -> entry as recorded; {} when there
+/// is none or it cannot be read).
+nlohmann::json installed_cli_record(const std::string& config_dir);
+
+/// Writes `apps` as installed.json ({"schema_version": 1, "apps": apps},
+/// two-space indent as the original), atomically: "" or why not.
+std::string save_installed_cli_record(const std::string& config_dir,
+                                      const nlohmann::json& apps);
 
 /// Returns the executable `entry` names: itself when it has a '/', else the
 /// first match on `path_var` ("" = not found).

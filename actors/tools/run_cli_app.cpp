@@ -12,6 +12,7 @@
 #include "actors/common/strings.hpp"
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/cli_apps.hpp"
+#include "actors/tools/cli_catalog.hpp"
 #include "actors/tools/exec_cancel.hpp"
 #include "actors/tools/exec_prepare.hpp"
 #include "actors/tools/text.hpp"
@@ -100,11 +101,28 @@ std::string cli_answer(const std::string& name, const std::string& command,
 tool_output run_cli_app_tool(const json& args, const tool_context& ctx) {
   auto name = args.value("name", std::string{});
   auto apps = installed_cli_apps(ctx.config_dir);
-  auto* app = find_installed(apps, name);
-  if (!app)
-    return tool_failure(cli_app_in_catalog(ctx.config_dir, name)
-                          ? "Error: CLI app '" + name + "' is not installed"
-                          : "Error: CLI app '" + name + "' not found");
+  // As the original: the name is looked up in the catalog (fetched again
+  // once older than catalogTtlSeconds), then in installed.json. With no
+  // catalog at all (never fetched, offline) the record alone decides.
+  auto catalog = load_cli_catalog(ctx.config_dir, ctx.cli_apps.catalog_ttl_s,
+                                  catalog_mode::fresh);
+  const cli_app_entry* app = nullptr;
+  std::string entry;
+  if (catalog.error.empty()) {
+    auto* row = find_cli_app(catalog, name);
+    if (!row)
+      return tool_failure("Error: CLI app '" + name + "' not found");
+    app = find_installed(apps, cli_field(*row, "name"));
+    if (!app)
+      return tool_failure("Error: CLI app '" + name + "' is not installed");
+    entry = app->entry_point.empty() ? cli_field(*row, "entry_point")
+                                     : app->entry_point;
+  } else {
+    app = find_installed(apps, name);
+    if (!app)
+      return tool_failure("Error: CLI app '" + name + "' not found");
+    entry = app->entry_point;
+  }
   auto root = resolve_real_path(ctx.workspace, "/");
   if (!root.ok())
     return tool_failure(root.error);
@@ -123,11 +141,11 @@ tool_output run_cli_app_tool(const json& args, const tool_context& ctx) {
   if (::stat(cwd.path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     return tool_failure(
       "Error: working_dir does not exist or is not a directory: " + cwd.path);
-  auto entry = app->entry_point.empty() ? app->name : app->entry_point;
   const char* path_var = std::getenv("PATH");
   auto program = find_on_path(entry, path_var ? path_var : "/usr/bin:/bin");
   if (program.empty())
-    return tool_failure("Error: " + entry + " is not available on PATH");
+    return tool_failure("Error: " + (entry.empty() ? name : entry)
+                        + " is not available on PATH");
   std::vector<std::string> argv;
   if (args.contains("args") && args["args"].is_array())
     for (auto& a : args["args"])

@@ -118,20 +118,33 @@ TEST_CASE("tools.exec background session limits: the original's defaults and "
     "tools.exec.maxSessions"));
 }
 
-TEST_CASE("tools.cliApps: enable and runTimeout are read; the installer's "
-          "keys are accepted and not used") {
+TEST_CASE("tools.cliApps: enable, runTimeout, installTimeout and "
+          "catalogTtlSeconds are read with the original's defaults and "
+          "bounds") {
   auto d = ok(parse(R"({})")).value.tools.cli_apps;
   CHECK(d.enable);
   CHECK(d.run_timeout_s == 60);
+  CHECK(d.install_timeout_s == 300);
+  CHECK(d.catalog_ttl_s == 3600);
   auto l = ok(parse(R"({"tools": {"cliApps": {"enable": false,
     "runTimeout": 90, "installTimeout": 300, "catalogTtlSeconds": 3600}}})"));
   CHECK_FALSE(l.value.tools.cli_apps.enable);
   CHECK(l.value.tools.cli_apps.run_timeout_s == 90);
-  CHECK(any_contains(l.notices, "tools.cliApps.installTimeout: accepted, not "
-                                "used"));
+  CHECK(l.value.tools.cli_apps.install_timeout_s == 300);
+  CHECK(l.value.tools.cli_apps.catalog_ttl_s == 3600);
+  CHECK_FALSE(any_contains(l.notices, "tools.cliApps.installTimeout"));
+  CHECK_FALSE(any_contains(l.notices, "tools.cliApps.catalogTtlSeconds"));
   CHECK_FALSE(any_contains(l.notices, "tools.cliApps.runTimeout"));
   CHECK_FALSE(any_contains(l.notices, "tools.cliApps.enable"));
   CHECK(contains(
     err(parse(R"({"tools": {"cliApps": {"runTimeout": 601}}})")).message(),
     "tools.cliApps.runTimeout"));
+  CHECK(contains(
+    err(parse(R"({"tools": {"cliApps": {"catalogTtlSeconds": 59}}})"))
+      .message(),
+    "tools.cliApps.catalogTtlSeconds"));
+  CHECK(contains(
+    err(parse(R"({"tools": {"cliApps": {"installTimeout": 3601}}})"))
+      .message(),
+    "tools.cliApps.installTimeout"));
 }

@@ -257,12 +257,12 @@ TEST_CASE("the original's command-line spellings work and typos get a hint") {
   std::ofstream{cfg_path} << json{{"agents",
                                    {{"defaults", {{"workspace", h.ws}}}}},
                                   {"tools",
-                                   {{"cliApps", {{"installTimeout", 300}}}}}}
+                                   {{"my", {{"allowSet", true}}}}}}
                                .dump();
   auto status = run({nanobot_binary(), "status", "-c", cfg_path},
                     h.home.dir.string(), 30s);
   CHECK(status.code == 0);
-  CHECK(status.out.find("Accepted, not used:\n  tools.cliApps.installTimeout: "
+  CHECK(status.out.find("Accepted, not used:\n  tools.my.allowSet: "
                         "accepted, not used")
         != std::string::npos);
 }

@@ -1,6 +1,7 @@
 // run_cli_app against real child processes: apps recorded as installed the
 // way the original's Settings page records them (<config dir>/cli-apps/
-// installed.json), small shell scripts found on PATH, run by argv; the
+// installed.json), listed by a catalog a scripted registry server on
+// 127.0.0.1 serves, small shell scripts found on PATH, run by argv; the
 // original's answer texts and refusals, the secret-free environment, the
 // artifact report, the 12 000-byte cap, the time limit, the sandbox.
 #include <doctest/doctest.h>
@@ -16,6 +17,7 @@
 #include "actors/tools/side_files.hpp"
 #include "tests/support/proc_scan.hpp"
 #include "tests/tools/fixture.hpp"
+#include "tests/tools/http_servers.hpp"
 
 using namespace nb;
 using nb::test::has;
@@ -23,12 +25,27 @@ using nlohmann::json;
 
 namespace {
 
-// A temp tree with a config dir, a bin dir on PATH and installed apps.
+// A temp tree with a config dir, a bin dir on PATH, installed apps and the
+// registry server the catalog comes from.
 struct cli_rig {
   nb::test::temp_tree t;
   std::string old_path;
+  nb::test::local_server registry;
 
   cli_rig() {
+    // Every installed app is in the catalog, and so is GIMP, which is not
+    // installed; the optional extensions registry is missing (404).
+    json clis = json::array({{{"name", "GIMP"}}});
+    for (auto name : {"mdtool", "slow", "big", "ghost", "escape"})
+      clis.push_back({{"name", name}});
+    registry.svr.Get("/registry.json", [clis](auto&, httplib::Response& res) {
+      res.set_content(json{{"clis", clis}}.dump(), "application/json");
+    });
+    registry.svr.Get("/public_registry.json", [](auto&, auto& res) {
+      res.set_content(R"({"clis": []})", "application/json");
+    });
+    registry.start();
+    ::setenv("NANOBOT_CLI_APPS_REGISTRY", registry.base().c_str(), 1);
     old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
     ::setenv("PATH", (t.root + "/bin:" + old_path).c_str(), 1);
     install({{"mdtool", "nb-cli-echo"},
@@ -47,12 +64,12 @@ struct cli_rig {
                             "echo out > "
                               + t.outside
                               + "/escaped.txt && echo wrote-outside\n");
-    // The original's registry cache: gimp exists but is not installed.
-    t.put("cfg/cli-apps/harness_registry_cache.json",
-          R"({"_cached_at": 1, "data": {"clis": [{"name": "GIMP"}]}})");
   }
 
-  ~cli_rig() { ::setenv("PATH", old_path.c_str(), 1); }
+  ~cli_rig() {
+    ::setenv("PATH", old_path.c_str(), 1);
+    ::unsetenv("NANOBOT_CLI_APPS_REGISTRY");
+  }
 
   void install(const std::map<std::string, std::string>& apps) {
     json rec = {{"schema_version", 1}, {"apps", json::object()}};
@@ -126,6 +143,11 @@ TEST_CASE("run_cli_app refuses what is not installed or not there") {
   r = nb::test::run(rig.ctx(false), "run_cli_app", {{"args", {"x"}}});
   CHECK(r.is_error);
   CHECK(has(r.content, "name"));
+  // Installed but gone from the catalog: as the original, not found.
+  rig.install({{"mdtool", "nb-cli-echo"}, {"retired", "nb-cli-echo"}});
+  r = nb::test::run(rig.ctx(false), "run_cli_app", {{"name", "retired"}});
+  CHECK(r.is_error);
+  CHECK(has(r.content, "Error: CLI app 'retired' not found"));
   // No config dir: nothing is installed.
   auto bare = rig.ctx(false);
   bare.config_dir.clear();

@@ -20,6 +20,7 @@
 #include "messages/goal.hpp"
 #include "actors/channels/kit/status_json.hpp"
 #include "actors/channels/websocket/automations_api.hpp"
+#include "actors/channels/websocket/cli_apps_api.hpp"
 #include "actors/channels/websocket/ws_api_runner.hpp"
 #include "actors/channels/websocket/sessions_api.hpp"
 #include "actors/channels/websocket/settings_api.hpp"
@@ -103,6 +104,8 @@ ws::api_function make_api_function(caf::actor_system& sys,
           settings_ctx](const api_call& call) -> api_reply {
     if (auto setup = ws::setup_api(sys, config_path, call))
       return *setup;
+    if (auto apps = ws::cli_apps_api(sys, config_path, call))
+      return *apps;
     if (auto edited = ws::settings_api(sys, settings_ctx, call))
       return *edited;
     if (auto r = ws::automations_api(sys, agents, call))

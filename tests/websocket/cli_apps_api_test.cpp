@@ -1,0 +1,140 @@
+// The WebUI's CLI Apps settings on a real gateway: the catalog from a
+// scripted registry server on 127.0.0.1, an install through /api/settings/
+// cli-apps/install (a real child process: a script named uv on PATH), and
+// the running agent's run_cli_app then naming and running the new app
+// without a restart (the tools fronts took the change).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <sys/stat.h>
+
+#include <httplib.h>
+
+#include "tests/websocket/ws_gateway.hpp"
+
+using namespace nb;
+using namespace nb::test;
+
+namespace {
+
+struct registry_server {
+  httplib::Server svr;
+  std::thread thread;
+  int port = 0;
+
+  registry_server() {
+    svr.Get("/registry.json", [](auto&, httplib::Response& res) {
+      res.set_content(
+        json{{"clis",
+              {{{"name", "drawit"},
+                {"display_name", "Draw It"},
+                {"entry_point", "nb-api-drawit"},
+                {"package_manager", "uv"},
+                {"install_cmd", "uv tool install nb-api-drawit"}}}}}
+          .dump(),
+        "application/json");
+    });
+    svr.Get("/public_registry.json", [](auto&, httplib::Response& res) {
+      res.set_content(R"({"clis": []})", "application/json");
+    });
+    port = svr.bind_to_any_port("127.0.0.1");
+    thread = std::thread([this] { svr.listen_after_bind(); });
+    while (!svr.is_running())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
+  ~registry_server() {
+    svr.stop();
+    thread.join();
+  }
+};
+
+std::string tool_description(const json& body, const std::string& name) {
+  for (auto& t : body.value("tools", json::array()))
+    if (t["function"]["name"] == name)
+      return t["function"]["description"];
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
+  registry_server registry;
+  gateway gw{{{"websocket", R"({"enabled": true, "port": 0,
+                                "streaming": false})"}}};
+  auto bin = gw.home.dir / "bin";
+  std::filesystem::create_directories(bin);
+  {
+    std::ofstream uv{bin / "uv"};
+    uv << "#!/bin/sh\nprintf '#!/bin/sh\\necho drawn \"$@\"\\n' > " << bin.string()
+       << "/$3\nchmod 755 " << bin.string() << "/$3\n";
+  }
+  ::chmod((bin / "uv").c_str(), 0755);
+  std::string old_path = std::getenv("PATH");
+  ::setenv("PATH", (bin.string() + ":" + old_path).c_str(), 1);
+  ::setenv("NANOBOT_CLI_APPS_REGISTRY",
+           ("http://127.0.0.1:" + std::to_string(registry.port)).c_str(), 1);
+  std::ofstream{gw.cfg.config_path}
+    << json{{"agents",
+             {{"defaults",
+               {{"workspace", gw.cfg.agent.workspace},
+                {"model", "test-model"},
+                {"provider", "custom"}}}}},
+            {"providers",
+             {{"custom", {{"apiBase", gw.cfg.providers["custom"].api_base}}}}},
+            // The app lives in a folder of the test's, outside the
+            // sandbox's view.
+            {"tools", {{"restrictToWorkspace", false}}},
+            {"channels",
+             {{"websocket",
+               {{"enabled", true}, {"port", 0}, {"streaming", false}}}}}}
+         .dump();
+
+  httplib::Client http{"127.0.0.1", gw.port("websocket")};
+  http.set_read_timeout(60, 0);
+  auto listed = http.Get("/api/settings/cli-apps");
+  REQUIRE(listed);
+  CHECK(listed->status == 200);
+  auto list = json::parse(listed->body);
+  REQUIRE(list["apps"].size() == 1);
+  CHECK(list["apps"][0]["status"] == "not_installed");
+
+  auto unknown = http.Post("/api/settings/cli-apps/install?name=nope", "",
+                           "application/json");
+  REQUIRE(unknown);
+  CHECK(unknown->status == 404);
+  CHECK(json::parse(unknown->body)["error"] == "CLI app 'nope' not found");
+
+  auto installed = http.Post("/api/settings/cli-apps/install?name=drawit", "",
+                             "application/json");
+  REQUIRE(installed);
+  CHECK(installed->status == 200);
+  auto body = json::parse(installed->body);
+  CHECK(body["last_action"]["message"] == "Installed CLI for Draw It.");
+  CHECK(body["installed_count"] == 1);
+  CHECK_FALSE(body.contains("applied")); // the tools fronts took it
+
+  // The running agent: run_cli_app names the app and runs it.
+  gw.llm.push(
+    tool_calls({call("c1", "run_cli_app",
+                     {{"name", "drawit"}, {"args", json::array({"x"})}})}));
+  gw.llm.push(text("drawn it"));
+  ws_client c;
+  REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
+  auto chat = ready_chat(c);
+  c.send_text(
+    json{{"type", "message"}, {"chat_id", chat}, {"content", "draw"}}.dump());
+  CHECK(final_message(c) == "drawn it");
+  auto reqs = gw.llm.requests();
+  REQUIRE(reqs.size() == 2);
+  CHECK(tool_description(reqs[0].body, "run_cli_app")
+          .find("Installed Settings CLI Apps: drawit.")
+        != std::string::npos);
+  CHECK(reqs[1].body.dump().find("CLI app 'drawit' exited 0.") != std::string::npos);
+  ::setenv("PATH", old_path.c_str(), 1);
+  ::unsetenv("NANOBOT_CLI_APPS_REGISTRY");
+}
