@@ -75,11 +75,21 @@ settings settings::for_agent(const std::string& id) const {
   out.tools.deny = a->tools_deny;
   if (a->heartbeat_set)
     out.gateway.heartbeat = a->heartbeat;
+  // The plugins of the agent's own workspace, not main's.
+  auto servers = tools.mcp_servers;
+  for (const auto& name : tools.main_plugin_servers)
+    servers.erase(name);
+  if (auto own = tools.agent_plugin_servers.find(id);
+      own != tools.agent_plugin_servers.end())
+    merge_mcp_servers(servers, own->second);
+  out.tools.main_plugin_servers.clear();
   if (a->mcp_servers_set) {
     out.tools.mcp_servers.clear();
     for (const auto& name : a->mcp_servers)
-      if (auto i = tools.mcp_servers.find(name); i != tools.mcp_servers.end())
+      if (auto i = servers.find(name); i != servers.end())
         out.tools.mcp_servers.insert(*i);
+  } else {
+    out.tools.mcp_servers = std::move(servers);
   }
   return out;
 }

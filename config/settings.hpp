@@ -199,6 +199,15 @@ struct tool_settings {
   /// CIDRs the SSRF guard lets through (tools.ssrfWhitelist).
   std::vector<std::string> ssrf_whitelist;
   std::map<std::string, mcp_server_settings> mcp_servers;
+  /// The servers of the main workspace's enabled Agent Plugins that were
+  /// merged into mcp_servers (read beside the config): an agent with a
+  /// workspace of its own does not get them (see for_agent).
+  std::vector<std::string> main_plugin_servers;
+  /// Each agents.list agent's own: the enabled Agent Plugins of its
+  /// workspace (id -> servers), merged in by for_agent; a configured server
+  /// of the same name wins, as for main.
+  std::map<std::string, std::map<std::string, mcp_server_settings>>
+    agent_plugin_servers;
   browser_settings browser;
   /// The agent's agents.list[].tools (see agent_profile): non-empty allow =
   /// only these tools; deny = never these.

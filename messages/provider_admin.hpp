@@ -44,12 +44,13 @@ struct plugin_mcp_server {
   std::vector<std::string> args;
   std::map<std::string, std::string> env;
   std::string cwd;
+  std::string agent = "main"; ///< whose workspace enabled it
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, plugin_mcp_server& x) {
   return f(caf::meta::type_name("plugin_mcp_server"), x.name, x.command, x.args,
-           x.env, x.cwd);
+           x.env, x.cwd, x.agent);
 }
 
 /// New tools settings for a running gateway (the WebUI's tools and MCP

@@ -11,9 +11,11 @@
 
 namespace nb {
 
-/// At the start: the plugins' servers join tools.mcpServers (a configured
-/// server of the same name wins, with a warning) and the installed apps are
-/// noted in tools.cliApps. Nothing without a config file.
+/// At the start: each agent's enabled plugins, from its own workspace
+/// (main's join tools.mcpServers, an agents.list agent's wait in
+/// tools.agent_plugin_servers for for_agent; a configured server of the
+/// same name wins, with a warning) and the installed apps are noted in
+/// tools.cliApps. Nothing without a config file.
 void read_tool_side_files(settings& cfg);
 
 /// For a running gateway: the same files, for the settings `tc` carries,

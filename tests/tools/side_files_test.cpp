@@ -2,7 +2,8 @@
 // Plugins' MCP servers, the installed CLI apps) is read by whoever reads the
 // config, never by the tools front, and survives a settings change: a real
 // tools front with a real plugin MCP server (a child process), changed the
-// way the WebUI's save changes it (tools_config read by the saving worker).
+// way the WebUI's save changes it (tools_config read by the saving worker);
+// with agents.list, each agent's front gets its own workspace's plugins.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -17,6 +18,7 @@
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/side_files.hpp"
 #include "actors/tools/tools_front.hpp"
+#include "config/load.hpp"
 #include "messages/provider_admin.hpp"
 #include "nb_test_paths.hpp"
 #include "tests/support/system_fixture.hpp"
@@ -155,4 +157,101 @@ TEST_CASE("the config's side files: read with the config, kept by a tools "
   REQUIRE(cli);
   CHECK(has(cli->description, "No Settings CLI Apps are currently installed."));
   caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
+}
+
+namespace {
+
+/// Puts plugin `name` (one stdio server, the scripted one) in `ws_rel`
+/// below the tree and enables it for that workspace.
+void put_plugin(const test::temp_tree& t, const std::string& ws_rel,
+                const std::string& name) {
+  auto dir = ws_rel + "/plugins/" + name;
+  t.put(dir + "/plugin.json",
+        json{{"$schema", agent_plugin_schema}, {"name", name}}.dump());
+  t.put(dir + "/bin/server",
+        "#!/bin/sh\nexec " NB_BINARY_DIR "/tests/support/fake_mcp_stdio\n");
+  ::chmod((t.root + "/" + dir + "/bin/server").c_str(), 0755);
+  t.put(dir + "/mcp.json",
+        json{{"$schema", agent_plugin_mcp_schema},
+             {"mcpServers",
+              {{name, {{"type", "stdio"}, {"command", "./bin/server"}}}}}}
+          .dump());
+  REQUIRE(set_agent_plugin_enabled(t.root + "/" + ws_rel, t.root + "/cfg",
+                                   name, true)
+          == "");
+}
+
+bool has_server(const settings& view, const std::string& name) {
+  return view.tools.mcp_servers.count(name) > 0;
+}
+
+} // namespace
+
+TEST_CASE("each agent's tools front runs the MCP servers its own "
+          "workspace's enabled Agent Plugins bring") {
+  side_rig rig; // main's workspace enables "desk"
+  put_plugin(rig.t, "ws-alpha", "adesk");
+  put_plugin(rig.t, "ws-beta", "bdesk");
+  // Installed in beta's workspace but not enabled there: inert.
+  rig.t.put("ws-beta/plugins/idle/plugin.json",
+            json{{"$schema", agent_plugin_schema}, {"name", "idle"}}.dump());
+  auto text =
+    json{{"agents",
+          {{"defaults", {{"workspace", rig.t.ws}}},
+           {"list",
+            {{{"id", "alpha"}, {"workspace", rig.t.root + "/ws-alpha"}},
+             {{"id", "beta"}, {"workspace", rig.t.root + "/ws-beta"}}}}}},
+         {"tools", {{"browser", {{"enable", false}}}}}}
+      .dump();
+  rig.t.put("cfg/config.json", text);
+  auto parsed = parse_settings(text, rig.config_path);
+  REQUIRE(std::holds_alternative<loaded_settings>(parsed));
+  auto cfg = std::get<loaded_settings>(parsed).value;
+  read_tool_side_files(cfg);
+
+  auto main_view = cfg.for_agent("main");
+  auto alpha = cfg.for_agent("alpha");
+  auto beta = cfg.for_agent("beta");
+  CHECK(has_server(main_view, "desk"));
+  CHECK_FALSE(has_server(main_view, "adesk"));
+  CHECK(has_server(alpha, "adesk"));
+  CHECK_FALSE(has_server(alpha, "desk"));
+  CHECK_FALSE(has_server(alpha, "bdesk"));
+  CHECK(has_server(beta, "bdesk"));
+  CHECK_FALSE(has_server(beta, "desk"));
+  CHECK_FALSE(has_server(beta, "idle"));
+
+  // Real fronts, as the gateway spawns them: each connects its own.
+  test::system_fixture f;
+  auto front_a = spawn_tools(f.sys, alpha, stats_actor{});
+  auto front_b = spawn_tools(f.sys, beta, stats_actor{});
+  REQUIRE(wait_for_tool(f.sys, front_a, "mcp_adesk_echo"));
+  REQUIRE(wait_for_tool(f.sys, front_b, "mcp_bdesk_echo"));
+  CHECK_FALSE(find_spec(specs_of(f.sys, front_a), "mcp_desk_echo"));
+  CHECK_FALSE(find_spec(specs_of(f.sys, front_a), "mcp_bdesk_echo"));
+  CHECK_FALSE(find_spec(specs_of(f.sys, front_b), "mcp_adesk_echo"));
+
+  // A settings change read by the WebUI's worker keeps each its own.
+  tools_config change;
+  change.config_json = text;
+  change.config_path = rig.config_path;
+  read_tool_side_files(change);
+  int alpha_servers = 0;
+  for (auto& p : change.plugin_servers)
+    if (p.agent == "alpha") {
+      ++alpha_servers;
+      CHECK(p.name == "adesk");
+    }
+  CHECK(alpha_servers == 1);
+  caf::scoped_actor self{f.sys};
+  self
+    ->request(caf::actor_cast<tools_admin_actor>(front_a), seconds(10),
+              change)
+    .receive([](caf::ok_atom) {},
+             [&](caf::error& e) { FAIL(f.sys.render(e)); });
+  auto after = specs_of(f.sys, front_a);
+  CHECK(find_spec(after, "mcp_adesk_echo"));
+  CHECK_FALSE(find_spec(after, "mcp_desk_echo"));
+  caf::anon_send_exit(front_a, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(front_b, caf::exit_reason::user_shutdown);
 }
