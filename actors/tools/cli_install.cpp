@@ -14,6 +14,7 @@
 #include "actors/tools/cli_app_skill.hpp"
 #include "actors/tools/cli_apps.hpp"
 #include "actors/tools/cli_catalog.hpp"
+#include "actors/tools/cli_install_argv.hpp"
 #include "actors/tools/exec_prepare.hpp"
 #include "actors/tools/exec_process.hpp"
 #include "actors/tools/text.hpp"
@@ -26,225 +27,22 @@ using nlohmann::json;
 
 constexpr size_t install_output_max = 12000; // the original's _truncate
 
-struct install_refusal {
-  std::string message;
-  int status = 400;
-};
-
-/// Python's shlex.split (POSIX): words, quotes and backslashes; nullopt
-/// for an unbalanced quote.
-std::optional<std::vector<std::string>> install_shlex_split(
-  const std::string& s) {
-  std::vector<std::string> out;
-  std::string word;
-  bool in_word = false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      if (in_word)
-        out.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-    } else if (c == '\'') {
-      auto end = s.find('\'', i + 1);
-      if (end == std::string::npos)
-        return std::nullopt;
-      word += s.substr(i + 1, end - i - 1);
-      i = end;
-      in_word = true;
-    } else if (c == '"') {
-      size_t j = i + 1;
-      for (; j < s.size() && s[j] != '"'; ++j) {
-        if (s[j] == '\\' && j + 1 < s.size()
-            && std::string_view{"\\\"$`\n"}.find(s[j + 1])
-                 != std::string_view::npos)
-          ++j;
-        word += s[j];
-      }
-      if (j >= s.size())
-        return std::nullopt;
-      i = j;
-      in_word = true;
-    } else if (c == '\\') {
-      if (i + 1 >= s.size())
-        return std::nullopt;
-      word += s[++i];
-      in_word = true;
-    } else {
-      word += c;
-      in_word = true;
-    }
-  }
-  if (in_word)
-    out.push_back(std::move(word));
-  return out;
-}
-
-bool has_shell_meta(const std::string& command) {
-  for (auto meta : {"|", "&&", "||", ";", "$(", "`", ">", "<"})
-    if (command.find(meta) != std::string::npos)
-      return true;
-  return false;
-}
-
-bool is_python(const std::string& word) {
-  return word == "python" || word == "python3";
-}
-
-bool is_pip_install(const std::string& command) {
-  auto t = install_shlex_split(command);
-  if (!t)
-    return false;
-  auto& w = *t;
-  return (w.size() >= 3 && w[0] == "pip" && w[1] == "install")
-         || (w.size() >= 5 && is_python(w[0]) && w[1] == "-m" && w[2] == "pip"
-             && w[3] == "install");
-}
-
-std::string strategy_of(const json& app) {
-  auto manager = ascii_lower(cli_field(app, "package_manager"));
-  auto strategy = ascii_lower(cli_field(app, "install_strategy"));
-  if (manager == "bundled" || strategy == "bundled")
-    return "bundled";
-  if (manager == "npm" || manager == "brew" || manager == "uv"
-      || manager == "pip")
-    return manager;
-  if (!cli_field(app, "npm_package").empty())
-    return "npm";
-  if (is_pip_install(cli_field(app, "install_cmd")))
-    return "pip";
-  return "unsupported";
-}
-
-bool install_supported(const json& app) {
-  return strategy_of(app) != "unsupported"
-         && !has_shell_meta(cli_field(app, "install_cmd"));
-}
-
 std::string display_name_of(const json& app) {
   auto d = cli_field(app, "display_name");
   return d.empty() ? cli_field(app, "name") : d;
 }
 
-std::string path_var() {
-  const char* p = std::getenv("PATH");
-  return p ? p : "/usr/bin:/bin";
-}
-
-std::string which(const std::string& program) {
-  return find_on_path(program, path_var());
-}
-
-using argv_or_refusal = std::variant<std::vector<std::string>, install_refusal>;
-
-/// The original's pip prefix runs its own interpreter; ours is python3 (or
-/// uv against the system's).
-argv_or_refusal pip_argv(const json& app, const std::string& action,
-                         const json& installed_entry) {
-  std::vector<std::string> prefix;
-  bool uv = false;
-  if (!which("python3").empty())
-    prefix = {"python3", "-m", "pip"};
-  else if (!which("uv").empty()) {
-    prefix = {"uv", "pip"};
-    uv = true;
-  } else
-    return install_refusal{"pip is not available and uv is not installed"};
-  if (action == "uninstall") {
-    prefix.push_back("uninstall");
-    prefix.push_back(uv ? "--system" : "-y");
-    auto dist = trim_space(cli_field(installed_entry, "pip_distribution"));
-    auto package = dist.empty() ? trim_space(cli_field(app, "pip_package"))
-                                : dist;
-    if (package.empty()) {
-      auto t = install_shlex_split(cli_field(app, "install_cmd"));
-      std::vector<std::string> args;
-      if (t && t->size() >= 2 && (*t)[0] == "pip")
-        args.assign(t->begin() + 2, t->end());
-      else if (t && t->size() >= 4)
-        args.assign(t->begin() + 4, t->end());
-      std::erase_if(args, [](auto& a) { return a.rfind('-', 0) == 0; });
-      if (args.size() == 1 && args[0].rfind("git+", 0) != 0)
-        package = args[0];
-    }
-    if (package.empty()) {
-      auto entry = trim_space(cli_field(app, "entry_point"));
-      package = entry.rfind("cli-anything-", 0) == 0
-                  ? entry
-                  : "cli-anything-"
-                      + cli_app_skill_name(cli_field(app, "name")).substr(8);
-    }
-    prefix.push_back(package);
-    return prefix;
-  }
-  auto command = cli_field(app, "install_cmd");
-  if (!is_pip_install(command) || has_shell_meta(command))
-    return install_refusal{"unsupported pip install command"};
-  auto t = *install_shlex_split(command);
-  std::vector<std::string> args(t.begin() + (t[0] == "pip" ? 2 : 4), t.end());
-  prefix.push_back("install");
-  if (uv)
-    prefix.push_back("--system");
-  if (action == "update") {
-    prefix.push_back("--upgrade");
-    prefix.push_back(uv ? "--reinstall" : "--force-reinstall");
-  }
-  prefix.insert(prefix.end(), args.begin(), args.end());
-  return prefix;
-}
-
-argv_or_refusal split_safe(const json& app, const std::string& key,
-                           const std::string& expected) {
-  auto command = cli_field(app, key.c_str());
-  if (command.empty())
-    return install_refusal{"no " + key + " is defined for "
-                           + cli_field(app, "name")};
-  if (has_shell_meta(command))
-    return install_refusal{
-      "script-style install commands are disabled in this MVP"};
-  auto argv = install_shlex_split(command);
-  if (!argv)
-    return install_refusal{"invalid command: No closing quotation"};
-  if (argv->empty() || (*argv)[0] != expected)
-    return install_refusal{"unsupported " + expected + " command"};
-  return *argv;
-}
-
-argv_or_refusal argv_for(const json& app, const std::string& action,
-                         const json& installed_entry = json::object()) {
-  auto strategy = strategy_of(app);
-  if (strategy == "pip")
-    return pip_argv(app, action, installed_entry);
-  if (strategy == "npm") {
-    auto npm = which("npm");
-    if (npm.empty())
-      return install_refusal{"npm is not installed"};
-    auto package = cli_field(app, "npm_package");
-    if (package.empty())
-      return install_refusal{"registry entry has no npm_package"};
-    if (action == "install")
-      return std::vector<std::string>{npm, "install", "-g", package};
-    if (action == "update")
-      return std::vector<std::string>{npm, "install", "-g",
-                                      package + "@latest"};
-    return std::vector<std::string>{npm, "uninstall", "-g", package};
-  }
-  if (strategy == "brew" || strategy == "uv")
-    return split_safe(app, action + "_cmd", strategy);
-  return install_refusal{"this CLI app uses an unsupported install strategy"};
-}
-
 /// Runs a package manager: nullopt on success, else why (its output, or the
 /// time limit), as a 500.
-std::optional<install_refusal> run_manager(const std::vector<std::string>& argv,
+std::optional<cli_install_refusal> run_manager(const std::vector<std::string>& argv,
                                            int timeout_s,
                                            const std::string& failed) {
   std::string line;
   for (auto& a : argv)
     line += (line.empty() ? "" : " ") + a;
-  auto program = which(argv[0]);
+  auto program = cli_which(argv[0]);
   if (program.empty())
-    return install_refusal{argv[0] + " is not available on PATH", 500};
+    return cli_install_refusal{argv[0] + " is not available on PATH", 500};
   log::get("tools")->info("CLI Apps: running {}", line);
   process_options opts;
   opts.program = program;
@@ -259,9 +57,9 @@ std::optional<install_refusal> run_manager(const std::vector<std::string>& argv,
   log::get("tools")->info("CLI Apps: command exited with code {}: {}",
                           r.exit_code, line);
   if (!r.error.empty())
-    return install_refusal{r.error, 500};
+    return cli_install_refusal{r.error, 500};
   if (r.timed_out)
-    return install_refusal{"Command '" + line + "' timed out after "
+    return cli_install_refusal{"Command '" + line + "' timed out after "
                              + std::to_string(timeout_s) + " seconds",
                            500};
   if (r.exit_code == 0)
@@ -273,7 +71,7 @@ std::optional<install_refusal> run_manager(const std::vector<std::string>& argv,
     text = text.substr(0, install_output_max) + "\n\n... truncated "
            + std::to_string(text.size() - install_output_max)
            + " characters ...";
-  return install_refusal{sanitize_utf8(text), 500};
+  return cli_install_refusal{sanitize_utf8(text), 500};
 }
 
 json installed_entry_for(const json& app) {
@@ -283,14 +81,14 @@ json installed_entry_for(const json& app) {
   json entry = {{"version", version.empty() ? "unknown" : version},
                 {"entry_point", entry_point},
                 {"source", source.empty() ? "harness" : source},
-                {"strategy", strategy_of(app)},
+                {"strategy", cli_install_strategy(app)},
                 {"installed_at", unix_ms() / 1000}};
   for (auto field : {"display_name", "category", "description", "requires",
                      "logo_url", "brand_color"})
     if (app.contains(field) && !app[field].is_null() && app[field] != "")
       entry[field] = app[field];
   if (!entry_point.empty())
-    if (auto resolved = which(entry_point); !resolved.empty())
+    if (auto resolved = cli_which(entry_point); !resolved.empty())
       entry["entry_point_path"] = resolved;
   return entry;
 }
@@ -304,7 +102,7 @@ std::string installed_key(const json& installed, const std::string& name) {
   return {};
 }
 
-std::optional<install_refusal> record_installed(const cli_apps_home& home,
+std::optional<cli_install_refusal> record_installed(const cli_apps_home& home,
                                                 const json& app) {
   auto installed = installed_cli_record(home.config_dir);
   auto name = cli_field(app, "name");
@@ -313,10 +111,10 @@ std::optional<install_refusal> record_installed(const cli_apps_home& home,
   installed[name] = installed_entry_for(app);
   if (auto e = save_installed_cli_record(home.config_dir, installed);
       !e.empty())
-    return install_refusal{"cannot record the install: " + e, 500};
+    return cli_install_refusal{"cannot record the install: " + e, 500};
   if (auto e = install_cli_app_skill(home.workspace, home.config_dir, app);
       !e.empty())
-    return install_refusal{"cannot install the app's skill: " + e, 500};
+    return cli_install_refusal{"cannot install the app's skill: " + e, 500};
   return std::nullopt;
 }
 
@@ -324,9 +122,9 @@ json app_row(const cli_apps_home& home, const json& app,
              const json& installed) {
   auto name = cli_field(app, "name");
   auto entry_point = cli_field(app, "entry_point");
-  bool supported = install_supported(app);
+  bool supported = cli_install_supported(app);
   bool is_installed = !installed_key(installed, name).empty();
-  bool available = !entry_point.empty() && !which(entry_point).empty();
+  bool available = !entry_point.empty() && !cli_which(entry_point).empty();
   std::string status = is_installed && available ? "installed"
                        : is_installed            ? "missing"
                        : !supported              ? "unsupported"
@@ -404,14 +202,14 @@ json with_action(const cli_apps_home& home, json last_action) {
   return out;
 }
 
-cli_app_outcome refused(const install_refusal& r) {
+cli_app_outcome refused(const cli_install_refusal& r) {
   return {r.status, r.message, json::object()};
 }
 
 cli_app_outcome install(const cli_apps_home& home, const json& app,
                         bool update) {
   auto display = display_name_of(app);
-  auto strategy = strategy_of(app);
+  auto strategy = cli_install_strategy(app);
   auto entry_point = cli_field(app, "entry_point");
   if (update) {
     if (installed_key(installed_cli_record(home.config_dir),
@@ -419,10 +217,10 @@ cli_app_outcome install(const cli_apps_home& home, const json& app,
           .empty())
       return {400, "CLI app is not installed", json::object()};
   } else {
-    if (!install_supported(app))
+    if (!cli_install_supported(app))
       return {400, "this CLI app uses an unsupported install strategy",
               json::object()};
-    if (!entry_point.empty() && !which(entry_point).empty()) {
+    if (!entry_point.empty() && !cli_which(entry_point).empty()) {
       if (auto e = record_installed(home, app))
         return refused(*e);
       return {200, "",
@@ -439,8 +237,8 @@ cli_app_outcome install(const cli_apps_home& home, const json& app,
     auto detect = cli_field(app, "detect_cmd");
     if (detect.empty())
       detect = entry_point;
-    auto words = install_shlex_split(detect);
-    bool found = words && !words->empty() && !which(words->front()).empty();
+    auto words = cli_shlex_split(detect);
+    bool found = words && !words->empty() && !cli_which(words->front()).empty();
     if (found || update) {
       if (auto e = record_installed(home, app))
         return refused(*e);
@@ -460,8 +258,8 @@ cli_app_outcome install(const cli_apps_home& home, const json& app,
             note.empty() ? display + " is bundled with its parent app." : note,
             json::object()};
   }
-  auto argv = argv_for(app, update ? "update" : "install");
-  if (auto* r = std::get_if<install_refusal>(&argv))
+  auto argv = cli_manager_argv(app, update ? "update" : "install");
+  if (auto* r = std::get_if<cli_install_refusal>(&argv))
     return refused(*r);
   if (auto failed = run_manager(std::get<std::vector<std::string>>(argv),
                                 home.limits.install_timeout_s,
@@ -488,20 +286,20 @@ cli_app_outcome uninstall(const cli_apps_home& home, const json& app) {
   if (key.empty())
     return {400, "CLI app is not installed", json::object()};
   json entry = installed[key].is_object() ? installed[key] : json::object();
-  auto strategy = strategy_of(app);
+  auto strategy = cli_install_strategy(app);
   auto entry_point = trim_space(cli_field(app, "entry_point"));
   auto managed = trim_space(cli_field(entry, "entry_point_path"));
   bool still_available = false;
   if (strategy != "bundled") {
-    auto argv = argv_for(app, "uninstall", entry);
-    if (auto* r = std::get_if<install_refusal>(&argv))
+    auto argv = cli_manager_argv(app, "uninstall", entry);
+    if (auto* r = std::get_if<cli_install_refusal>(&argv))
       return refused(*r);
     if (auto failed = run_manager(std::get<std::vector<std::string>>(argv),
                                   home.limits.install_timeout_s,
                                   "uninstall failed"))
       return refused(*failed);
     bool still_managed = !managed.empty() && ::access(managed.c_str(), F_OK) == 0;
-    still_available = !entry_point.empty() && !which(entry_point).empty();
+    still_available = !entry_point.empty() && !cli_which(entry_point).empty();
     if (still_managed || (managed.empty() && still_available)) {
       auto reason = still_managed
                       ? "the recorded entry point at " + managed
@@ -519,7 +317,7 @@ cli_app_outcome uninstall(const cli_apps_home& home, const json& app) {
                                   {"entry_point_absent"}}})};
     }
   } else {
-    still_available = !entry_point.empty() && !which(entry_point).empty();
+    still_available = !entry_point.empty() && !cli_which(entry_point).empty();
   }
   installed.erase(key);
   if (auto e = save_installed_cli_record(home.config_dir, installed);
@@ -549,7 +347,7 @@ cli_app_outcome uninstall(const cli_apps_home& home, const json& app) {
 cli_app_outcome self_test(const cli_apps_home& home, const json& app,
                           const std::string& name) {
   auto entry = cli_field(app, "entry_point");
-  auto resolved = entry.empty() ? std::string{} : which(entry);
+  auto resolved = entry.empty() ? std::string{} : cli_which(entry);
   if (resolved.empty())
     return {400, (entry.empty() ? name : entry) + " is not available on PATH",
             json::object()};

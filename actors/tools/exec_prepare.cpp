@@ -26,7 +26,7 @@ std::string str_arg(const json& args, const char* a, const char* b) {
   return {};
 }
 
-int64_t int_arg(const json& args, const char* a, const char* b) {
+int64_t exec_int_arg(const json& args, const char* a, const char* b) {
   for (auto key : {a, b})
     if (args.contains(key) && args[key].is_number_integer())
       return args[key].get<int64_t>();
@@ -172,10 +172,10 @@ std::optional<tool_output> prepare_exec(const json& args,
   auto shell = resolve_shell(str_arg(args, "shell", "shell"), error);
   if (!error.empty())
     return tool_failure(error);
-  auto max_chars = int_arg(args, "max_output_chars", "max_output_tokens");
+  auto max_chars = exec_int_arg(args, "max_output_chars", "max_output_tokens");
   max_output = std::clamp(max_chars ? max_chars : exec_default_output,
                           exec_min_output, exec_max_output);
-  auto requested = int_arg(args, "timeout", "timeout");
+  auto requested = exec_int_arg(args, "timeout", "timeout");
   // tools.exec.timeout is the ceiling too: the model may shorten a command's
   // time, never lengthen it past what the owner configured.
   auto ceiling =

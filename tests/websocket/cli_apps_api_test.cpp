@@ -103,14 +103,17 @@ TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
   REQUIRE(list["apps"].size() == 1);
   CHECK(list["apps"][0]["status"] == "not_installed");
 
-  auto unknown = http.Post("/api/settings/cli-apps/install?name=nope", "",
-                           "application/json");
+  // A change comes from the WebUI's own page: its Origin.
+  httplib::Headers page{
+    {"Origin", "http://127.0.0.1:" + std::to_string(gw.port("websocket"))}};
+  auto unknown = http.Post("/api/settings/cli-apps/install?name=nope", page,
+                           "", "application/json");
   REQUIRE(unknown);
   CHECK(unknown->status == 404);
   CHECK(json::parse(unknown->body)["error"] == "CLI app 'nope' not found");
 
-  auto installed = http.Post("/api/settings/cli-apps/install?name=drawit", "",
-                             "application/json");
+  auto installed = http.Post("/api/settings/cli-apps/install?name=drawit",
+                             page, "", "application/json");
   REQUIRE(installed);
   CHECK(installed->status == 200);
   auto body = json::parse(installed->body);
