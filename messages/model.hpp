@@ -85,13 +85,18 @@ struct model_request {
   /// reasoningEffort ("low", "high", "none", ...); "" = the provider's own
   /// default (nothing is sent).
   std::string reasoning_effort;
+  /// A sustained-goal turn's request: no wall clock (the original passes
+  /// llm_timeout_s 0); the stream's idle limit and the attempts' own
+  /// limits still hold.
+  bool no_wall_clock = false;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, model_request& x) {
   return f(caf::meta::type_name("model_request"), x.request_id, x.model,
            x.messages_json, x.tools_json, x.max_tokens, x.temperature, x.stream,
-           x.stream_to, x.provider, x.agent, x.reasoning_effort);
+           x.stream_to, x.provider, x.agent, x.reasoning_effort,
+           x.no_wall_clock);
 }
 
 /// The outcome of one call. Provider failures are values, not errors:

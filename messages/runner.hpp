@@ -41,6 +41,13 @@ struct run_turn {
   std::vector<std::string> can_message;
   std::string sender_id;    ///< who wrote the turn's message (the my tool)
   std::string model_preset; ///< the session's modelPresets name, "" = none
+  /// A sustained-goal turn (a goal active, or started by /goal): its model
+  /// requests have no wall clock, as the original's.
+  bool sustained_goal = false;
+  /// At the iteration limit, one no-tools request for a final answer;
+  /// false when a goal continuation turn will carry on instead: the
+  /// limit's fallback text ends the run without a model call.
+  bool finalize_on_max_iterations = true;
 };
 
 template <class Inspector>
@@ -50,7 +57,8 @@ typename Inspector::result_type inspect(Inspector& f, run_turn& x) {
            x.max_tokens, x.temperature, x.reasoning_effort, x.stream,
            x.stream_to, x.suppress_delivery, x.outbox, x.allowed_tools,
            x.fail_on_tool_error, x.agent, x.agent_depth, x.can_message,
-           x.sender_id, x.model_preset);
+           x.sender_id, x.model_preset, x.sustained_goal,
+           x.finalize_on_max_iterations);
 }
 
 /// How a run ended and what it added to the transcript.

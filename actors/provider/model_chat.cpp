@@ -46,8 +46,10 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
   auto body = d.wire->body(req, model, opts, why);
   if (body.empty())
     return failed(why);
-  auto limit = or_forever(req.stream ? d.opts.stream_call_timeout
-                                     : d.opts.call_timeout);
+  auto limit = req.no_wall_clock
+                 ? or_forever(ms{0})
+                 : or_forever(req.stream ? d.opts.stream_call_timeout
+                                         : d.opts.call_timeout);
   auto deadline = start + limit;
   auto max_attempts = static_cast<int32_t>(d.opts.retry_delays.size()) + 1;
   static const auto log = nb::log::get("provider");

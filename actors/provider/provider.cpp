@@ -110,10 +110,10 @@ void report_call(provider_pointer self, const pending_call& call,
 
 /// How long the front waits for a worker: the client's own wall clock for
 /// each candidate plus a margin; the client normally answers well before.
-caf::duration call_bound(const client_options& o, bool stream,
+caf::duration call_bound(const client_options& o, const model_request& req,
                          size_t candidates) {
-  auto limit = stream ? o.stream_call_timeout : o.call_timeout;
-  if (limit.count() <= 0)
+  auto limit = req.stream ? o.stream_call_timeout : o.call_timeout;
+  if (limit.count() <= 0 || req.no_wall_clock)
     limit = std::chrono::hours{24};
   return caf::duration{limit * static_cast<int64_t>(candidates)
                        + std::chrono::seconds{30}};
@@ -154,7 +154,7 @@ void retire_idle(provider_pointer self) {
 void run_call(provider_pointer self, worker_actor worker, pending_call call) {
   auto& st = self->state;
   ++st.inflight;
-  auto bound = call_bound(st.opts, call.req.stream, call.candidates);
+  auto bound = call_bound(st.opts, call.req, call.candidates);
   auto start = call.start;
   auto req = std::move(call.req);
   auto open = std::move(call.responses_open);

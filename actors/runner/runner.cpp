@@ -184,6 +184,16 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
 void model_step(runner_pointer self) {
   auto& st = self->state;
   if (st.iteration >= st.request.max_iterations) {
+    if (!st.request.finalize_on_max_iterations) {
+      // The goal's continuation turn carries on: no model call spent on a
+      // summary the session drops anyway (the original's fallback text
+      // stands in, for the case the continuation does not happen).
+      auto text = texts::budget_exhausted(st.request.max_iterations);
+      close_stream_segment(self);
+      add_message(self, {{"role", "assistant"}, {"content", text}});
+      finish(self, std::move(text), turn_stop::max_iterations);
+      return;
+    }
     final_request(self, texts::finalize_after_budget,
                   texts::budget_exhausted(st.request.max_iterations),
                   turn_stop::max_iterations);
@@ -345,6 +355,9 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
         return st.promise;
       }
       st.request = std::move(rq);
+      if (st.request.sustained_goal) // the provider has no wall clock either
+        st.model_timeout = std::max(st.model_timeout,
+                                    std::chrono::seconds{std::chrono::hours{24}});
       if (st.cancelled) { // stopped before it began
         finish(self, "", turn_stop::cancelled);
         return st.promise;

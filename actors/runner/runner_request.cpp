@@ -60,6 +60,7 @@ model_request make_request(runner_pointer self, bool with_tools,
   rq.max_tokens = st.request.max_tokens;
   rq.temperature = st.request.temperature;
   rq.reasoning_effort = st.request.reasoning_effort;
+  rq.no_wall_clock = st.request.sustained_goal;
   rq.stream = st.request.stream;
   rq.stream_to = self;
   return rq;

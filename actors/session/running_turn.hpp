@@ -49,6 +49,12 @@ struct running_turn {
   // Sustained goals (session_goal.cpp).
   bool goal_requested = false;  ///< started by /goal
   bool goal_permission = false; ///< create_goal and replace allowed now
+  /// The runner was told to skip the no-tools summary at the iteration
+  /// limit (a continuation turn was due to carry on).
+  bool budget_unfinalized = false;
+  /// The turn ended at its limit and a continuation carries on: its
+  /// fallback text is neither kept nor sent, only the turn's end marker.
+  bool quiet_end = false;
 
   // Semantic memory (session_recall.cpp).
   std::string recalled;               ///< the recalled lines ("" = none)

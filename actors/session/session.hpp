@@ -304,6 +304,19 @@ void goal_status_event(session_pointer self, const char* status);
 /// ended; then `then`.
 void after_goal_turn(session_pointer self, std::function<void()> then);
 
+/// Whether the running turn works on a sustained goal (one active, or
+/// /goal starting one): its model requests have no wall clock.
+bool sustained_goal_turn(session_pointer self);
+
+/// Whether a continuation turn would follow the running turn if it ended at
+/// its iteration limit now (the original's should_finalize_on_max_iterations
+/// negated): the runner then skips its no-tools summary.
+bool goal_continues_at_limit(session_pointer self);
+
+/// SAVE: whether the turn, as it ended, is followed by a continuation turn
+/// (what after_goal_turn is about to queue).
+bool goal_goes_on(session_pointer self);
+
 /// A message that is an internal goal continuation.
 bool is_goal_continuation(const inbound_msg& in);
 

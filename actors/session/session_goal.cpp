@@ -219,6 +219,31 @@ bool continuation_possible(session_pointer self) {
 
 } // namespace
 
+bool sustained_goal_turn(session_pointer self) {
+  auto& st = self->state;
+  return st.turn->goal_requested || goal::active(st.file_meta);
+}
+
+bool goal_continues_at_limit(session_pointer self) {
+  auto& st = self->state;
+  return goal::active(st.file_meta) && !st.continuation_queued
+         && !(st.draining && !st.svc.inbox) && continuation_possible(self);
+}
+
+bool goal_goes_on(session_pointer self) {
+  auto& st = self->state;
+  if (!goal::active(st.file_meta))
+    return false;
+  bool ended_well = !st.machine.failed()
+                    && (st.turn->stop_reason == turn_stop::completed
+                        || st.turn->stop_reason == turn_stop::max_iterations)
+                    && st.turn->finish_reason == answer_finish::normal;
+  // Stopping (a drain): the inbox keeps it for the next start; without
+  // one it would be lost in the queue.
+  return ended_well && !st.continuation_queued
+         && !(st.draining && !st.svc.inbox) && continuation_possible(self);
+}
+
 void after_goal_turn(session_pointer self, std::function<void()> then) {
   auto& st = self->state;
   if (!goal::active(st.file_meta)) {
@@ -232,14 +257,7 @@ void after_goal_turn(session_pointer self, std::function<void()> then) {
     then();
     return;
   }
-  bool ended_well = !st.machine.failed()
-                    && (st.turn->stop_reason == turn_stop::completed
-                        || st.turn->stop_reason == turn_stop::max_iterations)
-                    && st.turn->finish_reason == answer_finish::normal;
-  // Stopping (a drain): the inbox keeps it for the next start; without
-  // one it would be lost in the queue.
-  if (!ended_well || st.continuation_queued || (st.draining && !st.svc.inbox)
-      || !continuation_possible(self)) {
+  if (!goal_goes_on(self)) {
     then();
     return;
   }

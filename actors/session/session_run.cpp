@@ -147,6 +147,9 @@ void do_run(session_pointer self) {
   rq.can_message = st.cfg.can_message;
   rq.sender_id = st.turn->message.sender_id;
   rq.model_preset = st.runtime.preset;
+  rq.sustained_goal = sustained_goal_turn(self);
+  st.turn->budget_unfinalized = goal_continues_at_limit(self);
+  rq.finalize_on_max_iterations = !st.turn->budget_unfinalized;
   goal_status_event(self, "running");
   auto limit = st.cfg.model_timeout * (st.cfg.max_iterations + 2)
                + st.cfg.tool_timeout * st.cfg.max_iterations;

@@ -109,6 +109,17 @@ void do_save(session_pointer self) {
   };
   auto msgs = std::move(st.turn->to_save);
   st.turn->to_save.clear();
+  if (st.turn->budget_unfinalized
+      && st.turn->stop_reason == turn_stop::max_iterations
+      && goal_goes_on(self)) {
+    // As the original: the limit's fallback text is dropped and nothing
+    // is said; the continuation turn answers.
+    if (!msgs.empty() && msgs.back().value("role", "") == "assistant"
+        && !msgs.back().contains("tool_calls"))
+      msgs.pop_back();
+    st.turn->reply.clear();
+    st.turn->quiet_end = true;
+  }
   bool rewrite = !st.turn->injected_on_disk.empty();
   bool lost = rewrite && merge_injected(self, msgs);
   if (st.machine.failed() || st.turn->stop_reason == turn_stop::cancelled
@@ -169,22 +180,29 @@ void do_respond(session_pointer self) {
     out = turn_final_reply(self, st.turn->reply,
                            st.turn->stop_reason == turn_stop::error);
     // The message tool already put the answer in this chat (through the
-    // outbox): sending it again would repeat. Nobody waiting: nothing goes
-    // out; the channel manager waiting: only the turn's end marker (no
-    // text, as after a streamed answer), so the chat knows the turn ended.
-    if (st.turn->delivered_by_tool && st.turn->stop_reason != turn_stop::error
-        && st.turn->injected_sinks.empty()) {
-      if (!st.turn->message.reply_to) {
+    // outbox), or a goal's continuation turn answers: sending it would
+    // repeat or say nothing. Nobody waiting: nothing goes out; the channel
+    // manager waiting: only the turn's end marker (no text, as after a
+    // streamed answer), so the chat knows the turn ended.
+    bool quiet = st.turn->quiet_end
+                 || (st.turn->delivered_by_tool
+                     && st.turn->stop_reason != turn_stop::error);
+    if (quiet && st.turn->injected_sinks.empty()) {
+      // A continuation turn has no sink of its own: its chat still needs
+      // the end marker, through the outbox.
+      bool to_outbox = !st.turn->message.reply_to && st.turn->quiet_end;
+      if (!st.turn->message.reply_to && !to_outbox) {
         fire(self, turn_event::ok);
         return;
       }
-      if (st.turn->message.reply_to == st.svc.outbox) {
+      if (to_outbox || st.turn->message.reply_to == st.svc.outbox) {
         out.content.clear();
         auto meta = json::parse(out.metadata_json, nullptr, false);
         if (!meta.is_object())
           meta = json::object();
         meta["streamed"] = true;
-        meta["delivered_by_tool"] = true;
+        if (st.turn->delivered_by_tool)
+          meta["delivered_by_tool"] = true;
         out.metadata_json = meta.dump();
       }
     }

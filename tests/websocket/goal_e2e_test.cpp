@@ -4,7 +4,10 @@
 // continuation turn through the inbox, up to 12 per goal; update_goal,
 // /stop and the limit end them; the goal is in the session's metadata in
 // the original's shape, read back after a restart and from a file the
-// original wrote; a subagent never sees the goal tools.
+// original wrote; a browser attaching gets the goal and the running turn
+// again; a goal turn has no LLM wall clock and skips the summary call at
+// its iteration limit when a continuation follows; a subagent never sees
+// the goal tools.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -117,6 +120,22 @@ void ping(gateway& gw, ws_client& c, const std::string& chat, size_t index) {
 fake_response create_call(const std::string& objective) {
   return tool_calls({call(
     "g1", "create_goal", {{"objective", objective}, {"ui_summary", "count"}})});
+}
+
+/// A goal whose first continuation turn is running a long exec call (its
+/// model request arrived): the chat.
+std::string goal_running_exec(gateway& gw, ws_client& c) {
+  gw.llm.push(create_call("Wait for the build."));
+  gw.llm.push(text("started"));
+  gw.llm.push(tool_calls({call("s1", "exec", {{"command", "sleep 30"}})}));
+  REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
+  auto chat = ready_chat(c);
+  say(c, chat, "/goal wait for the build");
+  read_turns(c, 1);
+  for (int i = 0; i < 600 && gw.llm.request_count() < 3; ++i)
+    std::this_thread::sleep_for(50ms);
+  REQUIRE(gw.llm.request_count() == 3);
+  return chat;
 }
 
 } // namespace
@@ -244,47 +263,132 @@ TEST_CASE("goal: at most 12 continuation turns per goal") {
   CHECK(meta["goal_state"]["status"] == "active"); // still the user's goal
 }
 
-TEST_CASE("goal: a turn cut at the iteration limit is continued too") {
+TEST_CASE("goal: a turn cut at the iteration limit is continued without a "
+          "summary call") {
   auto gw = goal_gateway();
   gw.cfg.agent.max_tool_iterations = 1;
   gw.rt.reset();
   gw.rt = std::make_unique<runtime>(gw.cfg, true);
   gw.llm.push(create_call("Finish the report."));
   gw.llm.push(text("recorded, starting"));
+  gw.llm.push(tool_calls({call("l1", "list_dir", {{"path", "."}})}));
   gw.llm.push(
     tool_calls({call("g2", "update_goal", {{"action", "complete"}})}));
-  gw.llm.push(text("report finished"));
   ws_client c;
   REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
   auto chat = ready_chat(c);
   say(c, chat, "/goal finish the report");
-  auto evs = read_turns(c, 2);
+  auto evs = read_turns(c, 3);
+  // The /goal turn had no goal when it began: finalised as any turn. The
+  // first continuation hit the limit with the goal still active: no
+  // summary call, nothing said, the next continuation carried on. That
+  // one ended the goal at its limit: the limit's own text answers, as in
+  // the original.
+  const std::string limit_text =
+    "I used all 1 tool steps this turn allows without finishing the task. "
+    "Try splitting it into smaller steps, or ask me to continue.";
   CHECK(answers(evs)
-        == std::vector<std::string>{"recorded, starting", "report finished"});
+        == std::vector<std::string>{"recorded, starting", limit_text});
   auto reqs = gw.llm.requests();
   REQUIRE(reqs.size() == 4);
-  // Each turn spent its one iteration and was finalised without tools;
-  // the goal went on in between and ended with update_goal.
-  CHECK(tool_names(reqs[1]).empty());
+  CHECK(tool_names(reqs[1]).empty()); // the /goal turn's summary
   CHECK(continuation(reqs[2]));
-  CHECK(tool_names(reqs[3]).empty());
+  CHECK(continuation(reqs[3]));
+  CHECK_FALSE(tool_names(reqs[3]).empty()); // no summary before it
+  // The quiet turn kept its work but not the limit's text.
+  int limit_texts = 0;
+  for (auto& m : file_messages(gw, "websocket:" + chat))
+    if (m.value("role", "") == "assistant" && m["content"] == limit_text)
+      ++limit_texts;
+  CHECK(limit_texts == 1);
   ping(gw, c, chat, 4);
+}
+
+TEST_CASE("goal: a browser attaching to the chat gets the goal and the "
+          "running turn again") {
+  auto gw = goal_gateway();
+  ws_client c;
+  auto chat = goal_running_exec(gw, c);
+
+  // A second browser (a refresh) attaches while the continuation runs.
+  ws_client late;
+  REQUIRE(late.connect(gw.port("websocket"), "/?client_id=ann") == 101);
+  ready_chat(late);
+  late.send_text(json{{"type", "attach"}, {"chat_id", chat}}.dump());
+  auto evs = read_until(late, 20s,
+                        [](const json& e) { return is(e, "goal_status"); });
+  auto states = of_kind(evs, "goal_state");
+  REQUIRE(states.size() == 1);
+  CHECK(states[0]["chat_id"] == chat);
+  CHECK(states[0]["goal_state"]
+        == json{{"active", true},
+                {"status", "active"},
+                {"ui_summary", "count"},
+                {"objective", "Wait for the build."}});
+  REQUIRE(is(evs.back(), "goal_status"));
+  CHECK(evs.back()["status"] == "running");
+  CHECK(evs.back()["started_at"].is_number());
+  CHECK_FALSE(evs.back().value("turn_id", "").empty());
+
+  say(c, chat, "/stop");
+  read_until(c, 30s, [](const json& e) {
+    return is(e, "message") && e.value("text", "").starts_with("Stopped");
+  });
+  // After the stop: the goal again, and no turn said to be running; the
+  // next status is the new turn's.
+  ws_client after;
+  REQUIRE(after.connect(gw.port("websocket"), "/?client_id=ann") == 101);
+  ready_chat(after);
+  after.send_text(json{{"type", "attach"}, {"chat_id", chat}}.dump());
+  evs = read_until(after, 20s,
+                   [](const json& e) { return is(e, "goal_state"); });
+  REQUIRE_FALSE(evs.empty());
+  CHECK(evs.back()["goal_state"]["active"] == true);
+  // A stale replay would carry the stopped turn's start, from before now.
+  double before_ping =
+    std::chrono::duration<double>(
+      std::chrono::system_clock::now().time_since_epoch())
+      .count();
+  gw.llm.push(text("pong"));
+  say(after, chat, "ping");
+  evs = read_until(after, 30s,
+                   [](const json& e) { return is(e, "goal_status"); });
+  REQUIRE_FALSE(evs.empty());
+  CHECK(evs.back()["status"] == "running");
+  CHECK(evs.back()["started_at"].get<double>() >= before_ping);
+}
+
+TEST_CASE("goal: a sustained-goal turn's model call has no wall clock") {
+  auto gw = goal_gateway();
+  gw.cfg.timeouts.llm_timeout_s = 1;
+  gw.rt.reset();
+  gw.rt = std::make_unique<runtime>(gw.cfg, true);
+  ws_client c;
+  REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
+  auto chat = ready_chat(c);
+  // An ordinary turn: cut by timeouts.llmTimeoutS.
+  auto slow = text("too late");
+  slow.delay = 2500ms;
+  gw.llm.push(slow);
+  say(c, chat, "hello");
+  CHECK(final_message(c) == "Error calling LLM: timed out after 1s");
+  // A /goal turn waits for the model as long as it takes.
+  auto slow_goal = create_call("Take your time.");
+  slow_goal.delay = 2500ms;
+  gw.llm.push(slow_goal);
+  auto slow_answer = tool_calls(
+    {call("g2", "update_goal", {{"action", "complete"}})});
+  slow_answer.delay = 2500ms;
+  gw.llm.push(slow_answer);
+  gw.llm.push(text("done slowly"));
+  say(c, chat, "/goal take your time");
+  CHECK(final_message(c) == "done slowly");
 }
 
 TEST_CASE("goal: /stop ends the continuation and /goal is refused mid-turn") {
   auto gw = goal_gateway();
-  gw.llm.push(create_call("Wait for the build."));
-  gw.llm.push(text("started"));
-  gw.llm.push(tool_calls({call("s1", "exec", {{"command", "sleep 30"}})}));
   ws_client c;
-  REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
-  auto chat = ready_chat(c);
-  say(c, chat, "/goal wait for the build");
-  read_turns(c, 1);
-  // The continuation turn runs once its model request arrived.
-  for (int i = 0; i < 600 && gw.llm.request_count() < 3; ++i)
-    std::this_thread::sleep_for(50ms);
-  REQUIRE(gw.llm.request_count() == 3);
+  auto chat = goal_running_exec(gw, c);
   say(c, chat, "/goal something else");
   CHECK(
     final_message(c).starts_with("A task is already running for this chat."));

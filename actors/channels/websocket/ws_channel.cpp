@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 
+#include <caf/actor_registry.hpp>
 #include <caf/event_based_actor.hpp>
 #include <caf/scoped_actor.hpp>
 #include <caf/stateful_actor.hpp>
@@ -17,7 +18,9 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/agents/agent_route.hpp"
+#include "actors/session/goal_state.hpp"
 #include "messages/goal.hpp"
+#include "messages/session_admin.hpp"
 #include "actors/channels/kit/status_json.hpp"
 #include "actors/channels/websocket/automations_api.hpp"
 #include "actors/channels/websocket/cli_apps_api.hpp"
@@ -39,10 +42,11 @@ namespace nb {
 namespace {
 
 using ws_written_atom = caf::atom_constant<caf::atom("wswritten")>;
+using ws_attached_atom = caf::atom_constant<caf::atom("wsattach")>;
 
 using ws_channel_full = channel_actor::extend<
   caf::reacts_to<ws_written_atom, uint64_t, uint64_t>,
-  caf::reacts_to<api_call>>;
+  caf::reacts_to<ws_attached_atom, std::string>, caf::reacts_to<api_call>>;
 
 struct ws_channel_state {
   ws_channel_state() = default;
@@ -54,6 +58,10 @@ struct ws_channel_state {
   std::map<uint64_t, caf::typed_response_promise<caf::ok_atom>> pending;
   std::map<uint64_t, std::string> pending_chat;
   uint64_t next_id = 1;
+  /// Each chat's goal_status "running" event while its turn runs (until
+  /// the "idle" one): a browser attaching meanwhile gets it again.
+  std::map<std::string, outbound_msg> running;
+  std::string channel_name; ///< channels.<name>: the sessions' key prefix
   channel_status status;
   std::shared_ptr<std::atomic<int64_t>> received
     = std::make_shared<std::atomic<int64_t>>(0);
@@ -162,6 +170,9 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
     return false;
   };
   h.api = [me](api_call call) { caf::anon_send(me, std::move(call)); };
+  h.on_attached = [me](const std::string& chat) {
+    caf::anon_send(me, ws_attached_atom::value, chat);
+  };
   return h;
 }
 
@@ -172,6 +183,59 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
 /// starts the next one on the same port when this one is down. Any other
 /// end drops the last reference in the state, which stops the server where
 /// it ends.
+/// Remembers or forgets `msg`, a goal event, as its chat's running turn.
+void note_run_state(ws_pointer self, const outbound_msg& msg) {
+  if (msg.metadata_json.find("\"_goal_status\":true") == std::string::npos)
+    return;
+  auto meta = nlohmann::json::parse(msg.metadata_json, nullptr, false);
+  if (meta.is_object() && meta.value("goal_status", "") == "running")
+    self->state.running[msg.chat_id] = msg;
+  else
+    self->state.running.erase(msg.chat_id);
+}
+
+/// A browser attached to `chat`: as the original, the stored goal (when
+/// active or blocked) goes to it as goal_state, then the running turn's
+/// goal_status. The goal is read by the router from the session file
+/// (never here: this thread does no I/O).
+void replay_goal(ws_pointer self, const std::string& chat) {
+  auto send_events = [self, chat](std::vector<std::string> frames) {
+    auto& st = self->state;
+    if (st.server && !frames.empty())
+      st.server->deliver(st.next_id++, chat, std::move(frames));
+  };
+  auto running = [self, chat, send_events] {
+    auto& st = self->state;
+    if (auto i = st.running.find(chat); i != st.running.end())
+      send_events(ws::events_for(i->second));
+  };
+  auto router = caf::actor_cast<sessions_actor>(
+    self->system().registry().get(sessions_atom::value));
+  if (!router) {
+    running();
+    return;
+  }
+  inbound_msg in;
+  in.channel = self->state.channel_name;
+  in.chat_id = chat;
+  timed_request(self, router, std::chrono::seconds(10),
+                session_load{routed_session_key(in)})
+    .then(
+      [send_events, running, chat](session_snapshot& snap) {
+        auto meta = nlohmann::json::parse(snap.metadata_json, nullptr, false);
+        auto blob = goal::ws_blob(meta.is_object() ? meta
+                                                   : nlohmann::json::object());
+        if (blob.value("active", false) || blob.value("status", "") == "blocked")
+          send_events({nlohmann::json{{"event", "goal_state"},
+                                      {"chat_id", chat},
+                                      {"goal_state", blob}}
+                         .dump(-1, ' ', false,
+                               nlohmann::json::error_handler_t::replace)});
+        running();
+      },
+      [running](caf::error&) { running(); });
+}
+
 void stop_on_exit(ws_pointer self) {
   self->set_exit_handler([self](caf::exit_msg& msg) {
     if (!msg.reason) // a linked actor that ended normally: as CAF's default
@@ -198,6 +262,7 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
                                                channel_manager_actor manager) {
   auto& st = self->state;
   st.status.name = name;
+  st.channel_name = name;
   auto parsed = ws::parse_channel_config(cfg, name);
   if (auto* err = std::get_if<std::string>(&parsed)) {
     st.status.state = "error";
@@ -243,7 +308,9 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
         return caf::ok_atom::value;
       if (is_goal_event(msg)) {
         // A hint for whoever watches (goal strip, run state): a chat
-        // nobody has open is no failure, and it is never sent again.
+        // nobody has open is no failure; a browser attaching later gets
+        // the run state again (replay_goal).
+        note_run_state(self, msg);
         st.server->deliver(st.next_id++, msg.chat_id, std::move(frames));
         return caf::ok_atom::value;
       }
@@ -288,6 +355,10 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
                                                    self->system().render(err)}}
                                      .dump()});
                     });
+          }),
+    guard("channels",
+          [self](ws_attached_atom, const std::string& chat) {
+            replay_goal(self, chat);
           }),
     [self](channel_status_atom) -> channel_status {
       auto s = self->state.status;

@@ -73,6 +73,8 @@ void ws_conn::on_frame(const std::string& text) {
       chat = cmd.chat_id;
       chats.insert(chat);
       push(attached_event(chat), nullptr, false);
+      if (owner->hooks.on_attached)
+        owner->hooks.on_attached(chat);
       return;
     case client_command::message: {
       auto target = cmd.chat_id.empty() ? chat : cmd.chat_id;

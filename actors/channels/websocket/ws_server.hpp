@@ -47,6 +47,9 @@ struct server_hooks {
   /// thread; must not block): the answer comes back through answer_api
   /// with the call's id. Unset: every call gets 404.
   std::function<void(api_call call)> api;
+  /// A connection attached to an existing chat (io thread; must not
+  /// block): the chat's goal strip and run state are sent again.
+  std::function<void(const std::string& chat)> on_attached;
   /// Whether a client id may connect (io thread; must not block).
   std::function<bool(const std::string& client)> allowed;
 };
