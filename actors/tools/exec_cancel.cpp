@@ -5,6 +5,7 @@
 #include <caf/after.hpp>
 #include <caf/scoped_actor.hpp>
 
+#include "actors/common/log.hpp"
 #include "actors/tools/exec_watch.hpp"
 #include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "actors/tools/sandbox/sandboxed_run.hpp"
@@ -16,13 +17,22 @@ exec_cancel::exec_cancel(const tool_context& ctx) {
     return;
   self_ = std::make_unique<caf::scoped_actor>(*ctx.system);
   auto& self = *self_;
-  // Runs on a detached tool worker's thread, so waiting here is allowed;
-  // a watch that does not answer only costs the ability to stop.
+  // Runs on a detached tool worker's thread, so waiting here is allowed.
+  // A watch that is gone or does not answer (the tools are stopping, or
+  // the call came after its turn ended) means nobody could stop the
+  // command: it is not started. Started anyway, it ran on unstoppable and
+  // the gateway's shutdown waited for it (up to the command's timeout).
   self->request(ctx.watch, std::chrono::seconds(5),
                 watch_exec{ctx.session_key, ctx.call_id,
                            caf::actor_cast<exec_canceller>(self)})
     .receive([this](bool cancelled) { refused_ = cancelled; },
-             [](caf::error&) {});
+             [this, &ctx](caf::error& err) {
+               refused_ = true;
+               log::get("tools")->warn(
+                 "[{}] command not started: the exec watch is unreachable "
+                 "({})",
+                 ctx.session_key, ctx.system->render(err));
+             });
 }
 
 exec_cancel::~exec_cancel() = default;

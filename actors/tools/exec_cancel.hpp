@@ -25,7 +25,8 @@ public:
   exec_cancel(const exec_cancel&) = delete;
   exec_cancel& operator=(const exec_cancel&) = delete;
 
-  /// Whether the call was stopped before it could start.
+  /// Whether the call was stopped before it could start (or cannot be
+  /// stopped: the watch is gone).
   bool refused() const {
     return refused_;
   }

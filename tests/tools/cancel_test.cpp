@@ -8,6 +8,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/tools/exec_watch.hpp"
 #include "actors/tools/tools_front.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/support/proc_scan.hpp"
@@ -90,4 +91,29 @@ TEST_CASE("a cancelled exec that waits behind its chat never runs") {
   CHECK(has(r2.content, "not run"));
   CHECK_FALSE(tree.exists("ws/ran.txt"));
   caf::anon_send_exit(front, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("an exec whose watch is gone is not started") {
+  // The tools are stopping (their watch has quit) when a worker picks the
+  // call up: nobody could stop the command, so it must not run.
+  nb::test::system_fixture fx;
+  nb::test::temp_tree tree;
+  auto watch = fx.sys.spawn(exec_watch_impl, exec_session_limits{});
+  caf::anon_send_exit(watch, caf::exit_reason::user_shutdown);
+  caf::scoped_actor self{fx.sys};
+  self->wait_for(watch);
+  auto ctx = tree.ctx();
+  ctx.system = &fx.sys;
+  ctx.watch = watch;
+  ctx.session_key = "s3";
+  ctx.call_id = "late";
+  auto out = nb::test::run(ctx, "exec", {{"command", "touch late.txt"}});
+  CHECK(out.is_error);
+  CHECK(has(out.content, "not run"));
+  CHECK_FALSE(tree.exists("ws/late.txt"));
+  // A background session is refused the same way.
+  out = nb::test::run(ctx, "exec",
+                      {{"command", "touch bg.txt"}, {"yield_time_ms", 0}});
+  CHECK(out.is_error);
+  CHECK_FALSE(tree.exists("ws/bg.txt"));
 }
