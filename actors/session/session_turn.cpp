@@ -239,18 +239,17 @@ void fire(session_pointer self, turn_event event) {
   auto& st = self->state;
   auto from = st.machine.state();
   if (!st.machine.fire(event, now_us())) {
-    // A bug in a state's work: end the turn rather than wedge the session.
-    self->state.log->error("[{}] [T{}] {}", st.key, st.turn_number,
-                               st.machine.error());
-    if (!st.turn)
-      return; // a late event after its turn ended: nothing left to end
-    deliver(self, turn_final_reply(self,
-                                   "Sorry, something went wrong inside the "
-                                   "agent. You can send your message again.",
-                                   true));
-    st.machine.start(now_us());
-    st.machine.fire(turn_event::fail, now_us());
-    turn_finished(self);
+    // A bug in a state's work: wind the turn down the way a failure does
+    // (SAVE keeps the user's words and repairs the transcript, RESPOND
+    // tells the user, DONE settles the inbox) rather than wedge the
+    // session, or settle an inbox entry whose words were never saved.
+    if (!st.turn || st.machine.done()) {
+      // A late event after its turn ended: nothing left to end.
+      st.log->error("[{}] [T{}] {}", st.key, st.turn_number,
+                    st.machine.error());
+      return;
+    }
+    fail(self, "internal error: " + st.machine.error());
     return;
   }
   if (st.log->should_log(spdlog::level::debug))
