@@ -127,4 +127,19 @@ typename Inspector::result_type inspect(Inspector& f, model_reply& x) {
            x.thinking_blocks_json, x.fallback_model);
 }
 
+/// Tells the provider its caller no longer wants the call with this
+/// request id (the user sent /stop): a running HTTP call is cut and a
+/// retry wait ends (no further attempts, no fallback), a call still queued
+/// is dropped. The call's reply says "Model request cancelled.".
+inline constexpr const char* cancelled_call_text = "Model request cancelled.";
+
+struct model_cancel {
+  std::string request_id;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, model_cancel& x) {
+  return f(caf::meta::type_name("model_cancel"), x.request_id);
+}
+
 } // namespace nb

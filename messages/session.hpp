@@ -38,7 +38,8 @@ typename Inspector::result_type inspect(Inspector& f, session_idle& x) {
 // fresh set to the router when it restarts a crashed service; sessions
 // spawned after that use the new handles.
 using provider_actor
-  = caf::typed_actor<caf::replies_to<model_request>::with<model_reply>>;
+  = caf::typed_actor<caf::replies_to<model_request>::with<model_reply>,
+                     caf::reacts_to<model_cancel>>;
 using tool_executor_actor
   = caf::typed_actor<caf::replies_to<tool_request>::with<tool_result>>;
 using tools_actor = tool_executor_actor::extend<

@@ -33,6 +33,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (nb::model_retry_notice))
   CAF_ADD_TYPE_ID(nb, (nb::model_request))
   CAF_ADD_TYPE_ID(nb, (nb::model_reply))
+  CAF_ADD_TYPE_ID(nb, (nb::model_cancel))
 
   // -- tools
   CAF_ADD_TYPE_ID(nb, (nb::tool_spec))

@@ -97,8 +97,12 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
         cb.on_retry_wait("Model request failed, retry in " + seconds_text(left)
                          + "s (attempt " + std::to_string(attempts) + ").");
       auto step = std::min(left, or_forever(d.opts.notice_every));
-      if (!d.sleep(step))
-        return failed("Model request cancelled.");
+      if (!d.sleep(step)) {
+        // Cancelled, not failed: no fallback model takes the call over.
+        last = attempt_failure{failure_kind::cancelled, 0, cancelled_call_text,
+                               false, {}};
+        return failed(cancelled_call_text);
+      }
       left -= step;
     }
   }

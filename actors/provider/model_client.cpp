@@ -133,7 +133,7 @@ attempt model_client::impl::run(const std::string& body, bool stream,
   res.status = status != 0 ? status : res.status;
   if (fired == watchdog::reason::cancelled) {
     a.failure = attempt_failure{failure_kind::cancelled, 0,
-                                "Model request cancelled.", false, {}};
+                                cancelled_call_text, false, {}};
   } else if (fired == watchdog::reason::deadline) {
     a.deadline_hit = true;
     auto what = stream ? "no stream event for " : "no response within ";

@@ -27,12 +27,17 @@ namespace {
 
 using worker_actor = provider_worker_actor;
 
-/// What the front and its termination hook share: the cancel flag every
-/// worker's client watches, and the workers to stop. Only the front's
-/// thread touches `workers`.
+/// A worker and the cancel flag its client watches: the front raises it to
+/// cut the worker's running call (model_cancel, or the front ending).
+struct pooled_worker {
+  caf::actor handle;
+  std::shared_ptr<std::atomic<bool>> cancel;
+};
+
+/// What the front and its termination hook share: the workers to cancel
+/// and stop. Only the front's thread touches it until the hook runs.
 struct pool_handle {
-  std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
-  std::vector<caf::actor> workers;
+  std::vector<pooled_worker> workers;
 };
 
 /// A request waiting for a free worker, with what the front decided.
@@ -82,6 +87,8 @@ struct provider_state {
   /// last provider_config is retired once its call ends.
   int generation = 0;
   std::map<caf::actor_addr, int> worker_generation;
+  /// The calls running now, by request id, and the worker running each.
+  std::map<std::string, caf::actor_addr> running;
 };
 
 using provider_pointer
@@ -131,8 +138,9 @@ void retire(provider_pointer self, const worker_actor& worker) {
   auto& st = self->state;
   st.worker_generation.erase(worker.address());
   auto& all = st.pool->workers;
-  std::erase_if(
-    all, [&](const caf::actor& w) { return w.address() == worker.address(); });
+  std::erase_if(all, [&](const pooled_worker& w) {
+    return w.handle.address() == worker.address();
+  });
   self->send_exit(worker, caf::exit_reason::user_shutdown);
   --st.live_workers;
 }
@@ -151,20 +159,45 @@ void retire_idle(provider_pointer self) {
                 st.idle.begin() + static_cast<std::ptrdiff_t>(stale));
 }
 
+/// The cancel flag of `worker`, or null for one the pool no longer has.
+std::shared_ptr<std::atomic<bool>> cancel_flag(provider_pointer self,
+                                               const caf::actor_addr& worker) {
+  for (auto& w : self->state.pool->workers)
+    if (w.handle.address() == worker)
+      return w.cancel;
+  return nullptr;
+}
+
+/// The call `id` has ended (answered, failed or cancelled).
+void forget_running(provider_pointer self, const std::string& id,
+                    const caf::actor_addr& worker) {
+  auto& running = self->state.running;
+  if (auto it = running.find(id); it != running.end() && it->second == worker)
+    running.erase(it);
+}
+
 void run_call(provider_pointer self, worker_actor worker, pending_call call) {
   auto& st = self->state;
   ++st.inflight;
   auto bound = call_bound(st.opts, call.req, call.candidates);
   auto start = call.start;
+  // A worker is given one call at a time: a cancel meant for its last call
+  // must not cut this one.
+  if (auto flag = cancel_flag(self, worker.address()))
+    flag->store(false);
+  auto id = call.req.request_id;
+  if (!id.empty())
+    st.running[id] = worker.address();
   auto req = std::move(call.req);
   auto open = std::move(call.responses_open);
   auto shared = std::make_shared<pending_call>(std::move(call));
   timed_request(self, worker, bound, std::move(req), start, std::move(open))
     .then(
-      [self, worker, shared](model_reply& reply, bool first_failed,
-                             responses_report& rr) {
+      [self, worker, shared, id](model_reply& reply, bool first_failed,
+                                 responses_report& rr) {
         auto& st = self->state;
         --st.inflight;
+        forget_running(self, id, worker.address());
         auto& c = *shared;
         auto now = circuit_breaker::clock::now();
         if (!c.breaker_key.empty() && c.start == 0)
@@ -184,9 +217,10 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
         }
         pump(self);
       },
-      [self, worker, shared](caf::error& err) {
+      [self, worker, shared, id](caf::error& err) {
         auto& st = self->state;
         --st.inflight;
+        forget_running(self, id, worker.address());
         model_reply reply;
         reply.finish_reason = "error";
         reply.error = err == caf::sec::request_timeout
@@ -212,9 +246,10 @@ void pump(provider_pointer self) {
       worker = st.idle.back().worker;
       st.idle.pop_back();
     } else if (st.live_workers < st.max_workers) {
-      worker =
-        spawn_provider_worker(self, st.cfg, st.opts, st.pool->stop, st.stats);
-      st.pool->workers.push_back(caf::actor_cast<caf::actor>(worker));
+      auto cancel = std::make_shared<std::atomic<bool>>(false);
+      worker = spawn_provider_worker(self, st.cfg, st.opts, cancel, st.stats);
+      st.pool->workers.push_back(
+        {caf::actor_cast<caf::actor>(worker), std::move(cancel)});
       st.worker_generation[worker.address()] = st.generation;
       ++st.live_workers;
     } else {
@@ -225,6 +260,30 @@ void pump(provider_pointer self) {
     run_call(self, worker, std::move(call));
   }
   report_gauges(self);
+}
+
+/// Drops the queued call `id` (answered as cancelled) or raises the cancel
+/// flag of the worker running it; an unknown id has already ended.
+void cancel_call(provider_pointer self, const std::string& id) {
+  auto& st = self->state;
+  if (id.empty())
+    return;
+  auto queued = std::find_if(st.queue.begin(), st.queue.end(),
+                             [&](const pending_call& c) {
+                               return c.req.request_id == id;
+                             });
+  if (queued != st.queue.end()) {
+    model_reply reply;
+    reply.finish_reason = "error";
+    reply.error = cancelled_call_text;
+    queued->rp.deliver(std::move(reply));
+    st.queue.erase(queued);
+    report_gauges(self);
+    return;
+  }
+  if (auto it = st.running.find(id); it != st.running.end())
+    if (auto flag = cancel_flag(self, it->second))
+      flag->store(true);
 }
 
 /// Takes the model choice of a saved config: idle workers go (their copy
@@ -287,9 +346,10 @@ provider_impl(provider_pointer self, settings cfg, client_options opts,
   // However the front ends, its workers end too: running calls are
   // cancelled, then every worker gets an exit.
   self->attach_functor([pool = st.pool](const caf::error&) {
-    pool->stop->store(true);
     for (auto& w : pool->workers)
-      caf::anon_send_exit(w, caf::exit_reason::user_shutdown);
+      w.cancel->store(true);
+    for (auto& w : pool->workers)
+      caf::anon_send_exit(w.handle, caf::exit_reason::user_shutdown);
   });
   return {
     [self](model_request& req) -> caf::result<model_reply> {
@@ -327,6 +387,10 @@ provider_impl(provider_pointer self, settings cfg, client_options opts,
       st.queue.push_back(std::move(call));
       pump(self);
       return rp;
+    },
+    [self](model_cancel& c) {
+      auto t = self->state.meter.measure();
+      cancel_call(self, c.request_id);
     },
     [self](provider_config& pc) -> caf::result<caf::ok_atom> {
       return adopt(self, pc);

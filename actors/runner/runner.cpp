@@ -216,6 +216,10 @@ void model_step(runner_pointer self) {
 void finish_cancelled(runner_pointer self) {
   auto& st = self->state;
   close_stream_segment(self);
+  // A model call still running (or waiting to retry) would go on costing
+  // tokens for an answer nobody reads.
+  if (!st.model_call.empty())
+    self->send(st.provider, model_cancel{st.model_call});
   // Calls sent to the tools and not answered yet: a running exec is
   // killed with its whole process group, which frees its lane.
   cancel_tools stop{st.request.session_key, {}};

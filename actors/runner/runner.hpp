@@ -63,6 +63,9 @@ struct runner_state {
   bool taking = false;             ///< asking the session for them
   int injection_cycles = 0;
   bool cancelled = false;
+  /// The request id of the last model call sent: a /stop cancels it at the
+  /// provider (the provider ignores an id whose call has ended).
+  std::string model_call;
 
   // The batch being executed.
   std::vector<tool_call> calls;

@@ -36,6 +36,7 @@ model_request make_request(runner_pointer self, bool with_tools,
   auto& st = self->state;
   model_request rq;
   rq.request_id = st.request.turn_id + ":" + std::to_string(st.iteration);
+  st.model_call = rq.request_id;
   rq.model = st.request.model;
   rq.provider = st.model_provider;
   rq.agent = st.request.agent;

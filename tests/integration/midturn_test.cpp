@@ -107,6 +107,33 @@ TEST_CASE("stop during a long tool call returns at once and keeps a legal transc
   CHECK(next_final(stopper) == "No active task to stop.");
 }
 
+TEST_CASE("stop during a model call cuts the call instead of letting it run on") {
+  gateway gw;
+  // A model that starts answering and never finishes (pings keep the
+  // connection alive, so only the client leaving ends it).
+  auto endless = stream_text({"thinking"});
+  endless.events.resize(2);
+  endless.stall = true;
+  endless.ping_every = 50ms;
+  gw.llm.push(endless);
+  caf::scoped_actor user{gw.rt->system()};
+  caf::scoped_actor stopper{gw.rt->system()};
+  send(gw, user, "write me a novel");
+  for (int i = 0; i < 3000 && gw.llm.active() == 0; ++i)
+    std::this_thread::sleep_for(10ms);
+  REQUIRE(gw.llm.active() == 1);
+  send(gw, stopper, "/stop");
+  CHECK(next_final(stopper) == "Stopped 1 task(s).");
+  CHECK(next_final(user) == "Stopped before finishing.");
+  // The provider hung up: the model is no longer generating for nobody.
+  for (int i = 0; i < 1000 && gw.llm.active() > 0; ++i)
+    std::this_thread::sleep_for(10ms);
+  CHECK(gw.llm.active() == 0);
+  CHECK(gw.llm.request_count() == 1);
+  send(gw, user, "a haiku then");
+  CHECK(next_final(user).rfind("echo: a haiku then", 0) == 0);
+}
+
 TEST_CASE("status is answered while a turn runs without waiting for it") {
   gateway gw;
   auto slow = text("finally done");

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <set>
+#include <thread>
 
 #include <caf/all.hpp>
 
@@ -198,4 +199,112 @@ TEST_CASE("stopping the provider stops its workers mid call") {
     caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
   } // ~actor_system waits for every actor, the blocked worker included
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+}
+
+namespace {
+
+/// A stream that sends one piece and then holds the connection open, with
+/// a ping every 50 ms so the fake notices when the client has gone.
+fake_response endless_stream() {
+  auto s = stream_text({"a"});
+  s.events.resize(2);
+  s.stall = true;
+  s.ping_every = milliseconds{50};
+  return s;
+}
+
+/// Waits up to ten seconds for `done`.
+template <class Pred>
+bool eventually(Pred done) {
+  for (int i = 0; i < 1000 && !done(); ++i)
+    std::this_thread::sleep_for(milliseconds{10});
+  return done();
+}
+
+model_reply next_reply(caf::scoped_actor& self) {
+  model_reply out;
+  self->receive([&](model_reply& r) { out = std::move(r); },
+                caf::after(std::chrono::seconds(20)) >> [&] {
+                  out.error = "<no reply>";
+                });
+  return out;
+}
+
+/// A provider with one worker, whose first call streams without end.
+provider_actor provider_on_endless_stream(env& e, fake_llm& llm) {
+  llm.push(endless_stream());
+  auto o = actor_test_options();
+  o.stream_idle_timeout = milliseconds{60'000};
+  return spawn_provider(e.sys, settings_for(llm, 1), stats_actor{}, o);
+}
+
+} // namespace
+
+TEST_CASE("a cancel cuts the running call and closes its connection") {
+  fake_llm llm;
+  env e;
+  auto provider = provider_on_endless_stream(e, llm);
+  caf::scoped_actor self{e.sys};
+  self->send(provider, actor_test_request("think", true));
+  REQUIRE(eventually([&] { return llm.active() == 1; }));
+  self->send(provider, model_cancel{"k:1:0"});
+  auto r = next_reply(self);
+  CHECK(r.finish_reason == "error");
+  CHECK(r.error == cancelled_call_text);
+  // The model stops generating: the connection is gone, not left to run.
+  CHECK(eventually([&] { return llm.active() == 0; }));
+  CHECK(llm.request_count() == 1);
+  // The same worker takes the next call: the cancel was for that call only.
+  self->send(provider, actor_test_request("again"));
+  CHECK(next_reply(self).content == "echo: again");
+  caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a cancel during a retry wait makes no further attempt and no fallback") {
+  fake_llm llm;
+  fake_llm backup;
+  llm.push(error(503, "busy"));
+  env e;
+  auto o = actor_test_options();
+  o.retry_delays = {std::chrono::seconds{30}};
+  auto s = settings_for(llm, 1);
+  s.agent.provider = "custom";
+  // A fallback that would answer: a cancelled call must not move on to it.
+  s.providers["backup"].api_base = backup.base_url();
+  fallback_model f;
+  f.model = "backup-model";
+  f.provider = "backup";
+  s.agent.fallback_models = {f};
+  auto provider = spawn_provider(e.sys, s, stats_actor{}, o);
+  caf::scoped_actor self{e.sys};
+  self->send(provider, actor_test_request("hello"));
+  REQUIRE(eventually([&] { return llm.request_count() == 1; }));
+  self->send(provider, model_cancel{"k:1:0"});
+  auto r = next_reply(self);
+  CHECK(r.error == cancelled_call_text);
+  CHECK(llm.request_count() == 1);
+  CHECK(backup.request_count() == 0);
+  caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a cancel drops a queued call before it reaches the model") {
+  fake_llm llm;
+  env e;
+  auto provider = provider_on_endless_stream(e, llm);
+  caf::scoped_actor self{e.sys};
+  self->send(provider, actor_test_request("first", true));
+  REQUIRE(eventually([&] { return llm.active() == 1; }));
+  auto second = actor_test_request("second");
+  second.request_id = "k:2:0";
+  self->send(provider, second); // waits: the only worker is busy
+  self->send(provider, model_cancel{"k:2:0"});
+  CHECK(next_reply(self).error == cancelled_call_text);
+  CHECK(llm.request_count() == 1);
+  CHECK(llm.active() == 1); // the first call is not touched
+  // An id that is not running (ended, or never sent) changes nothing.
+  self->send(provider, model_cancel{"k:9:0"});
+  self->send(provider, model_cancel{"k:1:0"});
+  CHECK(next_reply(self).error == cancelled_call_text);
+  CHECK(eventually([&] { return llm.active() == 0; }));
+  caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
 }

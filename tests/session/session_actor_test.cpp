@@ -113,6 +113,15 @@ struct session_rig {
     return out;
   }
 
+  std::vector<std::string> calls_cancelled() {
+    caf::scoped_actor self{fx.sys};
+    std::vector<std::string> out;
+    self->request(model, 10s, caf::get_atom::value, cancel_turn_atom::value)
+      .receive([&](std::vector<std::string>& ids) { out = std::move(ids); },
+               [](caf::error&) {});
+    return out;
+  }
+
   std::vector<std::string> models_asked() {
     caf::scoped_actor self{fx.sys};
     std::vector<std::string> out;
@@ -181,6 +190,10 @@ TEST_CASE("session: /stop ends the running turn and the next one starts "
   auto ended = session_rig::final_reply(asker);
   CHECK(ended.content == "Stopped before finishing.");
   CHECK(meta_of(ended)["stop_reason"] == "cancelled");
+  // The model call was cancelled at the provider, not left to run on.
+  auto cancelled = rig.calls_cancelled();
+  REQUIRE(cancelled.size() == 1);
+  CHECK(cancelled[0].ends_with(":0")); // the turn's first model call
   // Nothing of the stopped turn is left over: the next one runs and ends
   // as completed.
   auto next = rig.say("are you back?");

@@ -290,6 +290,11 @@ size_t fake_llm::max_concurrent() const {
   return impl_->peak;
 }
 
+size_t fake_llm::active() const {
+  std::lock_guard<std::mutex> guard{impl_->mtx};
+  return impl_->active;
+}
+
 size_t fake_llm::queued() const {
   std::lock_guard<std::mutex> guard{impl_->mtx};
   return impl_->script.size();

@@ -135,6 +135,9 @@ public:
   std::vector<recorded_request> requests() const;
   /// Most requests that were being answered at the same time.
   size_t max_concurrent() const;
+  /// Requests being answered now: a stalled stream with pings counts until
+  /// its client leaves (the next ping fails) or the stall's bound ends.
+  size_t active() const;
   /// Scripted answers not used yet.
   size_t queued() const;
 

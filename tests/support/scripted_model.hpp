@@ -16,8 +16,12 @@
 namespace nb::test {
 
 /// The stand-in model's wider interface: the test asks it what it was sent.
+/// (get_atom: each request's model; get_atom + cancel_turn_atom: the
+/// request ids cancelled.)
 using scripted_model_actor = provider_actor::extend<
-  caf::replies_to<caf::get_atom>::with<std::vector<std::string>>>;
+  caf::replies_to<caf::get_atom>::with<std::vector<std::string>>,
+  caf::replies_to<caf::get_atom, cancel_turn_atom>::with<
+    std::vector<std::string>>>;
 
 struct scripted_model_state {
   scripted_model_state() = default;
@@ -25,6 +29,8 @@ struct scripted_model_state {
   std::vector<std::string> models; ///< each request's model
   /// Requests held unanswered (the user's text contained "hold").
   std::vector<caf::typed_response_promise<model_reply>> held;
+  /// The request ids the session's runners cancelled (a /stop).
+  std::vector<std::string> cancelled;
 };
 
 /// Answers "echo: <the user's text>" (without the runtime block), or holds
@@ -54,7 +60,9 @@ inline scripted_model_actor::behavior_type scripted_model(
       r.usage.total_tokens = 105;
       return r;
     },
+    [=](model_cancel& c) { self->state.cancelled.push_back(c.request_id); },
     [=](caf::get_atom) { return self->state.models; },
+    [=](caf::get_atom, cancel_turn_atom) { return self->state.cancelled; },
   };
 }
 
