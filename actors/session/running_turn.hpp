@@ -2,8 +2,7 @@
 // dropped when the turn is DONE, so nothing of it is reset by hand and
 // nothing of one turn reaches the next. What outlives a turn on purpose
 // (the transcript, the archive mark, the model choice, the last usage for
-// /status, the last system prompt served, the goal's epoch) stays in
-// session_state.
+// /status, the goal's epoch) stays in session_state.
 #pragma once
 
 #include <functional>
@@ -19,6 +18,10 @@ namespace nb {
 
 struct running_turn {
   inbound_msg message;         ///< what this turn answers
+  /// Served by the agent's workspace actor at BUILD. Kept with the turn,
+  /// not the session: an idle chat holds no copy of it (with thousands of
+  /// chats open, a few KB each).
+  std::string system_prompt;
   bool user_persisted = false; ///< BUILD saved the user's message
   nlohmann::json user_content; ///< with images as data URLs (null: text)
 

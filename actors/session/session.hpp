@@ -90,9 +90,6 @@ struct session_state {
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;
   system_prompt_cache prompt; ///< without a workspace actor
-  /// The last one the workspace actor served: a turn whose fetch fails
-  /// runs with it.
-  std::string system_prompt;
 
   bool loaded = false;                ///< transcript read from disk
   /// The messages from number `base` of the session file on: those before

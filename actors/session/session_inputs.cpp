@@ -60,7 +60,8 @@ void fetch_prompt(session_pointer self, std::function<void()> then) {
   timed_request(self, st.svc.workspace, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](prompt_reply& r) {
-        self->state.system_prompt = std::move(r.text);
+        if (self->state.turn)
+          self->state.turn->system_prompt = std::move(r.text);
         then();
       },
       [=](caf::error& err) {
@@ -78,11 +79,12 @@ void fetch_prompt(session_pointer self, std::function<void()> then) {
         timed_request(self, worker, st.cfg.store_timeout, caf::get_atom::value)
           .then(
             [=](std::string& text) {
-              self->state.system_prompt = std::move(text);
+              if (self->state.turn)
+                self->state.turn->system_prompt = std::move(text);
               then();
             },
             [=](caf::error& again) {
-              // The last prompt served (or none): the turn still runs.
+              // The turn still runs, without a system prompt.
               self->state.log->warn("[{}] no system prompt this turn: {}",
                                     self->state.key, render(self, again));
               then();

@@ -25,7 +25,7 @@ json model_messages(session_pointer self) {
   json msgs = json::array();
   if (st.svc.workspace) {
     // Served by the workspace actor at BUILD.
-    msgs.push_back({{"role", "system"}, {"content", st.system_prompt}});
+    msgs.push_back({{"role", "system"}, {"content", st.turn->system_prompt}});
   } else {
     auto path = std::getenv("PATH");
     prompt_inputs in{st.cfg.workspace, st.turn->message.channel,
