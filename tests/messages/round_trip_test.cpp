@@ -100,6 +100,9 @@ template <> model_reply sample(caf::actor_system& sys) {
           R"([{"type":"thinking","thinking":"t","signature":"s"}])",
           "backup-model"};
 }
+template <> model_cancel sample(caf::actor_system&) {
+  return {"telegram:42:t1:3"};
+}
 template <> run_turn sample(caf::actor_system& sys) {
   return {"cli:direct", "cli", "direct", "t1", "m", "[]", 20, 100, 0.1,
           "low", true, sink_actor(sys), true, sink_actor(sys), {"read_file"},
