@@ -25,7 +25,12 @@ model_request make_request(runner_pointer self, bool with_tools,
 /// does not parse and re-serialise every schema again.
 std::string function_definitions(const std::vector<tool_spec>& specs);
 void tell_user(runner_pointer self, outbound_kind kind, std::string text);
-/// Between model calls: takes waiting user messages, then calls the model.
+/// Ends the visible streamed segment; whether it had any text.
+bool close_stream_segment(runner_pointer self);
+/// Calls the model for this iteration (or ends the turn at the budget).
+void model_step(runner_pointer self);
+/// Between model calls: takes waiting user messages, then calls the model
+/// (runner_interrupts.cpp, with finish_cancelled).
 void continue_run(runner_pointer self);
 /// Ends a run the user stopped, keeping a legal transcript.
 void finish_cancelled(runner_pointer self);
