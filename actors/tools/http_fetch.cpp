@@ -145,6 +145,15 @@ http_response http_send(const http_request& req, const ssrf_policy& policy) {
           return out;
         }
         url = resolve_reference(u, loc->second);
+        parsed_url next;
+        std::string refused = parse_url(url, next);
+        if (refused.empty() && req.redirect_rule)
+          refused = req.redirect_rule(u, next);
+        if (!refused.empty()) {
+          out.error = refused;
+          out.blocked = true;
+          return out;
+        }
         if (out.status == 303 || ((out.status == 301 || out.status == 302)
                                   && method == "POST")) {
           method = "GET";

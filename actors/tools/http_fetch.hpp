@@ -29,6 +29,10 @@ struct http_request {
   /// Called with each body piece as it arrives (after capping); return
   /// false to stop reading. Optional: the body is collected otherwise.
   std::function<bool(const char*, size_t)> on_data;
+  /// Asked before a redirect is followed (the guard checks the next hop too):
+  /// "" lets it go, else why not (the reply is then `blocked`). Optional.
+  std::function<std::string(const parsed_url& from, const parsed_url& to)>
+    redirect_rule;
 };
 
 /// What came back.

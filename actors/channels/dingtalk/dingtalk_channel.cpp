@@ -17,6 +17,7 @@ channel_actor make_channel(caf::actor_system& sys, const settings& cfg,
   spec.manager = std::move(manager);
   auto dc = parse_dingtalk_config(name, raw, cfg.config_dir() + "/media",
                                   spec.config_error);
+  dc.ssrf_whitelist = cfg.tools.ssrf_whitelist;
   spec.make_sender = [dc](caf::actor_system& s) { return spawn_sender(s, dc); };
   spec.make_loop = [dc](chan::adapter_front_actor front) {
     return start_stream(dc, std::move(front));

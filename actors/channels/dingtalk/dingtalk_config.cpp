@@ -1,6 +1,7 @@
 #include "actors/channels/dingtalk/dingtalk_config.hpp"
 
 #include "actors/channels/kit/config_reader.hpp"
+#include "actors/common/strings.hpp"
 
 namespace nb::dingtalk {
 
@@ -25,6 +26,12 @@ dingtalk_config parse_dingtalk_config(const std::string& name,
     = r.boolean("disablePrivateChat", c.disable_private_chat);
   c.max_media_bytes
     = r.integer("maxMediaBytes", c.max_media_bytes, 0, int64_t{1} << 40);
+  c.allow_remote_media_redirects = r.boolean(
+    "allowRemoteMediaRedirects", c.allow_remote_media_redirects);
+  c.remote_media_redirect_allowed_hosts =
+    r.strings("remoteMediaRedirectAllowedHosts");
+  for (auto& host : c.remote_media_redirect_allowed_hosts)
+    host = ascii_lower(host);
   c.media_dir = media_root + "/" + name;
   error = r.error();
   return c;

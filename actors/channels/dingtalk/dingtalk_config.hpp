@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace nb::dingtalk {
 
@@ -17,6 +18,14 @@ struct dingtalk_config {
   bool disable_private_chat = false;
   int64_t max_media_bytes = 20 * 1024 * 1024;
   std::string media_dir; ///< where received pictures and files are saved
+  /// A link in a reply is fetched for upload: redirects are refused unless
+  /// allowRemoteMediaRedirects, and then go only to the same host or one
+  /// of remoteMediaRedirectAllowedHosts (the original's keys).
+  bool allow_remote_media_redirects = false;
+  std::vector<std::string> remote_media_redirect_allowed_hosts;
+  /// tools.ssrfWhitelist: networks a fetched link may reach although they
+  /// are internal (set by make_channel, not a channel key).
+  std::vector<std::string> ssrf_whitelist;
 };
 
 /// Parses channels.<name>; `error` names every bad key ("" when fine).

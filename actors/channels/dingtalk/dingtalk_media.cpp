@@ -31,25 +31,39 @@ std::string upload_type_for(const std::string& ref) {
   return "file";
 }
 
-std::string send_attachment(openapi& api, const std::string& ref,
-                            const robot_send& send) {
-  auto type = upload_type_for(ref);
-  if (chan::is_web_link(ref)) {
-    // DingTalk fetches a picture link itself; other links are words.
-    if (type == "image")
-      if (auto err = send("sampleImageMsg", {{"photoURL", ref}}); err.empty())
+link_fetcher::link_fetcher(const dingtalk_config& cfg) {
+  // Bad whitelist entries were reported when the config was loaded.
+  policy = make_ssrf_policy(cfg.ssrf_whitelist);
+  rules.max_bytes = upload_limit_bytes;
+  rules.max_redirects = 3;
+  rules.redirect_rule = [allow = cfg.allow_remote_media_redirects,
+                         hosts = cfg.remote_media_redirect_allowed_hosts](
+                          const parsed_url& from,
+                          const parsed_url& to) -> std::string {
+    if (!allow)
+      return "it redirects, and allowRemoteMediaRedirects is off";
+    if (to.host == from.host)
+      return "";
+    for (const auto& h : hosts)
+      if (h == to.host)
         return "";
-    return send("sampleText", {{"content", ref}});
-  }
-  std::string bytes;
-  if (auto err = chan::read_attachment(ref, upload_limit_bytes, bytes);
-      !err.empty())
-    return err;
-  auto name = chan::file_name_of(ref);
+    return "a redirect to another host (" + to.host
+           + ") not in remoteMediaRedirectAllowedHosts";
+  };
+}
+
+namespace {
+
+/// Uploads `bytes` and sends them as a picture (when `type` is image and
+/// DingTalk shows it) or a file.
+std::string dingtalk_upload_and_send(openapi& api, const std::string& ref,
+                                     const std::string& type,
+                                     const std::string& name,
+                                     const std::string& mime,
+                                     const std::string& bytes,
+                                     const robot_send& send) {
   std::string media_id;
-  if (auto err =
-        api.upload(type, name, chan::mime_for_path(ref), bytes, media_id);
-      !err.empty())
+  if (auto err = api.upload(type, name, mime, bytes, media_id); !err.empty())
     return ref + ": " + err;
   std::string image_err;
   if (type == "image") {
@@ -67,6 +81,53 @@ std::string send_attachment(openapi& api, const std::string& ref,
   if (err.empty())
     return "";
   return ref + ": " + (image_err.empty() ? "" : image_err + "; ") + err;
+}
+
+/// The name a fetched link is uploaded under: its own, or the original's
+/// default for its kind.
+std::string dingtalk_link_name(const link_download& got,
+                               const std::string& type) {
+  if (!got.file_name.empty())
+    return got.file_name;
+  if (type == "image")
+    return "image.jpg";
+  if (type == "voice")
+    return "audio.amr";
+  if (type == "video")
+    return "video.mp4";
+  return "file.bin";
+}
+
+} // namespace
+
+std::string send_attachment(openapi& api, const std::string& ref,
+                            const link_fetcher& links, const robot_send& send) {
+  auto type = upload_type_for(ref);
+  if (!chan::is_web_link(ref)) {
+    std::string bytes;
+    if (auto err = chan::read_attachment(ref, upload_limit_bytes, bytes);
+        !err.empty())
+      return err;
+    auto name = chan::file_name_of(ref);
+    return dingtalk_upload_and_send(api, ref, type, name,
+                                    chan::mime_for_path(ref), bytes, send);
+  }
+  // DingTalk fetches a picture link itself; when it will not, and for any
+  // other link, the bytes are fetched here and uploaded.
+  std::string link_err;
+  if (type == "image") {
+    link_err = send("sampleImageMsg", {{"photoURL", ref}});
+    if (link_err.empty())
+      return "";
+  }
+  auto got = download_link(ref, links.policy, links.rules);
+  if (!got.error.empty())
+    return link_err.empty() ? got.error : ref + ": " + link_err + "; "
+                                            + got.error;
+  auto name = dingtalk_link_name(got, type);
+  auto mime = got.content_type.empty() ? chan::mime_for_path(name)
+                                       : got.content_type;
+  return dingtalk_upload_and_send(api, ref, type, name, mime, got.bytes, send);
 }
 
 } // namespace nb::dingtalk

@@ -26,6 +26,7 @@ struct sender_state {
   static inline const char* name = "dingtalk_sender";
   dingtalk_config cfg;
   std::unique_ptr<openapi> api;
+  std::unique_ptr<link_fetcher> links;
 };
 
 using sender_pointer = chan::sender_actor::stateful_pointer<sender_state>;
@@ -76,7 +77,7 @@ void send_attachments(sender_state& st, const outbound_msg& m) {
     return post(st, path, body);
   };
   for (const auto& ref : chan::outbound_media(m.metadata_json)) {
-    auto err = send_attachment(*st.api, ref, robot);
+    auto err = send_attachment(*st.api, ref, *st.links, robot);
     if (err.empty())
       continue;
     auto lg = log::get("channel." + st.cfg.name);
@@ -93,6 +94,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               dingtalk_config cfg) {
   self->state.cfg = cfg;
   self->state.api = std::make_unique<openapi>(cfg);
+  self->state.links = std::make_unique<link_fetcher>(cfg);
   return {
     guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
       if (m.kind != outbound_kind::final_reply
