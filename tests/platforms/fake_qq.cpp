@@ -273,6 +273,12 @@ std::string fake_qq::base_url() const {
   return "http://127.0.0.1:" + std::to_string(impl_->rest_port);
 }
 
+json fake_qq::adapter_config() const {
+  return json{{"enabled", true},      {"appId", app_id},
+              {"secret", secret},     {"apiBase", base_url()},
+              {"tokenBase", base_url()}, {"ackMessage", ""}};
+}
+
 std::string fake_qq::gateway_url() const {
   return impl_->gateway->url() + "/websocket";
 }

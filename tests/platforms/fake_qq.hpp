@@ -25,6 +25,9 @@ public:
 
   /// "http://127.0.0.1:<port>": apiBase and tokenBase.
   std::string base_url() const;
+  /// channels.qq for an adapter talking to this server: enabled, the
+  /// app's credentials, apiBase and tokenBase, no ackMessage.
+  nlohmann::json adapter_config() const;
   std::string gateway_url() const;
   /// "http://127.0.0.1:<port>/files/<name>".
   std::string file_url(const std::string& name) const;

@@ -17,6 +17,7 @@ channel_actor make_channel(caf::actor_system& sys, const settings& cfg,
   spec.manager = std::move(manager);
   auto qc = parse_qq_config(name, raw, cfg.config_dir() + "/media",
                             spec.config_error);
+  qc.ssrf_whitelist = cfg.tools.ssrf_whitelist;
   qc.groups_file = cfg.config_dir() + "/qq/" + name + "-groups.json";
   spec.make_sender = [qc](caf::actor_system& s) { return spawn_sender(s, qc); };
   spec.make_loop = [qc](chan::adapter_front_actor front) {

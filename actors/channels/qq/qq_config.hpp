@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace nb::qq {
 
@@ -22,6 +23,9 @@ struct qq_config {
   /// <config dir>/qq/<name>-groups.json: the chats known to be groups
   /// ("" = not kept).
   std::string groups_file;
+  /// tools.ssrfWhitelist: networks a fetched link may reach although they
+  /// are internal (set by make_channel, not a channel key).
+  std::vector<std::string> ssrf_whitelist;
 };
 
 /// Parses channels.<name>; `error` names every bad key ("" when fine).

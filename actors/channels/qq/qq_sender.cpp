@@ -31,6 +31,7 @@ struct sender_state {
   static inline const char* name = "qq_sender";
   std::unique_ptr<qq_config> cfg; ///< api_ refers to it: never moves
   std::unique_ptr<qq_api> api;
+  std::unique_ptr<qq_link_fetcher> links;
   std::map<std::string, chat_facts> chats;
   std::unique_ptr<group_book> groups; ///< null: groups_file not set
 };
@@ -58,29 +59,31 @@ chat_facts& facts_of(sender_state& st, const std::string& chat_id) {
   return it->second;
 }
 
-/// The attachments after the words. The words went out already, so a
+/// The attachments (files and links) after the words, as rich media: QQ
+/// shows no link previews, so a link is fetched and uploaded as the
+/// original does. The words went out already, so a
 /// failure is logged (naming the file) and noted in the chat as the
 /// original does, never answered as an error: the manager's retry would
 /// send the words twice.
 void send_files(sender_state& st, const std::string& chat_id,
-                const std::vector<std::string>& files,
+                const std::vector<std::string>& refs,
                 const std::function<int64_t()>& next_seq) {
   const auto& chat = facts_of(st, chat_id);
-  for (const auto& path : files) {
-    auto err = send_qq_attachment(*st.api, chat.group, chat_id, path,
-                                  chat.msg_id, next_seq);
+  for (const auto& ref : refs) {
+    auto err = send_qq_attachment(*st.api, chat.group, chat_id, ref,
+                                  *st.links, chat.msg_id, next_seq);
     if (err.empty())
       continue;
     auto lg = log::get("channel." + st.cfg->name);
-    lg->warn("attachment {} for chat {} not sent: {}", path, chat_id, err);
+    lg->warn("attachment {} for chat {} not sent: {}", ref, chat_id, err);
     qq_post notice{chat.group,
                    chat_id,
-                   "[Attachment send failed: " + chan::file_name_of(path) + "]",
+                   "[Attachment send failed: " + qq_attachment_name(ref) + "]",
                    chat.msg_id,
                    next_seq(),
                    ""};
     if (auto e2 = st.api->post(notice); !e2.empty())
-      lg->warn("the notice about {} did not go out either: {}", path, e2);
+      lg->warn("the notice about {} did not go out either: {}", ref, e2);
   }
 }
 
@@ -89,13 +92,14 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
   auto& st = self->state;
   st.cfg = std::make_unique<qq_config>(std::move(cfg));
   st.api = std::make_unique<qq_api>(*st.cfg);
+  st.links = std::make_unique<qq_link_fetcher>(st.cfg->ssrf_whitelist);
   return {
     guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
       if (m.kind != outbound_kind::final_reply
           && m.kind != outbound_kind::progress)
         return caf::ok_atom::value;
-      // Links go with the words; files are uploaded.
-      auto [text, files] = chan::links_into_words(m.content, m.metadata_json);
+      const auto& text = m.content;
+      auto refs = chan::outbound_media(m.metadata_json);
       auto& chat = facts_of(self->state, m.chat_id);
       auto next_seq = [&chat] {
         return chat.msg_id.empty() ? int64_t{1} : chat.next_seq++;
@@ -106,7 +110,7 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
           return caf::make_error(caf::sec::runtime_error,
                                  "qq send to " + m.chat_id + ": " + err);
       }
-      send_files(self->state, m.chat_id, files, next_seq);
+      send_files(self->state, m.chat_id, refs, next_seq);
       return caf::ok_atom::value;
     }),
     [self](const inbound_msg& in) {
