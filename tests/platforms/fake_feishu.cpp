@@ -7,6 +7,7 @@ fake_feishu::fake_feishu() : impl_(std::make_unique<impl>()) {
   d->socket = std::make_unique<ws_listener>(
     [d](chan::ws_connection& c) { d->serve(c); });
   d->routes();
+  d->card_routes();
   d->rest_port = d->rest.bind_to_any_port("127.0.0.1");
   d->rest_thread = std::thread{[d] { d->rest.listen_after_bind(); }};
   while (!d->rest.is_running())
@@ -22,6 +23,14 @@ fake_feishu::~fake_feishu() {
 
 std::string fake_feishu::api_base() const {
   return "http://127.0.0.1:" + std::to_string(impl_->rest_port);
+}
+
+json fake_feishu::adapter_config() const {
+  return json{{"enabled", true},
+              {"appId", app_id},
+              {"appSecret", app_secret},
+              {"apiBase", api_base()},
+              {"reactEmoji", ""}};
 }
 
 json fake_feishu::text_event(const std::string& chat_id,

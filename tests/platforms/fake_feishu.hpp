@@ -1,6 +1,6 @@
 // A scripted Feishu: the Open API (tenant_access_token, bot/v3/info, im/v1
-// messages, replies, reactions, message resources, with rate limits and
-// expired tokens on demand) and the WebSocket long connection
+// messages, replies, reactions, message resources, CardKit streaming
+// cards, with rate limits and expired tokens on demand) and the WebSocket long connection
 // (/callback/ws/endpoint, binary pbbp2 frames: events re-sent until
 // acknowledged, fragmented payloads, pongs carrying ClientConfig).
 #pragma once
@@ -25,6 +25,9 @@ public:
 
   /// "http://127.0.0.1:<port>": the apiBase.
   std::string api_base() const;
+  /// channels.feishu for an adapter talking to this server: enabled, the
+  /// app's credentials, apiBase, no reaction on receipt.
+  nlohmann::json adapter_config() const;
 
   /// An im.message.receive_v1 event of a text message. `mention_bot` adds
   /// an @_user_1 mention of the bot in front of the text.
@@ -79,6 +82,18 @@ public:
   std::vector<nlohmann::json> reactions() const;
   bool wait_reactions(size_t n, std::chrono::milliseconds t) const;
   int token_fetches() const;
+
+  /// CardKit cards made so far, in order: {"card_id", "card" (the card
+  /// JSON it was created from), "text" (its streaming_md element's text
+  /// now), "streaming" (streaming_mode now), "sequence" (the last one
+  /// accepted), "updates" (text updates accepted), "refused" (operations
+  /// refused)}.
+  std::vector<nlohmann::json> cards() const;
+  /// Feishu turns the card's streaming mode off (as it does after a
+  /// while): text updates are refused until settings turn it on again.
+  void close_streaming(const std::string& card_id);
+  /// Card creation is refused (an app without the CardKit permission).
+  void refuse_cards(bool on);
 
 private:
   struct impl;

@@ -43,6 +43,11 @@ struct fake_feishu::impl {
   std::vector<int> ack_codes;
   std::vector<json> sent, reactions, uploads;
   std::map<std::string, std::string> resources;
+  /// CardKit cards by card_id: {"card_id", "card", "text", "streaming",
+  /// "sequence", "updates", "refused"}, and their ids in creation order.
+  std::map<std::string, json> cards;
+  std::vector<std::string> card_order;
+  bool refuse_cards = false;
   bool drop_now = false, ignore_acks = false, limit_by_code = false;
   int limited = 0, reset_s = 1, connections = 0, pings = 0, send_calls = 0;
   int token_fetches = 0, ping_s = 120;
@@ -171,6 +176,8 @@ struct fake_feishu::impl {
   }
 
   void routes();
+  /// The CardKit routes (fake_feishu_cards.cpp).
+  void card_routes();
 };
 
 } // namespace nb::test

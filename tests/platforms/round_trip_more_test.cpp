@@ -189,18 +189,25 @@ TEST_CASE("feishu message reaches the agent and the answer comes back") {
                        {"allowFrom", {"ou_ann"}}});
   gw.start();
   REQUIRE(fs.wait_connections(1, 15s));
+  // Answers stream into CardKit cards (streaming is on by default).
   auto texts = [&] {
     std::string out;
     for (auto& s : fs.sent())
       out += s["body"].value("content", "") + "\n";
+    for (auto& c : fs.cards())
+      out += c["text"].get<std::string>() + "\n";
     return out;
   };
   auto hello = fake_feishu::text_event("oc_dm", "p2p", "ou_ann", "ping feishu");
   fs.push_event(hello);
   REQUIRE(eventually([&] {
-    return texts().find("echo: ping feishu") != std::string::npos;
+    auto cards = fs.cards();
+    return !cards.empty() && cards[0]["streaming"] == false
+           && cards[0]["text"].get<std::string>().rfind("echo: ping feishu", 0)
+                == 0;
   }));
   CHECK(fs.sent().front()["body"]["receive_id"] == "ou_ann");
+  CHECK(fs.sent().front()["body"]["msg_type"] == "interactive");
   REQUIRE(fs.wait_reactions(1, 5s));
   CHECK(fs.reactions()[0]["message_id"] == fake_feishu::message_id_of(hello));
 

@@ -30,11 +30,11 @@ feishu_config parse_feishu_config(const std::string& name,
   c.topic_isolation = r.boolean("topicIsolation", c.topic_isolation);
   c.max_media_bytes
     = r.integer("maxMediaBytes", c.max_media_bytes, 0, int64_t{1} << 40);
+  c.streaming = r.boolean("streaming", c.streaming);
   // Read so that a wrong type is reported; the long connection needs them
-  // not (webhook mode) and streaming cards are not implemented.
+  // not (webhook mode).
   r.str("encryptKey");
   r.str("verificationToken");
-  r.boolean("streaming", true);
   c.media_dir = media_root + "/" + name;
   error = r.error();
   return c;

@@ -16,6 +16,7 @@ struct feishu_config {
   std::string react_emoji = "THUMBSUP"; ///< "" = no reaction on receipt
   bool reply_to_message = false; ///< answer as a reply (a thread in groups)
   bool topic_isolation = true;   ///< a group topic is its own session
+  bool streaming = true; ///< answers stream into a CardKit card
   int64_t max_media_bytes = 20 * 1024 * 1024;
   std::string media_dir; ///< <config dir>/media/<name>
 };

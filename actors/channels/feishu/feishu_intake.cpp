@@ -95,6 +95,7 @@ intake::outcome intake::take(const std::string& payload) {
   }
   if (!p.media.empty())
     fetch_media(p);
+  p.msg->wants_stream = cfg_.streaming;
   std::vector<inbound_msg> one;
   one.push_back(std::move(*p.msg));
   auto done = chan::hand_over(front_, std::move(one));

@@ -9,6 +9,7 @@
 
 #include "actors/channels/feishu/feishu_api.hpp"
 #include "actors/channels/feishu/feishu_media.hpp"
+#include "actors/channels/feishu/feishu_stream.hpp"
 #include "actors/channels/kit/http_call.hpp"
 #include "actors/channels/kit/media_out.hpp"
 #include "actors/common/guard.hpp"
@@ -32,6 +33,7 @@ struct sender_state {
   static inline const char* name = "feishu_sender";
   feishu_config cfg;
   std::unique_ptr<open_api> api;
+  std::unique_ptr<card_streams> cards; ///< refers to *api
   std::map<std::string, last_message> last; ///< by session key
   std::deque<std::string> order;
 };
@@ -106,15 +108,41 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               feishu_config cfg) {
   self->state.cfg = cfg;
   self->state.api = std::make_unique<open_api>(cfg);
+  self->state.cards = std::make_unique<card_streams>(
+    *self->state.api, log::get("channel." + cfg.name));
   return {
     guard("channels",
           [self](outbound_msg& m) -> caf::result<caf::ok_atom> {
+            auto& st = self->state;
+            auto send = [&st, &m](const std::string& type,
+                                  const std::string& content) {
+              return deliver(st, m, type, content, true);
+            };
+            auto stream_key = m.chat_id + "|" + m.stream_id;
+            if (m.kind == outbound_kind::delta) {
+              st.cards->delta(stream_key, m.content, send);
+              return caf::ok_atom::value;
+            }
+            if (m.kind == outbound_kind::stream_end) {
+              if (auto err = st.cards->end(stream_key, m.content, send);
+                  !err.empty())
+                return caf::make_error(caf::sec::runtime_error,
+                                       "feishu streamed answer to " + m.chat_id
+                                         + ": " + err);
+              return caf::ok_atom::value;
+            }
             if (m.kind != outbound_kind::final_reply
                 && m.kind != outbound_kind::progress)
               return caf::ok_atom::value;
+            // An answer that streamed into a card is shown: only its
+            // attachments are left to send.
+            auto meta = json::parse(m.metadata_json, nullptr, false);
+            bool streamed = m.kind == outbound_kind::final_reply
+                            && meta.is_object()
+                            && meta.value("streamed", false) == true;
             // Links go with the words; files are uploaded.
-            auto [text, files] =
-              chan::links_into_words(m.content, m.metadata_json);
+            auto [text, files] = chan::links_into_words(
+              streamed ? std::string{} : m.content, m.metadata_json);
             bool words = text.find_first_not_of(" \t\r\n") != std::string::npos;
             if (words) {
               auto [type, content] = render(text);

@@ -13,8 +13,8 @@ namespace nb::feishu {
 /// carry Markdown; to a chat_id ("oc_...") or a user's open_id. With
 /// replyToMessage (or inside a topic) they answer the last message of their
 /// session through the reply API, in a thread for groups with
-/// replyToMessage. Rate-limit answers are waited out; stream deltas are not
-/// shown. Attachments (metadata "media") follow the words: files uploaded
+/// replyToMessage. Rate-limit answers are waited out. Stream deltas go
+/// into a CardKit streaming card (feishu_stream.hpp). Attachments (metadata "media") follow the words: files uploaded
 /// and sent by their keys (see feishu_media.hpp), links added to the
 /// words; one that is missing, too big or refused is logged and skipped.
 chan::sender_actor spawn_sender(caf::actor_system& sys, feishu_config cfg);

@@ -1,0 +1,76 @@
+// Streamed answers in Feishu, as the original shows them: the first words
+// create a CardKit card in streaming mode (one markdown element,
+// "streaming_md") and send it to the chat; later deltas set that element's
+// text (at most every 0.5 s); the end of the segment sets the whole text
+// and turns streaming mode off, so the chat list stops showing it as
+// "generating". Every card operation carries a sequence that increases per
+// card, as CardKit requires. When Feishu has closed streaming (it does
+// after a while) an update reopens it once; when no card could be made or
+// kept, the text goes as an ordinary message at the end.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <spdlog/logger.h>
+
+#include "actors/channels/feishu/feishu_api.hpp"
+
+namespace nb::feishu {
+
+/// The element the card's text lives in (the original's id).
+inline constexpr const char* stream_element_id = "streaming_md";
+
+/// Sends one message (msg_type, content) the way the sender sends replies:
+/// "" or why not.
+using message_send =
+  std::function<std::string(const std::string& type, const std::string& content)>;
+
+/// The card JSON a streaming answer starts from (schema 2.0, streaming_mode
+/// on, an empty markdown element).
+nlohmann::json streaming_card();
+
+/// The answers streaming into cards, by chat and stream. Blocking HTTP:
+/// the sender's own thread.
+class card_streams {
+public:
+  card_streams(open_api& api, std::shared_ptr<spdlog::logger> log);
+
+  /// More text for stream `key`. The first non-blank text creates the card
+  /// and sends it with `send`; a failure is logged, and the text then goes
+  /// at the end as a message.
+  void delta(const std::string& key, const std::string& piece,
+             const message_send& send);
+
+  /// The segment's end (`piece`: its last text, often ""). "" when the
+  /// text is shown (or there was none), else why not: the stream is kept
+  /// so that the manager's retry of this end sends it then.
+  std::string end(const std::string& key, const std::string& piece,
+                  const message_send& send);
+
+private:
+  struct live {
+    std::string text;
+    std::string card_id; ///< "" = no card
+    int64_t sequence = 0; ///< the last one used on the card
+    std::chrono::steady_clock::time_point last_edit;
+    bool card_tried = false; ///< one card per stream, asked for once
+    bool ending = false;     ///< end() took its piece already
+  };
+
+  bool open_card(live& s, const message_send& send);
+  /// Sets the card's text; when refused, reopens streaming once and tries
+  /// again (the original's recovery after Feishu closed the stream).
+  bool show(live& s);
+  std::string update(const live& s, int64_t sequence);
+  std::string set_streaming(const live& s, bool on, int64_t sequence);
+
+  open_api& api_;
+  std::shared_ptr<spdlog::logger> lg_;
+  std::map<std::string, live> streams_;
+};
+
+} // namespace nb::feishu
