@@ -1,23 +1,8 @@
 #include "actors/inbox/journal_frames.hpp"
 
-#include <array>
-
 namespace nb::inbox {
 
 namespace {
-
-constexpr std::array<uint32_t, 256> make_table() {
-  std::array<uint32_t, 256> t{};
-  for (uint32_t i = 0; i < 256; ++i) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; ++k)
-      c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    t[i] = c;
-  }
-  return t;
-}
-
-constexpr auto table = make_table();
 
 void put_u32(std::string& out, uint32_t v) {
   for (int i = 0; i < 4; ++i)
@@ -33,13 +18,6 @@ uint32_t get_u32(std::string_view in, size_t at) {
 }
 
 } // namespace
-
-uint32_t crc32(std::string_view data) {
-  uint32_t c = 0xFFFFFFFFu;
-  for (unsigned char b : data)
-    c = table[(c ^ b) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
 
 std::string frame(std::string_view payload) {
   std::string out;

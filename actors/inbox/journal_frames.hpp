@@ -8,10 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "actors/common/crc32.hpp"
+
 namespace nb::inbox {
 
-/// CRC-32 (IEEE 802.3, the zlib one) of `data`.
-uint32_t crc32(std::string_view data);
+using nb::crc32; ///< the frames' checksum (actors/common/crc32.hpp)
 
 /// `payload` framed for the journal.
 std::string frame(std::string_view payload);
