@@ -1,9 +1,11 @@
 // Links in a DingTalk reply, as the original sends them: a picture link
 // goes as sampleImageMsg with the link; any other link is fetched (under
 // the SSRF guard, capped at 20 MB, redirects only when allowed) and
-// uploaded as a file. The link host is a scripted web server on 127.0.0.1,
-// reachable only because the tests whitelist it.
+// uploaded as a file; HTML goes zipped. The link host is a scripted web
+// server on 127.0.0.1, reachable only because the tests whitelist it.
 #include <doctest/doctest.h>
+
+#include <fstream>
 
 #include "actors/channels/dingtalk/dingtalk_channel.hpp"
 #include "actors/channels/dingtalk/dingtalk_media.hpp"
@@ -148,4 +150,37 @@ TEST_CASE("dingtalk refuses a linked file over the 20 MB cap") {
   CHECK(t.api.uploads().empty());
   CHECK(dingtalk_noticed_failure(t.api, "big.zip"));
   CHECK(t.log.wait_line({"big.zip", "larger than 20971520 bytes"}));
+}
+
+TEST_CASE("dingtalk zips HTML before it uploads it, linked or local") {
+  dingtalk_link_probe t{{"127.0.0.1/32"}};
+  REQUIRE(t.api.wait_connections(1, 10s));
+  std::string page = "<html><body><h1>Q3</h1></body></html>";
+  // Served as text/html under a name without the extension: the type says.
+  t.web.serve("/reports/q3", page, "text/html; charset=utf-8");
+  CHECK(t.send_link("staff5", t.web.url("/reports/q3")) == "");
+  auto local = t.dir.path + "/notes.HTM";
+  std::ofstream{local, std::ios::binary} << "<p>local</p>";
+  CHECK(t.send_link("staff5", local) == "");
+
+  auto up = t.api.uploads();
+  REQUIRE(up.size() == 2);
+  CHECK(up[0]["type"] == "file");
+  CHECK(up[0]["file_name"] == "q3.zip");
+  REQUIRE(up[0].contains("zip_entry"));
+  CHECK(up[0]["zip_entry"]["name"] == "q3");
+  CHECK(up[0]["zip_entry"]["content"] == page);
+  CHECK(up[0]["zip_entry"]["crc_ok"] == true);
+  CHECK(up[1]["file_name"] == "notes.zip");
+  REQUIRE(up[1].contains("zip_entry"));
+  CHECK(up[1]["zip_entry"]["name"] == "notes.HTM");
+  CHECK(up[1]["zip_entry"]["content"] == "<p>local</p>");
+  CHECK(up[1]["zip_entry"]["crc_ok"] == true);
+  auto sends = t.api.sends();
+  REQUIRE(sends.size() == 4);
+  CHECK(sends[1]["param"]
+        == json{{"mediaId", up[0]["media_id"]},
+                {"fileName", "q3.zip"},
+                {"fileType", "zip"}});
+  CHECK(sends[3]["param"]["fileName"] == "notes.zip");
 }

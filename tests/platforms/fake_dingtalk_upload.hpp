@@ -13,7 +13,9 @@ namespace nb::test {
 
 /// Adds the route to `rest`. `token_ok` says whether an access token is
 /// valid; `record` keeps an accepted upload ({"type", "file_name",
-/// "bytes", "media_id"}) and returns how many are kept.
+/// "bytes", "media_id", and for a ZIP archive "zip_entry": its first
+/// entry's {"name", "method", "content", "crc_ok"}}) and returns how many
+/// are kept.
 void add_dingtalk_upload_route(httplib::Server& rest,
                                std::function<bool(const std::string&)> token_ok,
                                std::function<size_t(nlohmann::json)> record);

@@ -4,6 +4,7 @@
 
 #include "actors/channels/kit/media_file.hpp"
 #include "actors/channels/kit/media_out.hpp"
+#include "actors/channels/kit/zip_one.hpp"
 
 namespace nb::dingtalk {
 
@@ -57,11 +58,19 @@ namespace {
 /// Uploads `bytes` and sends them as a picture (when `type` is image and
 /// DingTalk shows it) or a file.
 std::string dingtalk_upload_and_send(openapi& api, const std::string& ref,
-                                     const std::string& type,
-                                     const std::string& name,
-                                     const std::string& mime,
-                                     const std::string& bytes,
+                                     const std::string& type, std::string name,
+                                     std::string mime, std::string bytes,
                                      const robot_send& send) {
+  // DingTalk does not take raw HTML: it goes zipped, as the original sends
+  // it.
+  auto ext = chan::lower_extension(name);
+  if (ext == ".htm" || ext == ".html" || mime == "text/html") {
+    bytes = chan::zip_one(name, bytes);
+    auto stem = name.substr(0, name.size() - ext.size());
+    name = (stem.empty() ? "attachment" : stem) + ".zip";
+    mime = "application/zip";
+    ext = ".zip";
+  }
   std::string media_id;
   if (auto err = api.upload(type, name, mime, bytes, media_id); !err.empty())
     return ref + ": " + err;
@@ -71,7 +80,6 @@ std::string dingtalk_upload_and_send(openapi& api, const std::string& ref,
     if (image_err.empty())
       return "";
   }
-  auto ext = chan::lower_extension(name);
   std::string file_type = ext.empty() ? "bin" : ext.substr(1);
   if (file_type == "jpeg")
     file_type = "jpg";
@@ -108,9 +116,9 @@ std::string send_attachment(openapi& api, const std::string& ref,
     if (auto err = chan::read_attachment(ref, upload_limit_bytes, bytes);
         !err.empty())
       return err;
-    auto name = chan::file_name_of(ref);
-    return dingtalk_upload_and_send(api, ref, type, name,
-                                    chan::mime_for_path(ref), bytes, send);
+    return dingtalk_upload_and_send(api, ref, type, chan::file_name_of(ref),
+                                    chan::mime_for_path(ref), std::move(bytes),
+                                    send);
   }
   // DingTalk fetches a picture link itself; when it will not, and for any
   // other link, the bytes are fetched here and uploaded.
@@ -127,7 +135,8 @@ std::string send_attachment(openapi& api, const std::string& ref,
   auto name = dingtalk_link_name(got, type);
   auto mime = got.content_type.empty() ? chan::mime_for_path(name)
                                        : got.content_type;
-  return dingtalk_upload_and_send(api, ref, type, name, mime, got.bytes, send);
+  return dingtalk_upload_and_send(api, ref, type, name, mime,
+                                  std::move(got.bytes), send);
 }
 
 } // namespace nb::dingtalk

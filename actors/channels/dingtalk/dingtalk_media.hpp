@@ -4,7 +4,8 @@
 // DingTalk would not show) as sampleFile {mediaId, fileName, fileType}. A
 // picture link goes as sampleImageMsg with the link itself; any other link
 // (and a picture link DingTalk refused) is fetched under the SSRF guard,
-// capped, and uploaded like a file.
+// capped, and uploaded like a file. HTML goes zipped (DingTalk refuses it
+// raw).
 #pragma once
 
 #include <functional>
