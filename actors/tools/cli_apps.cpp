@@ -77,6 +77,15 @@ json installed_cli_record(const std::string& config_dir) {
   return data;
 }
 
+std::string installed_cli_key(const nlohmann::json& apps,
+                              const std::string& name) {
+  auto wanted = ascii_lower(name);
+  for (auto& [key, entry] : apps.items())
+    if (ascii_lower(key) == wanted)
+      return key;
+  return {};
+}
+
 std::string save_installed_cli_record(const std::string& config_dir,
                                       const json& apps) {
   json doc = {{"schema_version", 1}, {"apps", apps}};

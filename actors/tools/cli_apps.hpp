@@ -29,6 +29,11 @@ std::vector<cli_app_entry> installed_cli_apps(const std::string& config_dir);
 /// is none or it cannot be read).
 nlohmann::json installed_cli_record(const std::string& config_dir);
 
+/// The key of `apps` (installed_cli_record's map) naming `name` in any
+/// case, or "".
+std::string installed_cli_key(const nlohmann::json& apps,
+                              const std::string& name);
+
 /// Writes `apps` as installed.json ({"schema_version": 1, "apps": apps},
 /// two-space indent as the original), atomically: "" or why not.
 std::string save_installed_cli_record(const std::string& config_dir,

@@ -207,4 +207,9 @@ std::string cli_field(const nlohmann::json& row, const char* key) {
   return {};
 }
 
+std::string cli_display_name(const nlohmann::json& row) {
+  auto d = cli_field(row, "display_name");
+  return d.empty() ? cli_field(row, "name") : d;
+}
+
 } // namespace nb

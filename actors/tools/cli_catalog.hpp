@@ -69,4 +69,7 @@ std::string cli_http_get(const std::string& url, std::string& error);
 /// a string).
 std::string cli_field(const nlohmann::json& row, const char* key);
 
+/// A row's display_name, else its name.
+std::string cli_display_name(const nlohmann::json& row);
+
 } // namespace nb

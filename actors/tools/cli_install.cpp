@@ -1,7 +1,9 @@
+// The CLI apps' actions from the WebUI (install, update, uninstall, test),
+// as the original's CliAppManager does them; the listing is
+// cli_apps_listing.cpp's, the package manager cli_package_manager.cpp's.
 #include "actors/tools/cli_install.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -9,12 +11,12 @@
 #include <unistd.h>
 
 #include "actors/common/clock.hpp"
-#include "actors/common/log.hpp"
 #include "actors/common/strings.hpp"
 #include "actors/tools/cli_app_skill.hpp"
 #include "actors/tools/cli_apps.hpp"
 #include "actors/tools/cli_catalog.hpp"
 #include "actors/tools/cli_install_argv.hpp"
+#include "actors/tools/cli_package_manager.hpp"
 #include "actors/tools/exec_prepare.hpp"
 #include "actors/tools/exec_process.hpp"
 #include "actors/tools/text.hpp"
@@ -24,55 +26,6 @@ namespace nb {
 namespace {
 
 using nlohmann::json;
-
-constexpr size_t install_output_max = 12000; // the original's _truncate
-
-std::string display_name_of(const json& app) {
-  auto d = cli_field(app, "display_name");
-  return d.empty() ? cli_field(app, "name") : d;
-}
-
-/// Runs a package manager: nullopt on success, else why (its output, or the
-/// time limit), as a 500.
-std::optional<cli_install_refusal> run_manager(const std::vector<std::string>& argv,
-                                           int timeout_s,
-                                           const std::string& failed) {
-  std::string line;
-  for (auto& a : argv)
-    line += (line.empty() ? "" : " ") + a;
-  auto program = cli_which(argv[0]);
-  if (program.empty())
-    return cli_install_refusal{argv[0] + " is not available on PATH", 500};
-  log::get("tools")->info("CLI Apps: running {}", line);
-  process_options opts;
-  opts.program = program;
-  opts.argv = argv;
-  opts.env = exec_child_env(exec_settings{}); // no key of ours
-  opts.cwd = "/";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    opts.cwd = home;
-  opts.timeout_s = timeout_s;
-  opts.capture_limit = install_output_max;
-  auto r = run_process(opts);
-  log::get("tools")->info("CLI Apps: command exited with code {}: {}",
-                          r.exit_code, line);
-  if (!r.error.empty())
-    return cli_install_refusal{r.error, 500};
-  if (r.timed_out)
-    return cli_install_refusal{"Command '" + line + "' timed out after "
-                             + std::to_string(timeout_s) + " seconds",
-                           500};
-  if (r.exit_code == 0)
-    return std::nullopt;
-  // As the original: stderr, else stdout, else a word.
-  auto text = r.err.total ? r.err.head + r.err.tail
-                          : (r.out.total ? r.out.head + r.out.tail : failed);
-  if (text.size() > install_output_max)
-    text = text.substr(0, install_output_max) + "\n\n... truncated "
-           + std::to_string(text.size() - install_output_max)
-           + " characters ...";
-  return cli_install_refusal{sanitize_utf8(text), 500};
-}
 
 json installed_entry_for(const json& app) {
   auto entry_point = cli_field(app, "entry_point");
@@ -93,20 +46,11 @@ json installed_entry_for(const json& app) {
   return entry;
 }
 
-/// installed.json's key for `name` (any case), or "".
-std::string installed_key(const json& installed, const std::string& name) {
-  auto wanted = ascii_lower(name);
-  for (auto& [key, entry] : installed.items())
-    if (ascii_lower(key) == wanted)
-      return key;
-  return {};
-}
-
 std::optional<cli_install_refusal> record_installed(const cli_apps_home& home,
                                                 const json& app) {
   auto installed = installed_cli_record(home.config_dir);
   auto name = cli_field(app, "name");
-  if (auto old = installed_key(installed, name); !old.empty())
+  if (auto old = installed_cli_key(installed, name); !old.empty())
     installed.erase(old);
   installed[name] = installed_entry_for(app);
   if (auto e = save_installed_cli_record(home.config_dir, installed);
@@ -116,84 +60,6 @@ std::optional<cli_install_refusal> record_installed(const cli_apps_home& home,
       !e.empty())
     return cli_install_refusal{"cannot install the app's skill: " + e, 500};
   return std::nullopt;
-}
-
-json app_row(const cli_apps_home& home, const json& app,
-             const json& installed) {
-  auto name = cli_field(app, "name");
-  auto entry_point = cli_field(app, "entry_point");
-  bool supported = cli_install_supported(app);
-  bool is_installed = !installed_key(installed, name).empty();
-  bool available = !entry_point.empty() && !cli_which(entry_point).empty();
-  std::string status = is_installed && available ? "installed"
-                       : is_installed            ? "missing"
-                       : !supported              ? "unsupported"
-                       : available               ? "available"
-                                                 : "not_installed";
-  auto category = cli_field(app, "category");
-  auto source = cli_field(app, "_source");
-  return {{"name", name},
-          {"display_name", display_name_of(app)},
-          {"category", category.empty() ? "uncategorized" : category},
-          {"description", cli_field(app, "description")},
-          {"requires", cli_field(app, "requires")},
-          {"source", source.empty() ? "harness" : source},
-          {"entry_point", entry_point},
-          {"install_supported", supported},
-          {"installed", is_installed},
-          {"available", available},
-          {"status", status},
-          {"skill_installed", cli_app_skill_installed(home.workspace, name)}};
-}
-
-json rows_payload(const cli_apps_home& home, const std::vector<json>& apps,
-                  const std::string& updated) {
-  auto installed = installed_cli_record(home.config_dir);
-  json rows = json::array();
-  for (auto& app : apps)
-    rows.push_back(app_row(home, app, installed));
-  std::sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
-    auto ka = std::make_pair(a["category"].get<std::string>(),
-                             ascii_lower(a["display_name"].get<std::string>()));
-    auto kb = std::make_pair(b["category"].get<std::string>(),
-                             ascii_lower(b["display_name"].get<std::string>()));
-    return ka < kb;
-  });
-  size_t count = 0;
-  for (auto& r : rows)
-    count += r["installed"].get<bool>() ? 1 : 0;
-  return {{"apps", rows},
-          {"installed_count", count},
-          {"catalog_updated_at",
-           updated.empty() ? json(nullptr) : json(updated)}};
-}
-
-/// The installed apps alone, as recorded (the catalog's copy where cached).
-json installed_payload(const cli_apps_home& home) {
-  auto installed = installed_cli_record(home.config_dir);
-  auto cached = load_cli_catalog(home.config_dir, home.limits.catalog_ttl_s,
-                                 catalog_mode::cached);
-  std::vector<json> apps;
-  for (auto& [name, raw] : installed.items()) {
-    json entry = raw.is_object() ? raw : json::object();
-    json app = {{"name", name}};
-    auto* known = find_cli_app(cached, name);
-    for (auto field : {"display_name", "category", "description", "requires"}) {
-      auto v = known ? cli_field(*known, field) : std::string{};
-      app[field] = v.empty() ? cli_field(entry, field) : v;
-    }
-    if (cli_field(app, "category").empty())
-      app["category"] = "installed";
-    auto source = cli_field(entry, "source");
-    app["_source"] = source.empty() ? "local" : source;
-    app["entry_point"] = cli_field(entry, "entry_point");
-    auto strategy = cli_field(entry, "strategy");
-    app["package_manager"] = strategy.empty() ? "bundled" : strategy;
-    apps.push_back(std::move(app));
-  }
-  auto out = rows_payload(home, apps, "");
-  out["installed_count"] = out["apps"].size();
-  return out;
 }
 
 json with_action(const cli_apps_home& home, json last_action) {
@@ -208,11 +74,11 @@ cli_app_outcome refused(const cli_install_refusal& r) {
 
 cli_app_outcome install(const cli_apps_home& home, const json& app,
                         bool update) {
-  auto display = display_name_of(app);
+  auto display = cli_display_name(app);
   auto strategy = cli_install_strategy(app);
   auto entry_point = cli_field(app, "entry_point");
   if (update) {
-    if (installed_key(installed_cli_record(home.config_dir),
+    if (installed_cli_key(installed_cli_record(home.config_dir),
                       cli_field(app, "name"))
           .empty())
       return {400, "CLI app is not installed", json::object()};
@@ -261,9 +127,13 @@ cli_app_outcome install(const cli_apps_home& home, const json& app,
   auto argv = cli_manager_argv(app, update ? "update" : "install");
   if (auto* r = std::get_if<cli_install_refusal>(&argv))
     return refused(*r);
-  if (auto failed = run_manager(std::get<std::vector<std::string>>(argv),
-                                home.limits.install_timeout_s,
-                                update ? "update failed" : "install failed"))
+  auto& words = std::get<std::vector<std::string>>(argv);
+  auto failed = update ? run_cli_package_manager(words,
+                                                 home.limits.install_timeout_s,
+                                                 "update failed")
+                       : install_with_package_manager(
+                           app, words, home.limits.install_timeout_s);
+  if (failed)
     return refused(*failed);
   if (auto e = record_installed(home, app))
     return refused(*e);
@@ -280,9 +150,9 @@ cli_app_outcome install(const cli_apps_home& home, const json& app,
 
 cli_app_outcome uninstall(const cli_apps_home& home, const json& app) {
   auto name = cli_field(app, "name");
-  auto display = display_name_of(app);
+  auto display = cli_display_name(app);
   auto installed = installed_cli_record(home.config_dir);
-  auto key = installed_key(installed, name);
+  auto key = installed_cli_key(installed, name);
   if (key.empty())
     return {400, "CLI app is not installed", json::object()};
   json entry = installed[key].is_object() ? installed[key] : json::object();
@@ -294,9 +164,9 @@ cli_app_outcome uninstall(const cli_apps_home& home, const json& app) {
     auto argv = cli_manager_argv(app, "uninstall", entry);
     if (auto* r = std::get_if<cli_install_refusal>(&argv))
       return refused(*r);
-    if (auto failed = run_manager(std::get<std::vector<std::string>>(argv),
-                                  home.limits.install_timeout_s,
-                                  "uninstall failed"))
+    if (auto failed = run_cli_package_manager(
+          std::get<std::vector<std::string>>(argv),
+          home.limits.install_timeout_s, "uninstall failed"))
       return refused(*failed);
     bool still_managed = !managed.empty() && ::access(managed.c_str(), F_OK) == 0;
     still_available = !entry_point.empty() && !cli_which(entry_point).empty();
@@ -377,18 +247,6 @@ cli_app_outcome self_test(const cli_apps_home& home, const json& app,
 }
 
 } // namespace
-
-json cli_apps_listing(const cli_apps_home& home, bool fetch) {
-  auto catalog = load_cli_catalog(home.config_dir, home.limits.catalog_ttl_s,
-                                  fetch ? catalog_mode::fresh
-                                        : catalog_mode::cached);
-  if (catalog.apps.empty()) {
-    auto installed = installed_payload(home);
-    if (!installed["apps"].empty() || !catalog.error.empty())
-      return installed;
-  }
-  return rows_payload(home, catalog.apps, catalog.updated);
-}
 
 cli_app_outcome cli_app_action(const cli_apps_home& home,
                                const std::string& action,

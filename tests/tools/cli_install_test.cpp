@@ -291,3 +291,51 @@ TEST_CASE("CLI app installs: the time limit, a failing package manager and "
   CHECK(out.error == "unknown CLI app action 'explode'");
   CHECK_FALSE(rig.t.exists("cfg/cli-apps/installed.json"));
 }
+
+TEST_CASE("an npm install that fails on npm's stale folder (ENOTEMPTY on "
+          "rename) is retried once those folders are gone") {
+  install_rig rig;
+  rig.harness["clis"].push_back({{"name", "hyper"},
+                                 {"entry_point", "nb-hyper"},
+                                 {"npm_package", "nb-hyper"}});
+  auto global = rig.t.root + "/global";
+  // npm: `root -g` names the global folder; the install fails as npm does
+  // while a folder of the package is left over from an interrupted one.
+  rig.script("npm", "echo \"npm $*\" >> " + rig.t.root + "/npm.log\n"
+                    "if [ \"$1\" = root ]; then echo " + global + "; exit 0; fi\n"
+                    "if [ -e " + global + "/nb-hyper ]; then\n"
+                    "  echo 'npm error code ENOTEMPTY' >&2\n"
+                    "  echo 'npm error syscall rename' >&2; exit 1\n"
+                    "fi\n"
+                    "printf '#!/bin/sh\\necho hyper\\n' > " + rig.t.root
+                    + "/bin/nb-hyper\nchmod 755 " + rig.t.root
+                    + "/bin/nb-hyper\n");
+  rig.t.put("global/nb-hyper/package.json", "{}");
+  rig.t.put("global/.nb-hyper-Xa1b2/package.json", "{}");
+  rig.t.put("global/other/package.json", "{}");
+
+  auto out = cli_app_action(rig.home(), "install", "hyper");
+  REQUIRE_MESSAGE(out.error.empty(), out.error);
+  CHECK(out.body["last_action"]["message"] == "Installed CLI for hyper.");
+  CHECK(rig.t.get("npm.log") == "npm install -g nb-hyper\nnpm root -g\n"
+                                "npm install -g nb-hyper\n");
+  CHECK_FALSE(rig.t.exists("global/nb-hyper"));
+  CHECK_FALSE(rig.t.exists("global/.nb-hyper-Xa1b2"));
+  CHECK(rig.t.exists("global/other/package.json")); // not the package's
+  auto rec = json::parse(rig.t.get("cfg/cli-apps/installed.json"));
+  CHECK(rec["apps"]["hyper"]["strategy"] == "npm");
+
+  // Another failure is not retried: npm's own words come back.
+  std::filesystem::remove(rig.t.root + "/bin/nb-hyper");
+  rig.t.put("global/nb-hyper/package.json", "{}");
+  rig.script("npm", "echo \"npm $*\" >> " + rig.t.root + "/npm2.log\n"
+                    "echo 'npm error code E404' >&2; exit 1\n");
+  out = cli_app_action(rig.home(), "update", "hyper");
+  CHECK(out.status == 500);
+  CHECK(out.error == "npm error code E404\n");
+  out = cli_app_action(rig.home(), "uninstall", "hyper");
+  CHECK(out.error == "npm error code E404\n");
+  CHECK(rig.t.get("npm2.log") == "npm install -g nb-hyper@latest\n"
+                                 "npm uninstall -g nb-hyper\n");
+  CHECK(rig.t.exists("global/nb-hyper/package.json"));
+}
