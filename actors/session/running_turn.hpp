@@ -23,6 +23,9 @@ struct running_turn {
   /// chats open, a few KB each).
   std::string system_prompt;
   bool user_persisted = false; ///< BUILD saved the user's message
+  /// The CLI apps the message attaches or mentions, as runtime-context
+  /// lines ("\n"-led each; "" = none), read at BUILD.
+  std::string cli_app_lines;
   nlohmann::json user_content; ///< with images as data URLs (null: text)
 
   // The model loop (RUN) and what it produced.

@@ -22,6 +22,7 @@ session_config make_session_config(const settings& cfg) {
   out.tools_deny = cfg.tools.deny;
   if (!cfg.config_path.empty())
     out.config_dir = cfg.config_dir();
+  out.cli_apps = cfg.tools.cli_apps.enable;
   out.unified_session = cfg.agent.unified_session;
   out.models = make_model_catalog(cfg);
   out.model_timeout = cfg.model_request_timeout(true);

@@ -65,6 +65,9 @@ struct session_config {
   /// The config file's directory: its plugin-data/ says which Agent
   /// Plugins (<workspace>/plugins/*) are enabled ("" = none are).
   std::string config_dir;
+  /// tools.cliApps.enable: the turn's runtime context names the CLI apps
+  /// its message attaches or mentions (session_cli_apps.cpp).
+  bool cli_apps = true;
   int64_t started_at_us = 0;      ///< process start, for /status uptime
   model_catalog models; ///< agents.defaults and modelPresets, for /model
   /// agents.defaults.timezone, loaded once and shared read-only by every

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "actors/session/transcript.hpp"
+#include "actors/tools/cli_app_mentions.hpp"
 
 namespace nb {
 
@@ -76,6 +77,15 @@ json user_message(const inbound_msg& in) {
   // as the host's, not the user's words.
   if (is_goal_continuation(in))
     m["_goal_continuation"] = true;
+  // The WebUI's attached CLI apps, kept on the line as the original keeps
+  // them (its replay names them again).
+  if (in.metadata_json.find(cli_apps_meta_key) != std::string::npos) {
+    auto meta = json::parse(in.metadata_json, nullptr, false);
+    if (meta.is_object() && meta.contains(cli_apps_meta_key))
+      if (auto apps = normalize_cli_app_mentions(meta[cli_apps_meta_key]);
+          !apps.empty())
+        m[cli_apps_meta_key] = std::move(apps);
+  }
   return m;
 }
 

@@ -54,6 +54,8 @@ json model_messages(session_pointer self) {
       !note.empty())
     block.insert(block.rfind("\n[/Runtime Context]"), "\n" + note);
   // The active goal as metadata, then what to do about it.
+  if (!st.turn->cli_app_lines.empty())
+    block.insert(block.rfind("\n[/Runtime Context]"), st.turn->cli_app_lines);
   if (auto lines = goal_context_lines(self); !lines.empty())
     block.insert(block.rfind("\n[/Runtime Context]"), lines);
   if (auto guide = goal_guidance(self); !guide.empty())

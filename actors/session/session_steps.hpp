@@ -94,4 +94,9 @@ bool ask_workspace(session_pointer self, const parsed_command& cmd,
 void run_parsed_command(session_pointer self, const parsed_command& cmd,
                         command_context ctx);
 
+/// BUILD: the runtime-context lines of the CLI apps the turn's message
+/// attaches or mentions (st.turn->cli_app_lines), read on a thread of
+/// their own; then `then` (at once when the message names none).
+void fetch_cli_app_lines(session_pointer self, std::function<void()> then);
+
 } // namespace nb

@@ -78,7 +78,10 @@ void do_build(session_pointer self) {
               self->state.turn->user_persisted = true;
               settle_inbox(self, self->state.turn->message);
               after_recall(self, [=] {
-                fetch_prompt(self, [=] { fire(self, turn_event::ok); });
+                fetch_prompt(self, [=] {
+                  fetch_cli_app_lines(self,
+                                      [=] { fire(self, turn_event::ok); });
+                });
               });
             });
   };

@@ -244,6 +244,17 @@ void remove_cli_app_skill(const std::string& workspace,
   fs::remove_all(workspace + "/skills/" + cli_app_skill_name(name, true), ec);
 }
 
+std::string cli_app_skill_path(const std::string& workspace,
+                               const std::string& name) {
+  auto canonical = plugin_skill_rel(name);
+  auto legacy = "skills/" + cli_app_skill_name(name, true) + "/SKILL.md";
+  std::error_code ec;
+  if (!fs::is_regular_file(workspace + "/" + canonical, ec)
+      && fs::is_regular_file(workspace + "/" + legacy, ec))
+    return legacy;
+  return canonical;
+}
+
 bool cli_app_skill_installed(const std::string& workspace,
                              const std::string& name) {
   std::error_code ec;

@@ -26,6 +26,12 @@ std::string install_cli_app_skill(const std::string& workspace,
 void remove_cli_app_skill(const std::string& workspace,
                           const std::string& name);
 
+/// The app's SKILL.md relative to `workspace`: the plugin's
+/// (plugins/cli-app-<name>/skills/cli-app-<name>/SKILL.md), or the older
+/// skills/cli-app-<name>/SKILL.md when only that one is there.
+std::string cli_app_skill_path(const std::string& workspace,
+                               const std::string& name);
+
 /// Whether the app's SKILL.md is there (the plugin's or the older one).
 bool cli_app_skill_installed(const std::string& workspace,
                              const std::string& name);

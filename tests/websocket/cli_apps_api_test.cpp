@@ -2,7 +2,9 @@
 // scripted registry server on 127.0.0.1, an install through /api/settings/
 // cli-apps/install (a real child process: a script named uv on PATH), and
 // the running agent's run_cli_app then naming and running the new app
-// without a restart (the tools fronts took the change).
+// without a restart (the tools fronts took the change), and a message that
+// mentions the app (@name) or attaches it (the WebUI's cli_apps) naming it
+// in that turn's runtime context.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -14,6 +16,7 @@
 
 #include <httplib.h>
 
+#include "actors/store/session_files.hpp"
 #include "tests/websocket/ws_gateway.hpp"
 
 using namespace nb;
@@ -52,6 +55,10 @@ struct registry_server {
     thread.join();
   }
 };
+
+bool cli_api_has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 std::string tool_description(const json& body, const std::string& name) {
   for (auto& t : body.value("tools", json::array()))
@@ -138,6 +145,63 @@ TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
           .find("Installed Settings CLI Apps: drawit.")
         != std::string::npos);
   CHECK(reqs[1].body.dump().find("CLI app 'drawit' exited 0.") != std::string::npos);
+
+  // `@drawit` in the text names the installed app in the turn's runtime
+  // context (an unknown @name does not); the WebUI's attached apps are
+  // named even without one, and kept on the stored user line.
+  gw.llm.push(text("mentioned"));
+  c.send_text(json{{"type", "message"},
+                   {"chat_id", chat},
+                   {"content", "again with @DrawIt, not @nobody"}}
+                .dump());
+  CHECK(final_message(c) == "mentioned");
+  gw.llm.push(text("attached"));
+  c.send_text(json{{"type", "message"},
+                   {"chat_id", chat},
+                   {"content", "and this one"},
+                   {"cli_apps",
+                    {{{"name", "Gimp"}, {"entry_point", "gimp-cli"}},
+                     {{"name", "../etc"}},
+                     {{"name", "gimp"}}}}}
+                .dump());
+  CHECK(final_message(c) == "attached");
+  gw.llm.push(text("plain"));
+  c.send_text(
+    json{{"type", "message"}, {"chat_id", chat}, {"content", "a@b.c"}}.dump());
+  CHECK(final_message(c) == "plain");
+  reqs = gw.llm.requests();
+  REQUIRE(reqs.size() == 5);
+  auto user_text = [&](size_t i) {
+    auto msgs = reqs[i].body["messages"];
+    return msgs.back()["content"].get<std::string>();
+  };
+  CHECK(cli_api_has(user_text(2),
+            "CLI App Mention: @drawit (installed; tool=run_cli_app; "
+            "entry_point=nb-api-drawit; "
+            "skill=plugins/cli-app-drawit/skills/cli-app-drawit/SKILL.md)."));
+  CHECK_FALSE(cli_api_has(user_text(2), "@nobody ("));
+  CHECK(cli_api_has(user_text(3),
+            "CLI App Attachment: @gimp (installed; tool=run_cli_app; "
+            "entry_point=gimp-cli; "
+            "skill=plugins/cli-app-gimp/skills/cli-app-gimp/SKILL.md)."));
+  CHECK_FALSE(cli_api_has(user_text(3), "@etc"));
+  CHECK_FALSE(cli_api_has(user_text(3), "CLI App Mention"));
+  CHECK_FALSE(cli_api_has(user_text(4), "CLI App"));
+  // Before the runtime block's end, which closes the user's message.
+  CHECK(user_text(3).find("CLI App Attachment")
+        < user_text(3).rfind("[/Runtime Context]"));
+  auto dir = resolve_sessions_dir(gw.cfg);
+  REQUIRE(dir);
+  auto snap = load_session(*dir, "websocket:" + chat);
+  REQUIRE(snap);
+  json stored_apps;
+  for (auto& line : snap->messages) {
+    auto m = json::parse(line);
+    if (m.value("content", json()) == "and this one")
+      stored_apps = m["cli_apps"];
+  }
+  CHECK(stored_apps
+        == json::parse(R"([{"name": "gimp", "entry_point": "gimp-cli"}])"));
   ::setenv("PATH", old_path.c_str(), 1);
   ::unsetenv("NANOBOT_CLI_APPS_REGISTRY");
 }

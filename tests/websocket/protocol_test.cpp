@@ -99,3 +99,38 @@ TEST_CASE("client frames parse into commands or a clear error") {
   CHECK_FALSE(ws::same_secret("s3cres", "s3cret"));
   CHECK_FALSE(ws::same_secret("", ""));
 }
+
+TEST_CASE("a message's attached CLI apps are kept as the original keeps "
+          "them") {
+  using cmd = ws::client_command;
+  json apps = json::array();
+  apps.push_back({{"name", "DrawIt"},
+                  {"entry_point", " nb-drawit "},
+                  {"brand_color", std::string(300, 'c')},
+                  {"logo_url", std::string(600, 'u')},
+                  {"category", 7},
+                  {"secret", "dropped"}});
+  apps.push_back({{"name", "drawit"}});   // the same app again
+  apps.push_back({{"name", "../etc"}});   // not an app name
+  apps.push_back({{"name", "-dash"}});    // must start with a letter or digit
+  apps.push_back("gimp");                 // not an object
+  for (int i = 0; i < 6; ++i)             // past the 8th entry: dropped
+    apps.push_back({{"name", "app" + std::to_string(i)}});
+  auto m = std::get<cmd>(ws::parse_client_frame(
+    json{{"type", "message"}, {"content", "x"}, {"cli_apps", apps}}.dump()));
+  auto kept = json::parse(m.cli_apps);
+  REQUIRE(kept.size() == 4); // drawit, app0, app1, app2
+  CHECK(kept[0]["name"] == "drawit");
+  CHECK(kept[0]["entry_point"] == "nb-drawit");
+  CHECK(kept[0]["brand_color"].get<std::string>().size() == 160);
+  CHECK(kept[0]["logo_url"].get<std::string>().size() == 512);
+  CHECK_FALSE(kept[0].contains("category"));
+  CHECK_FALSE(kept[0].contains("secret"));
+  CHECK(kept[3] == json{{"name", "app2"}});
+  // None, or none usable: no attachment at all.
+  CHECK(std::get<cmd>(ws::parse_client_frame(R"({"content":"x"})"))
+          .cli_apps.empty());
+  CHECK(std::get<cmd>(ws::parse_client_frame(
+                        R"({"content":"x","cli_apps":[{"name":"a b"}]})"))
+          .cli_apps.empty());
+}

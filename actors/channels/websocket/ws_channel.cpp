@@ -11,24 +11,16 @@
 
 #include <caf/actor_registry.hpp>
 #include <caf/event_based_actor.hpp>
-#include <caf/scoped_actor.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/session/goal_state.hpp"
 #include "messages/goal.hpp"
 #include "messages/session_admin.hpp"
-#include "actors/channels/kit/status_json.hpp"
-#include "actors/channels/websocket/automations_api.hpp"
-#include "actors/channels/websocket/cli_apps_api.hpp"
+#include "actors/channels/websocket/ws_api_routes.hpp"
 #include "actors/channels/websocket/ws_api_runner.hpp"
-#include "actors/channels/websocket/sessions_api.hpp"
-#include "actors/channels/websocket/settings_api.hpp"
-#include "actors/channels/websocket/setup_api.hpp"
-#include "actors/channels/websocket/skills_api.hpp"
 #include "actors/channels/websocket/ws_config.hpp"
 #include "actors/channels/websocket/ws_protocol.hpp"
 #include "actors/channels/websocket/ws_server.hpp"
@@ -36,6 +28,7 @@
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
+#include "actors/tools/cli_app_mentions.hpp"
 
 namespace nb {
 
@@ -69,69 +62,6 @@ struct ws_channel_state {
 
 using ws_pointer = ws_channel_full::stateful_pointer<ws_channel_state>;
 
-std::string ask_channels(caf::actor_system& sys,
-                         const channel_manager_actor& manager) {
-  std::string out;
-  caf::scoped_actor self{sys};
-  self->request(manager, std::chrono::seconds(5), channel_status_atom::value)
-    .receive(
-      [&](std::vector<channel_status>& all) { out = channels_json(all); },
-      [&](caf::error& err) {
-        out = nlohmann::json{{"channels", nlohmann::json::array()},
-                             {"error", sys.render(err)}}
-                .dump();
-      });
-  return out;
-}
-
-/// The gateway's /stats, read over loopback HTTP: the figures live in the
-/// stats actor behind the gateway port, and this keeps one source of truth.
-std::optional<std::string> stats_json(const ws::channel_config& c) {
-  httplib::Client cli{c.stats_host, c.stats_port};
-  cli.set_connection_timeout(std::chrono::seconds(2));
-  cli.set_read_timeout(std::chrono::seconds(5));
-  auto res = cli.Get("/stats");
-  if (!res || res->status != 200)
-    return nlohmann::json{{"error", "the gateway's /stats is not reachable at "
-                                      + c.stats_host + ":"
-                                      + std::to_string(c.stats_port)}}
-      .dump();
-  return res->body;
-}
-
-/// The API's blocking work: each /api/* call answered (on the runner's
-/// thread for that call, never the scheduler's).
-ws::api_function make_api_function(caf::actor_system& sys,
-                                   const ws::channel_config& c,
-                                   const std::string& name,
-                                   const std::string& config_path,
-                                   ws::control_agents agents,
-                                   channel_manager_actor manager) {
-  ws::settings_context settings_ctx{config_path, name, manager};
-  return [&sys, manager, c, config_path, agents = std::move(agents),
-          settings_ctx](const api_call& call) -> api_reply {
-    if (auto setup = ws::setup_api(sys, config_path, call))
-      return *setup;
-    if (auto apps = ws::cli_apps_api(sys, config_path, call))
-      return *apps;
-    if (auto edited = ws::settings_api(sys, settings_ctx, call))
-      return *edited;
-    if (auto r = ws::automations_api(sys, agents, call))
-      return *r;
-    if (auto r = ws::skills_api(sys, agents, call))
-      return *r;
-    if (auto sessions = ws::sessions_api(sys, call))
-      return *sessions;
-    if (call.name != "channels" && call.name != "stats")
-      return {404, R"({"detail":"not found"})"};
-    if (call.method != "GET")
-      return {405, R"({"detail":"GET only"})"};
-    if (call.name == "channels")
-      return {200, ask_channels(sys, manager)};
-    return {200, stats_json(c).value_or("{}")};
-  };
-}
-
 ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
                             const std::string& name,
                             channel_manager_actor manager) {
@@ -141,7 +71,8 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
   bool streaming = c.streaming;
   h.on_message = [manager, name, streaming, received](
                    const std::string& client, const std::string& chat,
-                   const std::string& text, const std::string& agent) {
+                   const std::string& text, const std::string& agent,
+                   const std::string& cli_apps) {
     ++*received;
     inbound_msg in;
     in.channel = name;
@@ -154,6 +85,8 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
       meta["_agent_request"] = agent;
     if (ws::temporary_chat_id(chat)) // see ws_protocol.hpp
       meta[temporary_meta_key] = true;
+    if (!cli_apps.empty()) // normalized by the protocol
+      meta[cli_apps_meta_key] = nlohmann::json::parse(cli_apps, nullptr, false);
     if (!meta.empty())
       in.metadata_json = meta.dump();
     caf::anon_send(manager, std::move(in));
@@ -281,7 +214,7 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
       // WebUI is up by the time the gateway says it is ready.
       st.api = ws::spawn_api_runner(
         self->system(),
-        make_api_function(self->system(), c, name, cfg.config_path,
+        ws::make_api_function(self->system(), c, name, cfg.config_path,
                           ws::control_agents_of(cfg), manager));
       self->link_to(st.api);
       st.server = std::make_shared<ws::server>(

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/tools/cli_app_mentions.hpp"
+
 namespace nb::ws {
 
 namespace {
@@ -195,6 +197,9 @@ std::variant<client_command, std::string> parse_client_frame(
   cmd.content = text_of(doc);
   if (cmd.content.empty())
     return std::string{"a message needs a non-empty content"};
+  if (auto apps = doc.find("cli_apps"); apps != doc.end())
+    if (auto kept = normalize_cli_app_mentions(*apps); !kept.empty())
+      cmd.cli_apps = kept.dump();
   return cmd;
 }
 

@@ -37,11 +37,14 @@ struct client_command {
   enum kind_t { message, new_chat, attach } kind = message;
   std::string chat_id; ///< empty: the connection's current chat
   std::string content;
+  /// The CLI apps the WebUI attached ("cli_apps"), normalized, as a JSON
+  /// array's text ("" = none).
+  std::string cli_apps;
 };
 
 /// Parses a client frame: a plain string or {"content"|"text"|"message"}
 /// for the current chat; {"type":"new_chat"}, {"type":"attach","chat_id"},
-/// {"type":"message","chat_id","content"}. The error text says what is
+/// {"type":"message","chat_id","content"[,"cli_apps"]}. The error text says what is
 /// wrong (sent back as an error event; the connection stays open).
 std::variant<client_command, std::string> parse_client_frame(
   const std::string& text);

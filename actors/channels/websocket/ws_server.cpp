@@ -80,7 +80,8 @@ void ws_conn::on_frame(const std::string& text) {
       auto target = cmd.chat_id.empty() ? chat : cmd.chat_id;
       chats.insert(target); // a message attaches to its chat
       if (owner->hooks.on_message)
-        owner->hooks.on_message(client, target, cmd.content, agent);
+        owner->hooks.on_message(client, target, cmd.content, agent,
+                                cmd.cli_apps);
       return;
     }
   }

@@ -36,9 +36,11 @@ struct server_config {
 struct server_hooks {
   /// A client message for a chat (io thread; must not block). `agent` is
   /// the connect URL's agent= ("" = none): the channel manager honours it
-  /// only where a binding for this channel names that agent.
+  /// only where a binding for this channel names that agent. `cli_apps`:
+  /// the apps the message attached (a JSON array's text, "" = none).
   std::function<void(const std::string& client, const std::string& chat,
-                     const std::string& text, const std::string& agent)>
+                     const std::string& text, const std::string& agent,
+                     const std::string& cli_apps)>
     on_message;
   /// A delivery finished: how many connections took every frame of it
   /// (io thread; must not block).
