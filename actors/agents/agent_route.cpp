@@ -54,6 +54,16 @@ std::string match_binding(const std::vector<agent_binding>& bindings,
   return best != nullptr ? best->agent : std::string{main_agent};
 }
 
+std::string choose_agent(const std::vector<agent_binding>& bindings,
+                         const route_facts& facts,
+                         const std::string& requested) {
+  if (!requested.empty())
+    for (const auto& b : bindings)
+      if (b.agent == requested && match_binding({b}, facts) == requested)
+        return requested;
+  return match_binding(bindings, facts);
+}
+
 std::string agent_of(const inbound_msg& in) {
   if (in.metadata_json.find(agent_meta_key) == std::string::npos)
     return {}; // most messages: no parse

@@ -27,6 +27,13 @@ struct route_facts {
 std::string match_binding(const std::vector<agent_binding>& bindings,
                           const route_facts& facts);
 
+/// The agent a message with `facts` goes to: the agent a client asked for
+/// (`requested`, the WebSocket's agent=) when a binding matching `facts`
+/// names it, else the bindings' choice (match_binding).
+std::string choose_agent(const std::vector<agent_binding>& bindings,
+                         const route_facts& facts,
+                         const std::string& requested);
+
 /// The inbound metadata key naming the agent ("" = not resolved yet).
 inline constexpr const char* agent_meta_key = "_agent";
 

@@ -30,8 +30,13 @@ struct gateway {
   settings cfg;
   std::unique_ptr<runtime> rt;
 
-  explicit gateway(std::map<std::string, std::string> channels) {
+  /// `adjust` changes the settings before the gateway starts (agents,
+  /// bindings, ...).
+  explicit gateway(std::map<std::string, std::string> channels,
+                   const std::function<void(settings&)>& adjust = {}) {
     cfg = settings_for(home, llm);
+    if (adjust)
+      adjust(cfg);
     for (auto& [name, raw] : channels) {
       auto obj = json::parse(raw);
       cfg.channels[name] = {obj.value("enabled", true), raw};

@@ -107,18 +107,14 @@ void stamp_agent(channel_manager_pointer self, inbound_msg& msg,
   route_facts facts{kind, msg.channel, msg.chat_id, msg.sender_id, false};
   if (auto g = meta.find("_is_group"); g != meta.end() && g->is_boolean())
     facts.group = g->get<bool>();
-  auto agent = match_binding(bindings, facts);
+  std::string wanted;
   bool changed = false;
   if (auto r = meta.find("_agent_request"); r != meta.end()) {
-    auto wanted = r->is_string() ? r->get<std::string>() : std::string{};
-    for (const auto& b : bindings)
-      if (b.agent == wanted && match_binding({b}, facts) == wanted) {
-        agent = wanted;
-        break;
-      }
+    wanted = r->is_string() ? r->get<std::string>() : std::string{};
     meta.erase(r);
     changed = true;
   }
+  auto agent = choose_agent(bindings, facts, wanted);
   if (agent != main_agent || meta.contains(agent_meta_key)) {
     meta[agent_meta_key] = agent;
     changed = true;

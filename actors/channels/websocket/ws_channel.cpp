@@ -39,7 +39,8 @@ using ws_attached_atom = caf::atom_constant<caf::atom("wsattach")>;
 
 using ws_channel_full = channel_actor::extend<
   caf::reacts_to<ws_written_atom, uint64_t, uint64_t>,
-  caf::reacts_to<ws_attached_atom, std::string>, caf::reacts_to<api_call>>;
+  caf::reacts_to<ws_attached_atom, std::string, std::string, std::string>,
+  caf::reacts_to<api_call>>;
 
 struct ws_channel_state {
   ws_channel_state() = default;
@@ -55,6 +56,10 @@ struct ws_channel_state {
   /// the "idle" one): a browser attaching meanwhile gets it again.
   std::map<std::string, outbound_msg> running;
   std::string channel_name; ///< channels.<name>: the sessions' key prefix
+  std::string kind; ///< channels.<name>.type, else the name (as the manager)
+  /// agents.bindings: which agent's session a chat a browser attaches to
+  /// is, chosen as the manager chooses it for the chat's messages.
+  std::vector<agent_binding> bindings;
   channel_status status;
   std::shared_ptr<std::atomic<int64_t>> received
     = std::make_shared<std::atomic<int64_t>>(0);
@@ -103,8 +108,9 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
     return false;
   };
   h.api = [me](api_call call) { caf::anon_send(me, std::move(call)); };
-  h.on_attached = [me](const std::string& chat) {
-    caf::anon_send(me, ws_attached_atom::value, chat);
+  h.on_attached = [me](const std::string& client, const std::string& chat,
+                       const std::string& agent) {
+    caf::anon_send(me, ws_attached_atom::value, client, chat, agent);
   };
   return h;
 }
@@ -130,8 +136,10 @@ void note_run_state(ws_pointer self, const outbound_msg& msg) {
 /// A browser attached to `chat`: as the original, the stored goal (when
 /// active or blocked) goes to it as goal_state, then the running turn's
 /// goal_status. The goal is read by the router from the session file
-/// (never here: this thread does no I/O).
-void replay_goal(ws_pointer self, const std::string& chat) {
+/// (never here: this thread does no I/O), in the session of the agent the
+/// chat's messages go to (`client` and `agent` as they connected).
+void replay_goal(ws_pointer self, const std::string& client,
+                 const std::string& chat, const std::string& agent) {
   auto send_events = [self, chat](std::vector<std::string> frames) {
     auto& st = self->state;
     if (st.server && !frames.empty())
@@ -148,9 +156,15 @@ void replay_goal(ws_pointer self, const std::string& chat) {
     running();
     return;
   }
+  auto& st = self->state;
   inbound_msg in;
-  in.channel = self->state.channel_name;
+  in.channel = st.channel_name;
   in.chat_id = chat;
+  in.sender_id = client;
+  if (!st.bindings.empty())
+    set_agent(in, choose_agent(st.bindings,
+                               {st.kind, st.channel_name, chat, client, false},
+                               agent));
   timed_request(self, router, std::chrono::seconds(10),
                 session_load{routed_session_key(in)})
     .then(
@@ -196,6 +210,13 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
   auto& st = self->state;
   st.status.name = name;
   st.channel_name = name;
+  st.kind = name;
+  if (auto i = cfg.channels.find(name); i != cfg.channels.end()) {
+    auto raw = nlohmann::json::parse(i->second.raw_json, nullptr, false);
+    if (raw.is_object() && raw.contains("type") && raw["type"].is_string())
+      st.kind = raw["type"].get<std::string>();
+  }
+  st.bindings = cfg.bindings;
   auto parsed = ws::parse_channel_config(cfg, name);
   if (auto* err = std::get_if<std::string>(&parsed)) {
     st.status.state = "error";
@@ -290,8 +311,9 @@ ws_channel_full::behavior_type ws_channel_impl(ws_pointer self,
                     });
           }),
     guard("channels",
-          [self](ws_attached_atom, const std::string& chat) {
-            replay_goal(self, chat);
+          [self](ws_attached_atom, const std::string& client,
+                 const std::string& chat, const std::string& agent) {
+            replay_goal(self, client, chat, agent);
           }),
     [self](channel_status_atom) -> channel_status {
       auto s = self->state.status;

@@ -74,7 +74,7 @@ void ws_conn::on_frame(const std::string& text) {
       chats.insert(chat);
       push(attached_event(chat), nullptr, false);
       if (owner->hooks.on_attached)
-        owner->hooks.on_attached(chat);
+        owner->hooks.on_attached(client, chat, agent);
       return;
     case client_command::message: {
       auto target = cmd.chat_id.empty() ? chat : cmd.chat_id;

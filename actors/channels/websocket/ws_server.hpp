@@ -50,8 +50,11 @@ struct server_hooks {
   /// with the call's id. Unset: every call gets 404.
   std::function<void(api_call call)> api;
   /// A connection attached to an existing chat (io thread; must not
-  /// block): the chat's goal strip and run state are sent again.
-  std::function<void(const std::string& chat)> on_attached;
+  /// block): the chat's goal strip and run state are sent again. `client`
+  /// and `agent` as for on_message: they pick the chat's agent.
+  std::function<void(const std::string& client, const std::string& chat,
+                     const std::string& agent)>
+    on_attached;
   /// Whether a client id may connect (io thread; must not block).
   std::function<bool(const std::string& client)> allowed;
 };

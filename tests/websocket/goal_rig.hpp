@@ -1,0 +1,136 @@
+// The goal tests' rig: a real gateway with the WebSocket channel and the
+// scripted model, and what the tests read from its events, its model
+// requests and its session files.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "actors/store/session_files.hpp"
+#include "tests/websocket/ws_gateway.hpp"
+
+namespace nb::test {
+
+inline gateway
+goal_gateway(const std::function<void(settings&)>& adjust = {}) {
+  return gateway{{{"websocket", R"({"enabled": true, "port": 0,
+                                    "streaming": false})"}},
+                 adjust};
+}
+
+inline void say(ws_client& c, const std::string& chat,
+                const std::string& text) {
+  c.send_text(
+    json{{"type", "message"}, {"chat_id", chat}, {"content", text}}.dump());
+}
+
+/// Events until the `n`th turn_end (inclusive).
+inline std::vector<json> read_turns(ws_client& c, int n) {
+  int seen = 0;
+  auto evs = read_until(
+    c, 60s, [&](const json& e) { return is(e, "turn_end") && ++seen == n; });
+  REQUIRE_MESSAGE(seen == n, "turn_end events: " << seen << " of " << n);
+  return evs;
+}
+
+inline std::vector<json> of_kind(const std::vector<json>& evs,
+                                 const char* name) {
+  std::vector<json> out;
+  for (auto& e : evs)
+    if (is(e, name))
+      out.push_back(e);
+  return out;
+}
+
+/// Final answers (message events without a kind), in order.
+inline std::vector<std::string> answers(const std::vector<json>& evs) {
+  std::vector<std::string> out;
+  for (auto& e : of_kind(evs, "message"))
+    if (!e.contains("kind"))
+      out.push_back(e.value("text", ""));
+  return out;
+}
+
+inline std::string last_user(const recorded_request& r) {
+  auto& msgs = r.body["messages"];
+  for (auto i = msgs.rbegin(); i != msgs.rend(); ++i)
+    if ((*i)["role"] == "user" && (*i)["content"].is_string())
+      return (*i)["content"];
+  return "";
+}
+
+inline std::vector<std::string> tool_names(const recorded_request& r) {
+  std::vector<std::string> out;
+  if (r.body.contains("tools"))
+    for (auto& t : r.body["tools"])
+      out.push_back(t["function"]["name"]);
+  return out;
+}
+
+inline bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+inline bool continuation(const recorded_request& r) {
+  return last_user(r).starts_with("Carry on with the active sustained goal");
+}
+
+inline json file_meta(const gateway& gw, const std::string& key) {
+  auto dir = resolve_sessions_dir(gw.cfg);
+  REQUIRE(dir);
+  auto snap = load_session(*dir, key);
+  REQUIRE(snap);
+  return json::parse(snap->metadata_json);
+}
+
+inline std::vector<json> file_messages(const gateway& gw,
+                                       const std::string& key) {
+  auto dir = resolve_sessions_dir(gw.cfg);
+  REQUIRE(dir);
+  auto snap = load_session(*dir, key);
+  REQUIRE(snap);
+  std::vector<json> out;
+  for (auto& m : snap->messages)
+    out.push_back(json::parse(m));
+  return out;
+}
+
+/// A last user turn, whose model request must be number `index`: a
+/// continuation is queued before the answer the test waited for, so one
+/// that should not have run would come before it.
+inline void ping(gateway& gw, ws_client& c, const std::string& chat,
+                 size_t index) {
+  gw.llm.push(text("pong"));
+  say(c, chat, "ping");
+  auto evs = read_turns(c, 1);
+  CHECK(answers(evs) == std::vector<std::string>{"pong"});
+  auto reqs = gw.llm.requests();
+  REQUIRE(reqs.size() > index);
+  CHECK(last_user(reqs[index]).starts_with("ping"));
+}
+
+inline fake_response create_call(const std::string& objective) {
+  return tool_calls({call(
+    "g1", "create_goal", {{"objective", objective}, {"ui_summary", "count"}})});
+}
+
+/// A goal whose first continuation turn is running a long exec call (its
+/// model request arrived): the chat.
+inline std::string goal_running_exec(gateway& gw, ws_client& c) {
+  gw.llm.push(create_call("Wait for the build."));
+  gw.llm.push(text("started"));
+  gw.llm.push(tool_calls({call("s1", "exec", {{"command", "sleep 30"}})}));
+  REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
+  auto chat = ready_chat(c);
+  say(c, chat, "/goal wait for the build");
+  read_turns(c, 1);
+  for (int i = 0; i < 600 && gw.llm.request_count() < 3; ++i)
+    std::this_thread::sleep_for(50ms);
+  REQUIRE(gw.llm.request_count() == 3);
+  return chat;
+}
+
+} // namespace nb::test
