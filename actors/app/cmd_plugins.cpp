@@ -23,7 +23,8 @@ constexpr const char* plugins_usage =
   "  nanobot plugins enable NAME    offer its skills and start its MCP "
   "servers\n"
   "  nanobot plugins disable NAME   make it inert again\n"
-  "Options: -c/--config FILE, -w/--workspace DIR.\n";
+  "Options: -c/--config FILE, -w/--workspace DIR, -a/--agent ID (the\n"
+  "workspace of that agents.list agent; default: main's).\n";
 
 std::string joined_names(const std::vector<std::string>& xs) {
   std::string out;
@@ -89,12 +90,25 @@ int cmd_plugins(const options& opts) {
                        want
                          ? action + " needs one plugin NAME"
                          : "unexpected argument '" + opts.positionals[0] + "'");
-  auto cfg = load_config_or_report(opts);
-  if (!cfg)
+  if (!opts.agent.empty() && !opts.workspace.empty())
+    return usage_error("plugins", plugins_usage,
+                       "give --agent or --workspace, not both");
+  auto loaded = load_config_or_report(opts);
+  if (!loaded)
     return 2;
+  auto cfg = *loaded;
+  if (!opts.agent.empty()) {
+    // The agent's own workspace, as the gateway gives it its plugins.
+    auto ids = cfg.agent_ids();
+    if (std::find(ids.begin(), ids.end(), opts.agent) == ids.end())
+      return usage_error("plugins", plugins_usage,
+                         unknown_word("agent", opts.agent, ids)
+                           + " (see nanobot agents list)");
+    cfg = cfg.for_agent(opts.agent);
+  }
   if (action == "list")
-    return plugins_list(*cfg);
-  return plugins_switch(*cfg, opts.positionals[0], action == "enable");
+    return plugins_list(cfg);
+  return plugins_switch(cfg, opts.positionals[0], action == "enable");
 }
 
 } // namespace nb

@@ -17,7 +17,8 @@ const std::vector<std::string>& long_options() {
     "--session",   "--port",        "--host",   "--timeout",    "--role",
     "--no-stream", "--verbose",     "--logs",   "--foreground", "--background",
     "--markdown",  "--no-markdown", "--tail",   "--follow",     "--no-follow",
-    "--system",    "--dry-run",     "--name",   "--no-start",   "--set-main"};
+    "--system",    "--dry-run",     "--name",   "--no-start",   "--set-main",
+    "--agent"};
   return all;
 }
 
@@ -100,6 +101,8 @@ options parse_options(const std::vector<std::string>& args) {
       if (auto v = value(i, a)) out.config_path = *v;
     } else if (a == "-w" || a == "--workspace") {
       if (auto v = value(i, a)) out.workspace = *v;
+    } else if (a == "-a" || a == "--agent") {
+      if (auto v = value(i, a)) out.agent = *v;
     } else if (a == "-m" || a == "--message") {
       if (auto v = value(i, a)) out.message = *v;
     } else if (a == "-s" || a == "--session") {
@@ -217,6 +220,9 @@ std::string usage_text() {
          "~/.nanobot/config.json)\n"
          "  -w, --workspace DIR   workspace (onboard; others: instead of "
          "agents.defaults.workspace)\n"
+         "  -a, --agent ID        plugins: the Agent Plugins of this "
+         "agents.list agent's\n"
+         "                        workspace (default: main's)\n"
          "  -m, --message TEXT    agent: send one message and exit\n"
          "  -s, --session KEY     agent: session (default cli:direct)\n"
          "      --no-stream       agent: wait for the whole answer\n"

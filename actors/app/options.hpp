@@ -18,6 +18,7 @@ struct options {
   std::vector<std::string> positionals;
   std::string config_path; ///< -c/--config ("" = ~/.nanobot/config.json)
   std::string workspace;   ///< -w/--workspace
+  std::string agent;       ///< plugins -a/--agent: an agents.list id
   std::optional<std::string> message; ///< agent -m
   std::string session = "cli:direct"; ///< agent -s
   std::optional<int> port;            ///< gateway -p (health/stats port)

@@ -4,7 +4,9 @@
 // original's algorithm for this package: the constant below), a changed
 // package falls back to disabled, the older marker form is upgraded; then
 // `agent -m` with a plugin enabled: its skill is in the prompt and its stdio
-// MCP server (a real child process) answers a call; disabled, neither.
+// MCP server (a real child process) answers a call; disabled, neither;
+// --agent lists and switches the plugins of an agents.list agent's own
+// workspace.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -64,8 +66,9 @@ void desk_plugin(const std::string& ws) {
   put(ws + "/plugins/stray/plugin.json", R"({"name": "stray"})");
 }
 
-std::string marker_of(const cli_home& h, const std::string& name) {
-  auto ws = fs::canonical(h.workspace).string();
+std::string marker_of(const std::string& workspace, const std::string& config,
+                      const std::string& name) {
+  auto ws = fs::canonical(workspace).string();
   unsigned char d[SHA256_DIGEST_LENGTH];
   ::SHA256(reinterpret_cast<const unsigned char*>(ws.data()), ws.size(), d);
   static const char* hex = "0123456789abcdef";
@@ -74,8 +77,12 @@ std::string marker_of(const cli_home& h, const std::string& name) {
     key.push_back(hex[d[i] >> 4]);
     key.push_back(hex[d[i] & 0xF]);
   }
-  auto dir = fs::canonical(fs::path{h.config}.parent_path()).string();
+  auto dir = fs::canonical(fs::path{config}.parent_path()).string();
   return dir + "/plugin-data/" + key + "/" + name + "/enabled";
+}
+
+std::string marker_of(const cli_home& h, const std::string& name) {
+  return marker_of(h.workspace, h.config, name);
 }
 
 } // namespace
@@ -169,4 +176,38 @@ TEST_CASE("an enabled plugin's skill and stdio MCP server reach the agent") {
   CHECK(
     has(result["content"].get<std::string>(),
         "echo: ping root=" + root + " data=" + data + " cwd=" + data + "/run"));
+}
+
+TEST_CASE("plugins --agent acts on that agent's own workspace") {
+  scratch_dir elsewhere;
+  auto writer_ws = elsewhere.at("writer-ws");
+  cli_home multi{{{"agents",
+                   {{"list",
+                     {{{"id", "writer"}, {"workspace", writer_ws}}}}}}}};
+  notes_plugin(writer_ws);
+  auto r = multi.nanobot({"plugins", "list", "--agent", "writer"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(has(r.out, "Agent Plugins in " + writer_ws + "/plugins:\n"));
+  CHECK(has(r.out, "  notes  disabled\n"));
+  // main's workspace has none.
+  CHECK(has(multi.nanobot({"plugins", "list"}).out, "No Agent Plugins in "));
+
+  r = multi.nanobot({"plugins", "enable", "notes", "-a", "writer"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(has(multi.nanobot({"plugins", "list", "-a", "writer"}).out,
+            "  notes  enabled\n"));
+  // The marker is keyed by the writer's workspace, as the gateway reads it
+  // for that agent's sessions.
+  auto marker = marker_of(writer_ws, multi.config, "notes");
+  CHECK(fs::exists(marker));
+  r = multi.nanobot({"plugins", "disable", "notes", "--agent", "writer"});
+  CHECK(r.code == 0);
+  CHECK_FALSE(fs::exists(marker));
+
+  r = multi.nanobot({"plugins", "list", "--agent", "writr"});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "unknown agent 'writr'; did you mean 'writer'?"));
+  r = multi.nanobot({"plugins", "list", "--agent", "writer", "-w", writer_ws});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "give --agent or --workspace, not both"));
 }
