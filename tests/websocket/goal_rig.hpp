@@ -133,4 +133,17 @@ inline std::string goal_running_exec(gateway& gw, ws_client& c) {
   return chat;
 }
 
+/// A browser of `client` attaching to `chat` (a refresh): the events it
+/// gets up to the replayed goal_status. `browser` stays connected.
+inline std::vector<json> attach_as(gateway& gw, ws_client& browser,
+                                   const std::string& client,
+                                   const std::string& chat) {
+  REQUIRE(browser.connect(gw.port("websocket"), "/?client_id=" + client)
+          == 101);
+  ready_chat(browser);
+  browser.send_text(json{{"type", "attach"}, {"chat_id", chat}}.dump());
+  return read_until(browser, 20s,
+                    [](const json& e) { return is(e, "goal_status"); });
+}
+
 } // namespace nb::test

@@ -21,11 +21,7 @@ TEST_CASE("goal: a browser attaching to the chat gets the goal and the "
 
   // A second browser (a refresh) attaches while the continuation runs.
   ws_client late;
-  REQUIRE(late.connect(gw.port("websocket"), "/?client_id=ann") == 101);
-  ready_chat(late);
-  late.send_text(json{{"type", "attach"}, {"chat_id", chat}}.dump());
-  auto evs = read_until(late, 20s,
-                        [](const json& e) { return is(e, "goal_status"); });
+  auto evs = attach_as(gw, late, "ann", chat);
   auto states = of_kind(evs, "goal_state");
   REQUIRE(states.size() == 1);
   CHECK(states[0]["chat_id"] == chat);
@@ -88,11 +84,7 @@ TEST_CASE("goal: a browser attaching to a chat of another agent gets that "
         == "Wait for the build.");
 
   ws_client late;
-  REQUIRE(late.connect(gw.port("websocket"), "/?client_id=ann") == 101);
-  ready_chat(late);
-  late.send_text(json{{"type", "attach"}, {"chat_id", chat}}.dump());
-  auto evs = read_until(late, 20s,
-                        [](const json& e) { return is(e, "goal_status"); });
+  auto evs = attach_as(gw, late, "ann", chat);
   auto states = of_kind(evs, "goal_state");
   REQUIRE(states.size() == 1);
   CHECK(states[0]["chat_id"] == chat);
@@ -104,11 +96,7 @@ TEST_CASE("goal: a browser attaching to a chat of another agent gets that "
   // Another client, whom no binding sends to writer, attaching to the same
   // chat id reaches main's session of it, which has no goal.
   ws_client other;
-  REQUIRE(other.connect(gw.port("websocket"), "/?client_id=bob") == 101);
-  ready_chat(other);
-  other.send_text(json{{"type", "attach"}, {"chat_id", chat}}.dump());
-  evs = read_until(other, 20s,
-                   [](const json& e) { return is(e, "goal_status"); });
+  evs = attach_as(gw, other, "bob", chat);
   CHECK(of_kind(evs, "goal_state").empty());
 
   say(c, chat, "/stop");
