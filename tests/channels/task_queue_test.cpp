@@ -15,23 +15,13 @@
 
 #include "actors/channels/http/elastic_task_queue.hpp"
 #include "actors/channels/http/http_listener.hpp"
+#include "tests/support/eventually.hpp"
 
 using namespace nb;
+using nb::test::eventually;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// Polls `pred` until it holds or a generous deadline (loaded 2-core CI)
-/// passes; returns the last answer.
-bool eventually(const std::function<bool()>& pred) {
-  auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(5ms);
-  }
-  return true;
-}
 
 /// Tracks how many tasks run at once and the highest such count.
 struct concurrency {

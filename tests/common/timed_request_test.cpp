@@ -12,9 +12,11 @@
 #include <caf/all.hpp>
 
 #include "actors/common/timed_request.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/support/system_fixture.hpp"
 
 using namespace nb;
+using nb::test::eventually;
 using namespace std::chrono_literals;
 
 namespace {
@@ -88,15 +90,6 @@ caf::behavior requester(caf::event_based_actor* self, caf::actor peer) {
 size_t strong_refs(const caf::actor& a) {
   auto ptr = caf::actor_cast<caf::strong_actor_ptr>(a);
   return ptr->strong_refs.load() - 1;
-}
-
-/// Waits until `done()` or `patience` passes; returns `done()`.
-template <class F>
-bool eventually(F done) {
-  auto until = std::chrono::steady_clock::now() + patience;
-  while (!done() && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(10ms);
-  return done();
 }
 
 void run(caf::actor_system& sys, const caf::actor& who, int32_t n,

@@ -13,6 +13,7 @@
 #include "config/settings.hpp"
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/support/fake_llm.hpp"
 
 namespace nb::test {
@@ -51,18 +52,6 @@ std::vector<std::string> model_saw(const fake_llm& llm);
 /// Waits until the model was sent each of `texts` (false on timeout).
 bool wait_model_saw(const fake_llm& llm, const std::vector<std::string>& texts,
                     std::chrono::milliseconds timeout);
-
-/// Waits until `pred` holds (false on timeout), polling every 20 ms.
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds timeout) {
-  auto end = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < end) {
-    if (pred())
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return pred();
-}
 
 /// The slow first answer: a stream that starts and then never ends (until
 /// the gateway is killed and the connection drops).

@@ -13,6 +13,7 @@
 #include "actors/inbox/inbox.hpp"
 #include "actors/inbox/journal_records.hpp"
 #include "tests/inbox/samples.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/support/proc_scan.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/system_fixture.hpp"
@@ -302,14 +303,10 @@ TEST_CASE("an idle inbox holds no file thread, and the next message is "
   p.inbox = spawn_inbox(p.sys, cfg, caf::actor_cast<router_actor>(p.self),
                         stats_actor{});
   auto workers = [] { return test::thread_names(::getpid())["nb.inbox"]; };
-  auto wait_until = [](auto done) {
-    for (int i = 0; i < 200 && !done(); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    return done();
-  };
   REQUIRE(p.put(text_msg("42", "first", "1")));
   REQUIRE(p.next());
-  CHECK(wait_until([&] { return workers() == 0; }));
+  CHECK(test::eventually([&] { return workers() == 0; },
+                             std::chrono::seconds(2)));
   auto r = p.put(text_msg("42", "second", "2"));
   REQUIRE(r);
   auto img = inbox::read_journal(p.journal(), 100);
@@ -320,7 +317,8 @@ TEST_CASE("an idle inbox holds no file thread, and the next message is "
   // The file stays locked while retired: a second inbox on this home
   // takes a journal of its own.
   p.self->send(p.inbox, inbox_settle{r->id});
-  CHECK(wait_until([&] { return workers() == 0; }));
+  CHECK(test::eventually([&] { return workers() == 0; },
+                             std::chrono::seconds(2)));
   auto second = spawn_inbox(p.sys, p.config(),
                             caf::actor_cast<router_actor>(p.self),
                             stats_actor{});

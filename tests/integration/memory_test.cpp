@@ -19,6 +19,7 @@
 #include "actors/supervisor/runtime.hpp"
 #include "tests/integration/gateway_fixture.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/support/eventually.hpp"
 
 using namespace nb;
 using namespace nb::test;
@@ -141,14 +142,6 @@ size_t count_user(const std::vector<json>& msgs, size_t from,
   return n;
 }
 
-/// Polls `done` for up to 30 s: the archive mark reaches the session file
-/// a moment after the history log, so the invariants hold eventually.
-template <class Pred>
-void wait_until(Pred done) {
-  for (int i = 0; i < 1500 && !done(); ++i)
-    std::this_thread::sleep_for(20ms);
-}
-
 std::string memory_md(const std::string& ws) {
   std::ifstream in{ws + "/memory/MEMORY.md"};
   return {std::istreambuf_iterator<char>(in), {}};
@@ -192,7 +185,9 @@ TEST_CASE("an overflowing replay is summarised into the history log") {
         return false;
     return true;
   };
-  wait_until(once);
+  // 30 s: the archive mark reaches the session file a moment after the
+  // history log.
+  CHECK(eventually(once, 30s));
   for (int i = 0; i < 8; ++i) {
     CAPTURE(i);
     CHECK(count_user(msgs, 0, word(i)) == 1);
@@ -223,7 +218,7 @@ TEST_CASE("a failed summary archives raw and new archives the rest once") {
         return false;
     return true;
   };
-  wait_until(once);
+  CHECK(eventually(once, 30s));
   for (int i = 0; i < 8; ++i) {
     CAPTURE(i);
     CHECK(count_in(all, "USER: " + word(i)) + count_user(msgs, mark, word(i))
@@ -233,13 +228,13 @@ TEST_CASE("a failed summary archives raw and new archives the rest once") {
   // The compaction that the last turn started may still be writing its own
   // entry, so /new's archive can be the second entry to arrive: wait until
   // every message has reached the log, then check none arrived twice.
-  wait_until([&] {
+  CHECK(eventually([&] {
     all = read_history(gw.ws());
     for (int i = 0; i < 8; ++i)
       if (count_in(all, "USER: " + word(i)) == 0)
         return false;
     return true;
-  });
+  }, 30s));
   // After /new every message is in the log exactly once.
   for (int i = 0; i < 8; ++i) {
     CAPTURE(i);
@@ -302,7 +297,7 @@ TEST_CASE("a long chat holds only what its replay can reach and the file keeps e
   constexpr int turns = 160;
   for (int i = 0; i < turns; ++i)
     REQUIRE_FALSE(gw.say(long_message(i)).timed_out);
-  wait_until([&] { return gw.mark() >= 200; });
+  CHECK(eventually([&] { return gw.mark() >= 200; }, 30s));
   gw.say("one more");
   // Archived messages left memory: what stays is the replay's reach and
   // /history's last 50, not the 320 messages of the chat.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/integration/gateway_home.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/support/proc_scan.hpp"
 
 using namespace nb;
@@ -49,17 +50,6 @@ TEST_CASE("a gateway restarted after kill -9 takes its schedules lease back at o
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds limit) {
-  auto end = clock_type::now() + limit;
-  while (clock_type::now() < end) {
-    if (pred())
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return pred();
-}
 
 double seconds_since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();

@@ -15,7 +15,7 @@
 
 #include "config/settings.hpp"
 #include "messages/channel.hpp"
-#include "tests/platforms/eventually.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/support/system_fixture.hpp"
 
 namespace nb::test {

@@ -8,7 +8,7 @@
 #include "actors/supervisor/runtime.hpp"
 #include "tests/integration/child_process.hpp"
 #include "tests/integration/harness.hpp"
-#include "tests/platforms/eventually.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/platforms/fake_dingtalk.hpp"
 #include "tests/platforms/fake_discord.hpp"
 #include "tests/platforms/fake_feishu.hpp"

@@ -10,6 +10,7 @@
 
 #include "actors/provider/provider.hpp"
 #include "messages/type_ids.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/support/fake_llm.hpp"
 
 namespace {
@@ -211,14 +212,6 @@ fake_response endless_stream() {
   s.stall = true;
   s.ping_every = milliseconds{50};
   return s;
-}
-
-/// Waits up to ten seconds for `done`.
-template <class Pred>
-bool eventually(Pred done) {
-  for (int i = 0; i < 1000 && !done(); ++i)
-    std::this_thread::sleep_for(milliseconds{10});
-  return done();
 }
 
 model_reply next_reply(caf::scoped_actor& self) {

@@ -20,7 +20,7 @@ TEST_CASE("an idle session is stopped and the next message restores the chat") {
   auto first = t.say("a", "remember 42");
   REQUIRE(echoes(first, "remember 42"));
   // Idle: it offers, the router agrees and forgets it.
-  REQUIRE(router_tree::eventually([&] { return t.live_sessions() == 0; }));
+  REQUIRE(eventually([&] { return t.live_sessions() == 0; }));
   auto second = t.say("a", "what did I say?");
   REQUIRE(echoes(second, "what did I say?"));
   CHECK(second.session != first.session); // a new actor ...
@@ -53,7 +53,7 @@ TEST_CASE("a message arriving during the idle handshake is not lost") {
   for (int round = 0; round < 40 && hits < 3; ++round) {
     bool busy_router = round % 2 == 1;
     if (!busy_router && last)
-      REQUIRE(router_tree::eventually([&] { return t.live_sessions() == 0; }));
+      REQUIRE(eventually([&] { return t.live_sessions() == 0; }));
     auto start = std::chrono::steady_clock::now();
     if (busy_router)
       for (int i = 0; i < backlog; ++i)
@@ -82,5 +82,5 @@ TEST_CASE("a message arriving during the idle handshake is not lost") {
   CHECK(hits >= 1);
   // Every message once, in order, in the chat's file.
   CHECK(t.stored_user_texts("h") == sent);
-  REQUIRE(router_tree::eventually([&] { return t.live_sessions() == 0; }));
+  REQUIRE(eventually([&] { return t.live_sessions() == 0; }));
 }

@@ -15,6 +15,7 @@
 #include "actors/store/session_store.hpp"
 #include "actors/tools/tools_front.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/support/system_fixture.hpp"
 
 namespace nb::test {
@@ -124,20 +125,6 @@ struct router_tree {
     self->request(router, std::chrono::seconds(10), live_sessions_atom::value)
       .receive([&](int32_t v) { n = v; }, [](caf::error&) {});
     return n;
-  }
-
-  /// Polls `pred` every 10 ms for up to `t`.
-  template <class Pred>
-  static bool
-  eventually(Pred pred,
-             std::chrono::milliseconds t = std::chrono::seconds(20)) {
-    auto end = std::chrono::steady_clock::now() + t;
-    while (std::chrono::steady_clock::now() < end) {
-      if (pred())
-        return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return pred();
   }
 
   /// The user messages stored for `chat_id`, in order.

@@ -25,7 +25,7 @@ TEST_CASE("a session killed mid-turn is replaced and the chat goes on") {
   auto in = router_tree::message("d", "the turn that dies");
   in.reply_to = caf::actor_cast<outbound_sink>(self);
   self->send(t.router, std::move(in));
-  REQUIRE(router_tree::eventually([&] { return t.llm.request_count() == 2; }));
+  REQUIRE(eventually([&] { return t.llm.request_count() == 2; }));
   // Mid-turn, the session dies as an escaped exception would end it. (Not
   // with exit_reason::kill: that one is fatal to link partners too, and
   // the router is linked to its sessions.)
@@ -38,7 +38,7 @@ TEST_CASE("a session killed mid-turn is replaced and the chat goes on") {
                 caf::after(10s) >> [] {});
   REQUIRE(down);
   // The router's down handler forgot it.
-  REQUIRE(router_tree::eventually([&] { return t.live_sessions() == 0; }));
+  REQUIRE(eventually([&] { return t.live_sessions() == 0; }));
   auto next = t.say("d", "are you there?");
   REQUIRE(echoes(next, "are you there?"));
   CHECK(next.session != first.session);

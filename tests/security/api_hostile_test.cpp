@@ -11,6 +11,7 @@
 #include "actors/channels/api/api_server.hpp"
 #include "tests/channels/fixture.hpp"
 #include "tests/security/raw_http.hpp"
+#include "tests/support/eventually.hpp"
 
 using namespace nb;
 using namespace nb::test;
@@ -88,16 +89,6 @@ struct hostile_fixture : system_fixture {
     return json::parse(res->body)["choices"][0]["message"]["content"];
   }
 
-  template <class Pred>
-  bool eventually(Pred pred, std::chrono::milliseconds within = 10s) {
-    auto until = std::chrono::steady_clock::now() + within;
-    while (!pred()) {
-      if (std::chrono::steady_clock::now() > until)
-        return false;
-      std::this_thread::sleep_for(20ms);
-    }
-    return true;
-  }
 };
 
 json error_json(const raw_reply& r) {
