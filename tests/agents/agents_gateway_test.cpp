@@ -15,17 +15,13 @@
 #include "actors/supervisor/runtime.hpp"
 #include "config/load.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 using namespace nb;
 using namespace nb::test;
 using nlohmann::json;
 
 namespace {
-
-void write(const std::filesystem::path& p, const std::string& text) {
-  std::filesystem::create_directories(p.parent_path());
-  std::ofstream{p} << text;
-}
 
 /// A config.json in `home` with `agents` (the "agents" object's text
 /// after "defaults"), loaded the way the gateway loads it.
@@ -37,14 +33,14 @@ settings load_home(const temp_home& home, const fake_llm& llm,
     "agents": {"defaults": {"workspace": ")" + ws("main") + R"(",
                             "model": "main-model", "provider": "custom"})"
                      + agents + "}}";
-  write(home.dir / "config.json", text);
+  write_all(home.dir / "config.json", text);
   auto r = load_settings((home.dir / "config.json").string());
   if (auto* e = std::get_if<config_error>(&r))
     FAIL(e->message());
   return std::get<loaded_settings>(r).value;
 }
 
-std::string two_agents(const temp_home& home) {
+std::string two_agents_config(const temp_home& home) {
   return R"(, "list": [
       {"id": "work", "model": "work-model", "workspace": ")"
          + (home.dir / "work").string() + R"("},
@@ -74,10 +70,10 @@ std::string tool_answer(const recorded_request& r, const std::string& id) {
 TEST_CASE("each agent answers with its own model and system prompt") {
   temp_home home;
   fake_llm llm;
-  auto cfg = load_home(home, llm, two_agents(home));
-  write(home.dir / "main" / "AGENTS.md", "I am the MAIN agent.");
-  write(home.dir / "work" / "AGENTS.md", "I am the WORK agent.");
-  write(home.dir / "family" / "AGENTS.md", "I am the FAMILY agent.");
+  auto cfg = load_home(home, llm, two_agents_config(home));
+  write_all(home.dir / "main" / "AGENTS.md", "I am the MAIN agent.");
+  write_all(home.dir / "work" / "AGENTS.md", "I am the WORK agent.");
+  write_all(home.dir / "family" / "AGENTS.md", "I am the FAMILY agent.");
   runtime rt{cfg};
   auto work = chat(rt.system(), rt.router(), "telegram", "100", "hello");
   auto family = chat(rt.system(), rt.router(), "telegram", "200", "hello");
@@ -110,7 +106,7 @@ TEST_CASE("each agent answers with its own model and system prompt") {
 TEST_CASE("a file one agent's tool writes is invisible to the other") {
   temp_home home;
   fake_llm llm;
-  auto cfg = load_home(home, llm, two_agents(home));
+  auto cfg = load_home(home, llm, two_agents_config(home));
   auto secret = (home.dir / "work" / "secret.txt").string();
   llm.push(tool_calls({call("w1", "write_file",
                             json{{"path", "secret.txt"},
@@ -214,8 +210,8 @@ TEST_CASE("a single-agent home keeps its sessions when agents are added") {
 TEST_CASE("cron jobs live in the agent's workspace and fire into its session") {
   temp_home home;
   fake_llm llm;
-  auto cfg = load_home(home, llm, two_agents(home));
-  write(home.dir / "work" / "AGENTS.md", "I am the WORK agent.");
+  auto cfg = load_home(home, llm, two_agents_config(home));
+  write_all(home.dir / "work" / "AGENTS.md", "I am the WORK agent.");
   llm.push(tool_calls({call("c1", "cron",
                             json{{"action", "add"},
                                  {"message", "water the plants"},
@@ -310,7 +306,7 @@ TEST_CASE("send_to_agent asks another agent and stops at depth 3") {
 TEST_CASE("stats carry the agent label on turns, model calls and tools") {
   temp_home home;
   fake_llm llm;
-  auto cfg = load_home(home, llm, two_agents(home));
+  auto cfg = load_home(home, llm, two_agents_config(home));
   llm.push(tool_calls({call("l1", "list_dir", json{{"path", "."}})}));
   llm.push(text("listed"));
   runtime rt{cfg};

@@ -13,23 +13,19 @@
 #include "actors/workspace/workspace.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 using namespace nb;
 using namespace nb::test;
 
 namespace {
 
-void write(const std::filesystem::path& p, const std::string& text) {
-  std::filesystem::create_directories(p.parent_path());
-  std::ofstream{p} << text;
-}
-
 /// A workspace in `home` with two skills, alpha and beta; returns its path.
 std::filesystem::path two_skills(const temp_home& home) {
   auto dir = home.dir / "ws";
-  write(dir / "skills" / "alpha" / "SKILL.md",
+  write_all(dir / "skills" / "alpha" / "SKILL.md",
         "---\nname: alpha\ndescription: first\n---\nA.");
-  write(dir / "skills" / "beta" / "SKILL.md",
+  write_all(dir / "skills" / "beta" / "SKILL.md",
         "---\nname: beta\ndescription: second\n---\nB.");
   return dir;
 }
@@ -84,10 +80,10 @@ std::vector<std::string> ask_all(caf::actor_system& sys, workspace_actor ws,
 TEST_CASE("100 sessions after one file change: one rebuild") {
   temp_home home;
   auto dir = home.dir / "ws";
-  write(dir / "AGENTS.md", "Agents file.");
-  write(dir / "SOUL.md", "Soul file.");
-  write(dir / "memory" / "MEMORY.md", "The user likes tea.");
-  write(dir / "skills" / "demo" / "SKILL.md",
+  write_all(dir / "AGENTS.md", "Agents file.");
+  write_all(dir / "SOUL.md", "Soul file.");
+  write_all(dir / "memory" / "MEMORY.md", "The user likes tea.");
+  write_all(dir / "skills" / "demo" / "SKILL.md",
         "---\nname: demo\ndescription: a demo skill\n---\nDo the demo.");
   actor_fixture fx;
   auto ws = spawn_workspace(*fx.sys, {"main", dir.string()}, {});
@@ -105,7 +101,7 @@ TEST_CASE("100 sessions after one file change: one rebuild") {
   CHECK(reads_per_build > 0);
   CHECK(reads_per_build < 20); // the files, once: not once per session
   // A change to MEMORY.md (a new size, so the stamp differs at once).
-  write(dir / "memory" / "MEMORY.md", "The user likes coffee now.");
+  write_all(dir / "memory" / "MEMORY.md", "The user likes coffee now.");
   auto second = ask_all(*fx.sys, ws, 100);
   for (const auto& p : second) {
     CHECK(p.find("The user likes coffee now.") != std::string::npos);
@@ -124,7 +120,7 @@ TEST_CASE("100 sessions after one file change: one rebuild") {
 TEST_CASE("each session still gets its own history and summary") {
   temp_home home;
   auto dir = home.dir / "ws";
-  write(dir / "memory" / "history.jsonl",
+  write_all(dir / "memory" / "history.jsonl",
         R"({"cursor":1,"timestamp":"2026-01-01 10:00","content":"A talked about boats","session_key":"telegram:a"})"
         "\n"
         R"({"cursor":2,"timestamp":"2026-01-01 11:00","content":"B talked about trains","session_key":"telegram:b"})"

@@ -20,17 +20,13 @@
 #include "actors/workspace/workspace.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 using namespace nb;
 using namespace nb::test;
 using json = nlohmann::json;
 
 namespace {
-
-void write(const std::filesystem::path& p, const std::string& text) {
-  std::filesystem::create_directories(p.parent_path());
-  std::ofstream{p} << text;
-}
 
 std::string slurp(const std::filesystem::path& p) {
   std::ifstream in{p};
@@ -87,7 +83,7 @@ TEST_CASE("HEARTBEAT.md: created, replaced, and a stale edit refused") {
   CHECK(slurp(env.dir / "HEARTBEAT.md") == "## Active Tasks\n- water\n");
 
   // The agent rewrites the file meanwhile: the page's older edit is refused.
-  write(env.dir / "HEARTBEAT.md", "## Active Tasks\n- written by the agent\n");
+  write_all(env.dir / "HEARTBEAT.md", "## Active Tasks\n- written by the agent\n");
   std::string error;
   env.ask<workspace_text>(&error, workspace_write{"HEARTBEAT.md", "mine",
                                                   first.version});
@@ -104,7 +100,7 @@ TEST_CASE("HEARTBEAT.md: created, replaced, and a stale edit refused") {
 
 TEST_CASE("MEMORY.md: replaced under the memory lock, read back") {
   files_env env;
-  write(env.dir / "memory" / "MEMORY.md", "- likes tea\n");
+  write_all(env.dir / "memory" / "MEMORY.md", "- likes tea\n");
   auto mem = env.ask<workspace_text>(nullptr,
                                      workspace_read{"memory/MEMORY.md"});
   CHECK(mem.text == "- likes tea\n");
@@ -136,7 +132,7 @@ TEST_CASE("the evaluator prompt in effect: built-in, then the file") {
     nullptr, workspace_read{"prompts/evaluator.md"});
   CHECK(builtin.origin == "builtin");
   CHECK_FALSE(builtin.text.empty());
-  write(env.dir / "prompts" / "evaluator.md", "Notify only about fires.");
+  write_all(env.dir / "prompts" / "evaluator.md", "Notify only about fires.");
   auto custom = env.ask<workspace_text>(
     nullptr, workspace_read{"prompts/evaluator.md"});
   CHECK(custom.origin == "file");
@@ -145,11 +141,11 @@ TEST_CASE("the evaluator prompt in effect: built-in, then the file") {
 
 TEST_CASE("skills: what each lacks, the always-on flag, SKILL.md") {
   files_env env;
-  write(env.dir / "skills" / "weather" / "SKILL.md",
+  write_all(env.dir / "skills" / "weather" / "SKILL.md",
         "---\nname: weather\ndescription: the forecast\nmetadata: "
         "{\"nanobot\": {\"requires\": {\"bins\": [\"nb-no-such-tool\", "
         "\"sh\"], \"env\": [\"NB_TEST_SURELY_UNSET\"]}}}\n---\nAsk wttr.in.");
-  write(env.dir / "skills" / "style" / "SKILL.md",
+  write_all(env.dir / "skills" / "style" / "SKILL.md",
         "---\nname: style\ndescription: house style\nalways: true\n---\n"
         "Write plainly.");
   auto doc = json::parse(env.ask<std::string>(nullptr,

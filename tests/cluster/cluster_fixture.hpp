@@ -102,4 +102,9 @@ struct client_system {
   cluster_front_actor connect(int port);
 };
 
+/// Whether `s` begins with `prefix` (the tests compare answers by prefix).
+inline bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
 } // namespace nb::test

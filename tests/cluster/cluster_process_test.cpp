@@ -22,10 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
-
 /// Every user message text stored for `key` on the gateway.
 std::vector<std::string> stored_user_texts(const loopback_cluster& c,
                                            const std::string& key) {

@@ -18,10 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
-
 /// The openssl CLI from PATH (the child runner does not search it).
 std::string openssl_path() {
   const char* path = std::getenv("PATH");

@@ -22,9 +22,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-using gateway = gateway_fixture;
+using midturn_gateway = gateway_fixture;
 
-void send(gateway& gw, caf::scoped_actor& from, const std::string& text) {
+void send(midturn_gateway& gw, caf::scoped_actor& from, const std::string& text) {
   inbound_msg in;
   in.channel = "test";
   in.sender_id = "tester";
@@ -73,7 +73,7 @@ fake_response sleep_call(int seconds) {
 } // namespace
 
 TEST_CASE("stop during a long tool call returns at once and keeps a legal transcript") {
-  gateway gw;
+  midturn_gateway gw;
   gw.llm.push(sleep_call(30));
   caf::scoped_actor user{gw.rt->system()};
   caf::scoped_actor stopper{gw.rt->system()};
@@ -108,7 +108,7 @@ TEST_CASE("stop during a long tool call returns at once and keeps a legal transc
 }
 
 TEST_CASE("stop during a model call cuts the call instead of letting it run on") {
-  gateway gw;
+  midturn_gateway gw;
   // A model that starts answering and never finishes (pings keep the
   // connection alive, so only the client leaving ends it).
   auto endless = stream_text({"thinking"});
@@ -135,7 +135,7 @@ TEST_CASE("stop during a model call cuts the call instead of letting it run on")
 }
 
 TEST_CASE("status is answered while a turn runs without waiting for it") {
-  gateway gw;
+  midturn_gateway gw;
   auto slow = text("finally done");
   slow.delay = 3000ms;
   gw.llm.push(slow);
@@ -156,7 +156,7 @@ TEST_CASE("status is answered while a turn runs without waiting for it") {
 }
 
 TEST_CASE("a message sent during a tool call is injected into the running turn") {
-  gateway gw;
+  midturn_gateway gw;
   gw.llm.push(sleep_call(1));
   gw.llm.push(text("did both"));
   caf::scoped_actor user{gw.rt->system()};
@@ -179,7 +179,7 @@ TEST_CASE("a message sent during a tool call is injected into the running turn")
 }
 
 TEST_CASE("new during a turn stops it and starts fresh afterwards") {
-  gateway gw;
+  midturn_gateway gw;
   gw.llm.push(sleep_call(30));
   caf::scoped_actor user{gw.rt->system()};
   caf::scoped_actor other{gw.rt->system()};
@@ -192,7 +192,7 @@ TEST_CASE("new during a turn stops it and starts fresh afterwards") {
 }
 
 TEST_CASE("an injected message is on disk before the turn ends and saved once in order") {
-  gateway gw;
+  midturn_gateway gw;
   // A metadata key someone else owns must survive the rewrite at SAVE.
   auto dir = *resolve_sessions_dir(gw.cfg);
   REQUIRE(!replace_session(dir, "test:mid", R"({"kept":"yes"})", {}));

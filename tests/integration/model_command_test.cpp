@@ -37,8 +37,8 @@ void with_presets(settings& s) {
   s.model_presets["Tiny"] = tiny;
 }
 
-struct gateway : gateway_fixture {
-  gateway() : gateway_fixture([](settings& s, fake_llm&) { with_presets(s); }) {}
+struct model_gateway : gateway_fixture {
+  model_gateway() : gateway_fixture([](settings& s, fake_llm&) { with_presets(s); }) {}
 
   chat_reply say(const std::string& text) { return say_in("m1", text); }
 
@@ -90,7 +90,7 @@ fake_response list_dir_call(json u) {
 } // namespace
 
 TEST_CASE("model: the list shows every preset and marks the current one") {
-  gateway gw;
+  model_gateway gw;
   // The first line; the memory's figures follow.
   CHECK(gw.say("/stats").content.rfind(
           "📊 No token use recorded in this conversation yet.\n🗂 Memory: ", 0)
@@ -114,7 +114,7 @@ TEST_CASE("model: the list shows every preset and marks the current one") {
 }
 
 TEST_CASE("model: a switch changes the next request and default goes back") {
-  gateway gw;
+  model_gateway gw;
   gw.say("hello");
   CHECK(gw.last_body()["model"] == "test-model");
   auto sw = gw.say("/model FAST");
@@ -148,7 +148,7 @@ TEST_CASE("model: a switch changes the next request and default goes back") {
 }
 
 TEST_CASE("model: an unknown preset gets a did-you-mean and changes nothing") {
-  gateway gw;
+  model_gateway gw;
   auto r = gw.say("/model fsat");
   CHECK(r.content.find("Unknown model preset \"fsat\". Did you mean \"fast\"?")
         != std::string::npos);
@@ -163,7 +163,7 @@ TEST_CASE("model: an unknown preset gets a did-you-mean and changes nothing") {
 }
 
 TEST_CASE("model: the choice is in the session file and survives a restart") {
-  gateway gw;
+  model_gateway gw;
   gw.say("/model tiny");
   CHECK(gw.session_meta()["model_preset"] == "Tiny");
   gw.rt->shutdown(std::chrono::seconds(5));
@@ -180,7 +180,7 @@ TEST_CASE("model: the choice is in the session file and survives a restart") {
 }
 
 TEST_CASE("model: the preset's context window sizes the history sent") {
-  gateway gw;
+  model_gateway gw;
   std::string big(4000, 'x');
   for (int i = 0; i < 3; ++i)
     gw.say("part " + std::to_string(i) + " " + big);
@@ -195,7 +195,7 @@ TEST_CASE("model: the preset's context window sizes the history sent") {
 }
 
 TEST_CASE("usage: per turn in the session file and status and per model in stats") {
-  gateway gw;
+  model_gateway gw;
   // Turn 1 (default model): a tool call and an answer, 2 requests.
   gw.llm.push(list_dir_call(usage_with(100, 20, 40)));
   gw.llm.push(text("the files", usage_with(150, 30, 100)));

@@ -16,8 +16,8 @@ namespace an = nb::test::anthropic;
 
 namespace {
 
-struct gateway : gateway_fixture {
-  explicit gateway(void (*tune)(settings&) = nullptr)
+struct provider_gateway : gateway_fixture {
+  explicit provider_gateway(void (*tune)(settings&) = nullptr)
     : gateway_fixture([tune](settings& cfg, fake_llm& llm) {
         cfg.agent.model = "claude-test";
         cfg.agent.provider = "anthropic";
@@ -37,7 +37,7 @@ struct gateway : gateway_fixture {
 } // namespace
 
 TEST_CASE("anthropic: a turn with thinking and a tool call replays the thinking") {
-  gateway gw;
+  provider_gateway gw;
   gw.llm.push(an::stream(
     json::array({an::thinking_block("List the workspace first.", "sig-xyz"),
                  an::tool_use_block("toolu_1", "list_dir", {{"path", "."}})}),
@@ -76,7 +76,7 @@ TEST_CASE("anthropic: a turn with thinking and a tool call replays the thinking"
 }
 
 TEST_CASE("anthropic: an overloaded API is retried and then answers") {
-  gateway gw;
+  provider_gateway gw;
   gw.llm.push(an::error(529, "overloaded_error", "Overloaded", 0));
   gw.llm.push(an::text("Here I am."));
   auto r = gw.say("hello");
@@ -86,7 +86,7 @@ TEST_CASE("anthropic: an overloaded API is retried and then answers") {
 }
 
 TEST_CASE("fallback: a failing primary hands the turn to the fallback model") {
-  gateway gw{[](settings& s) {
+  provider_gateway gw{[](settings& s) {
     // The primary is Anthropic on the fake; the fallback an OpenAI-compatible
     // server named "backup" on the same fake.
     s.providers["backup"].api_base = s.providers["anthropic"].api_base;
