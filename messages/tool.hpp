@@ -20,6 +20,10 @@ struct tool_spec {
   std::string parameters_json; ///< JSON Schema object text
   bool read_only = false;      ///< never changes anything outside itself
   bool exclusive = false;      ///< must run alone even if read-only
+  /// The function definition a model request lists, written once from the
+  /// fields above by whoever made the spec ("" = written when needed; see
+  /// actors/common/tool_definition.hpp).
+  std::string definition_json;
 };
 
 /// Returns whether consecutive calls of this tool may run side by side.
@@ -30,7 +34,7 @@ inline bool concurrency_safe(const tool_spec& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, tool_spec& x) {
   return f(caf::meta::type_name("tool_spec"), x.name, x.description,
-           x.parameters_json, x.read_only, x.exclusive);
+           x.parameters_json, x.read_only, x.exclusive, x.definition_json);
 }
 
 /// One call to run, with the session it belongs to.

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/common/tool_definition.hpp"
+
 namespace nb {
 
 namespace {
@@ -78,12 +80,12 @@ tool_spec build_update_goal_spec() {
 
 // Immutable once built: a turn no longer builds and writes the schemas.
 const tool_spec& create_goal_spec() {
-  static const tool_spec spec = build_create_goal_spec();
+  static const tool_spec spec = with_definition(build_create_goal_spec());
   return spec;
 }
 
 const tool_spec& update_goal_spec() {
-  static const tool_spec spec = build_update_goal_spec();
+  static const tool_spec spec = with_definition(build_update_goal_spec());
   return spec;
 }
 

@@ -8,6 +8,7 @@
 #include "actors/common/json_locate.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
+#include "actors/common/tool_definition.hpp"
 #include "actors/runner/context_governor.hpp"
 #include "actors/runner/goal_tools.hpp"
 #include "actors/runner/reply_messages.hpp"
@@ -227,7 +228,7 @@ void start(runner_pointer self) {
   std::erase_if(st.specs, [&](const tool_spec& s) {
     return !tool_permitted(s.name, st.tools_allow, st.tools_deny);
   });
-  st.tools_json = function_definitions(st.specs);
+  st.tools_json = tool_definitions_json(st.specs);
   model_step(self);
 }
 

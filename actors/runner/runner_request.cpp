@@ -11,26 +11,6 @@ namespace nb::runner_steps {
 
 using json = nlohmann::json;
 
-std::string function_definitions(const std::vector<tool_spec>& specs) {
-  if (specs.empty())
-    return {};
-  std::string out = "[";
-  for (auto& s : specs) {
-    if (out.size() > 1)
-      out += ',';
-    out += R"({"type":"function","function":{"name":)";
-    out += json(s.name).dump();
-    out += R"(,"description":)";
-    out +=
-      json(s.description).dump(-1, ' ', false, json::error_handler_t::replace);
-    out += R"(,"parameters":)";
-    out += s.parameters_json.empty() ? std::string{"{}"} : s.parameters_json;
-    out += "}}";
-  }
-  out += ']';
-  return out;
-}
-
 model_request make_request(runner_pointer self, bool with_tools,
                            const char* extra_user_prompt) {
   auto& st = self->state;

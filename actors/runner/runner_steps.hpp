@@ -20,10 +20,6 @@ void add_message(runner_pointer self, nlohmann::json msg);
 /// (runner_request.cpp).
 model_request make_request(runner_pointer self, bool with_tools,
                            const char* extra_user_prompt);
-/// The "tools" array of a chat request, written from the specs' texts: the
-/// registry checked each schema once when the tool was added, so a turn
-/// does not parse and re-serialise every schema again.
-std::string function_definitions(const std::vector<tool_spec>& specs);
 void tell_user(runner_pointer self, outbound_kind kind, std::string text);
 /// Ends the visible streamed segment; whether it had any text.
 bool close_stream_segment(runner_pointer self);

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/common/tool_definition.hpp"
+
 namespace nb {
 
 namespace {
@@ -46,7 +48,7 @@ tool_spec build_spawn_tool_spec() {
 
 const tool_spec& spawn_tool_spec() {
   // Immutable once built: a turn no longer builds and writes the schema.
-  static const tool_spec spec = build_spawn_tool_spec();
+  static const tool_spec spec = with_definition(build_spawn_tool_spec());
   return spec;
 }
 

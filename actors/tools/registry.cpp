@@ -1,5 +1,7 @@
 #include "actors/tools/registry.hpp"
 
+#include "actors/common/tool_definition.hpp"
+
 #include "config/spelling.hpp"
 
 #include <algorithm>
@@ -72,6 +74,7 @@ void tool_registry::add(tool_spec spec, tool_fn run) {
   // Kept as one compact text: turns put it into requests as it is.
   spec.parameters_json =
     schema.dump(-1, ' ', false, json::error_handler_t::replace);
+  spec = with_definition(std::move(spec));
   auto name = spec.name;
   tools_[name] = tool_entry{std::move(spec), std::move(schema),
                             std::move(run)};
