@@ -6,6 +6,9 @@
 namespace nb {
 
 using list_tools_atom = caf::atom_constant<caf::atom("listtools")>;
+/// Session → its tools front: the tool_catalog; the asker is then sent each
+/// newer catalog until it ends.
+using tool_catalog_atom = caf::atom_constant<caf::atom("toolcatlg")>;
 using live_sessions_atom = caf::atom_constant<caf::atom("livesess")>;
 using flush_atom = caf::atom_constant<caf::atom("nbflush")>;
 using stats_atom = caf::atom_constant<caf::atom("stats")>;

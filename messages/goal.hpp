@@ -39,8 +39,10 @@ inline bool is_goal_event(const outbound_msg& m) {
 }
 
 /// What a session actor answers in all: the narrow session_actor, the
-/// WebUI's admin changes and its runner's goal calls.
+/// WebUI's admin changes, its runner's goal calls and its tools front's
+/// newer catalogs.
 using session_goal_view = session_admin_view::extend<
-  caf::replies_to<goal_tool_call>::with<tool_result>>;
+  caf::replies_to<goal_tool_call>::with<tool_result>,
+  caf::reacts_to<tool_catalog>>;
 
 } // namespace nb

@@ -74,9 +74,14 @@ typename Inspector::result_type inspect(Inspector& f, tools_config& x) {
            x.plugin_servers, x.cli_apps_installed);
 }
 
-/// The tools front's wider view: it also takes tools_config.
+/// The tools front's wider view: it also takes tools_config, and answers
+/// sessions the catalog of its tools (sending them each newer one).
 using tools_admin_actor =
-  tools_actor::extend<caf::replies_to<tools_config>::with<caf::ok_atom>>;
+  tools_actor::extend<caf::replies_to<tools_config>::with<caf::ok_atom>,
+                      caf::replies_to<tool_catalog_atom>::with<tool_catalog>>;
+
+/// Who holds a tools front's catalog (a session): sent each newer one.
+using tool_catalog_sink = caf::typed_actor<caf::reacts_to<tool_catalog>>;
 
 /// The provider in effect, as JSON text without secrets: {"ready",
 /// "problem", "provider", "model", "api_base", "key_source"}.

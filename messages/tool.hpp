@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <caf/actor.hpp>
+#include <caf/meta/load_callback.hpp>
 #include <caf/meta/type_name.hpp>
 
 #include "messages/chat.hpp"
@@ -35,6 +37,34 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, tool_spec& x) {
   return f(caf::meta::type_name("tool_spec"), x.name, x.description,
            x.parameters_json, x.read_only, x.exclusive, x.definition_json);
+}
+
+/// The tools an agent's front offers, one immutable snapshot per change of
+/// them (a settings reload, an MCP server's listing). A session keeps it
+/// between turns, and the front sends each newer one to every session that
+/// asked for it (tool_catalog_atom), so a change reaches the next turn.
+struct tool_catalog {
+  int64_t version = 0; ///< grows with each change of the front's tools
+  /// False while an MCP server has not listed its tools: ask again at the
+  /// next turn (the front then waits for it, as for a plain listing).
+  bool complete = true;
+  /// Shared, never copied, by the front and the sessions that hold it.
+  std::shared_ptr<const std::vector<tool_spec>> specs;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, tool_catalog& x) {
+  // Across a process boundary (a cluster's tools node) the list travels as
+  // values; within one, the snapshot is shared.
+  std::vector<tool_spec> specs;
+  if (x.specs)
+    specs = *x.specs;
+  auto loaded = caf::meta::load_callback([&]() -> caf::error {
+    x.specs = std::make_shared<const std::vector<tool_spec>>(std::move(specs));
+    return caf::none;
+  });
+  return f(caf::meta::type_name("tool_catalog"), x.version, x.complete, specs,
+           loaded);
 }
 
 /// One call to run, with the session it belongs to.

@@ -40,6 +40,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(nb, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(nb, (std::vector<nb::tool_spec>))
   CAF_ADD_TYPE_ID(nb, (nb::tool_request))
   CAF_ADD_TYPE_ID(nb, (nb::tool_result))
+  CAF_ADD_TYPE_ID(nb, (nb::tool_catalog))
 
   // -- session store
   CAF_ADD_TYPE_ID(nb, (nb::session_load))

@@ -248,6 +248,7 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
   st.context_window_tokens = settings.context_window_tokens;
   st.provider = std::move(settings.provider);
   st.tools = std::move(settings.tools);
+  st.given_specs = std::move(settings.tool_specs);
   st.model_timeout = settings.model_timeout;
   st.tool_timeout = settings.tool_timeout;
   if (settings.messages.is_array()) {
@@ -302,7 +303,9 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
         finish(self, "", turn_stop::cancelled);
         return st.promise;
       }
-      if (!st.tools) {
+      if (!st.tools || st.given_specs) {
+        if (st.given_specs)
+          st.specs = *st.given_specs;
         start(self);
         return st.promise;
       }

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ struct runner_state {
   /// request body is assembled from text instead of serialised again.
   std::vector<std::string> message_texts;
   std::vector<tool_spec> specs;
+  /// Handed over at spawn (runner_settings::tool_specs): no list_tools.
+  std::shared_ptr<const std::vector<tool_spec>> given_specs;
   std::string tools_json;
   turn_outcome outcome;
   int iteration = 0;
@@ -98,6 +101,9 @@ struct runner_settings {
   /// preset); "" = chosen from the model name.
   std::string model_provider;
   subagents_actor subagents; ///< offers the spawn tool (null: not offered)
+  /// The tools front's list as the session keeps it between turns (its
+  /// catalog): the turn does not ask the front. Null: it asks (list_tools).
+  std::shared_ptr<const std::vector<tool_spec>> tool_specs;
   /// The turn's messages (a JSON array), handed over by the session that
   /// built them: run_turn's messages_json is then left empty, and the
   /// whole replay is neither written out as text nor parsed back for every

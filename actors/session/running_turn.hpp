@@ -30,6 +30,7 @@ struct running_turn {
 
   // The model loop (RUN) and what it produced.
   runner_actor runner; ///< the running model loop (null outside RUN)
+  bool tools_asked = false; ///< RUN asked the tools front for its catalog
   std::vector<nlohmann::json> to_save; ///< persisted at SAVE
   std::string reply;
   turn_stop stop_reason = turn_stop::none;

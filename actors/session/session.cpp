@@ -101,6 +101,7 @@ session_goal_view::behavior_type busy(session_pointer self) {
     guard("session",
           [=](take_injections_atom) { return hand_out_injections(self); }),
     guard("session", [=](goal_tool_call& g) { return goal_call(self, g); }),
+    guard("session", [=](tool_catalog& c) { keep_tool_catalog(self, c); }),
     [=](session_admin&) -> caf::result<caf::ok_atom> {
       return caf::skip; // applied once the turn has ended (in accepting)
     },
@@ -145,6 +146,7 @@ session_goal_view::behavior_type accepting(session_pointer self) {
     guard("session", [=](goal_tool_call& g) { return goal_call(self, g); }),
     guard("session",
           [=](session_admin& a) { return apply_admin(self, a); }),
+    guard("session", [=](tool_catalog& c) { keep_tool_catalog(self, c); }),
     caf::after(idle_tick(self->state.cfg)) >> [=] {
       auto& st = self->state;
       try {

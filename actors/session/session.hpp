@@ -150,6 +150,12 @@ struct session_state {
 
   // Semantic memory (session_recall.cpp).
   std::string memory_mode; ///< the last recall's mode, for /status
+
+  /// The tools front's catalog, kept between turns; the front sends each
+  /// newer one (session_run.cpp). Without specs, or incomplete, the next
+  /// turn asks for it.
+  tool_catalog tools;
+  bool tools_catalog_unsupported = false; ///< the tools actor has none
 };
 
 /// Sessions answer the narrow session_actor, the WebUI's session_admin and
@@ -192,6 +198,9 @@ int32_t cancel_turn(session_pointer self, outbound_sink by);
 
 /// Reads the archive mark and summary from the session file's metadata.
 void load_memory_meta(session_pointer self, const std::string& metadata_json);
+
+/// Keeps a catalog its tools front sent (session_run.cpp).
+void keep_tool_catalog(session_pointer self, tool_catalog& c);
 
 /// Records the archive mark in the session file (only between turns).
 void write_memory_meta(session_pointer self);

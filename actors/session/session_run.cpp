@@ -13,6 +13,7 @@
 #include "actors/session/prompt.hpp"
 #include "actors/session/session_recall.hpp"
 #include "actors/session/transcript.hpp"
+#include "messages/provider_admin.hpp"
 
 namespace nb {
 
@@ -98,7 +99,50 @@ int32_t agent_depth(const std::string& metadata_json) {
   return std::clamp(meta["_agent_depth"].get<int32_t>(), 0, 1000);
 }
 
+/// Whether RUN waits for the tools front's catalog: when this session has
+/// none yet, or an incomplete one (an MCP server had not listed), it asks
+/// once per turn and RUN goes on with the answer. Otherwise the kept one
+/// serves: the front sends a newer one whenever its tools change.
+bool awaits_tool_catalog(session_pointer self) {
+  auto& st = self->state;
+  if (!st.svc.tools || st.tools_catalog_unsupported || st.turn->tools_asked
+      || (st.tools.specs && st.tools.complete))
+    return false;
+  st.turn->tools_asked = true;
+  auto still_running = [self] {
+    auto& st = self->state;
+    return st.turn && !st.turn->runner && st.machine.state() == turn_state::run;
+  };
+  // A tools front answers it; anything else (a test's stand-in) does not,
+  // and its runner lists the tools itself as before.
+  auto front = caf::actor_cast<tools_admin_actor>(st.svc.tools);
+  timed_request(self, front, std::chrono::seconds(30),
+                tool_catalog_atom::value)
+    .then(
+      [=](tool_catalog& c) {
+        guarded(self, [&] {
+          keep_tool_catalog(self, c);
+          if (still_running())
+            do_run(self);
+        });
+      },
+      [=](caf::error& err) {
+        guarded(self, [&] {
+          if (err == caf::sec::unexpected_message)
+            self->state.tools_catalog_unsupported = true;
+          if (still_running())
+            do_run(self); // its runner lists the tools
+        });
+      });
+  return true;
+}
+
 } // namespace
+
+void keep_tool_catalog(session_pointer self, tool_catalog& c) {
+  // From one front, in the order it made them: the last one is current.
+  self->state.tools = std::move(c);
+}
 
 void do_run(session_pointer self) {
   auto& st = self->state;
@@ -108,9 +152,12 @@ void do_run(session_pointer self) {
     fire(self, turn_event::ok);
     return;
   }
+  if (awaits_tool_catalog(self))
+    return;
   runner_settings rs;
   rs.provider = st.svc.provider;
   rs.tools = st.svc.tools;
+  rs.tool_specs = st.tools.specs; // null: the runner lists them
   rs.stats = st.svc.stats;
   rs.model_timeout = st.cfg.model_timeout;
   rs.tool_timeout = st.cfg.tool_timeout;

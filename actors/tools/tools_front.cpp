@@ -1,10 +1,6 @@
 #include "actors/tools/tools_front.hpp"
 
-#include <algorithm>
-#include <chrono>
-
 #include "actors/browser/browser.hpp"
-#include "actors/common/timed_request.hpp"
 #include "actors/tools/mcp_server.hpp"
 #include "actors/tools/side_files.hpp"
 #include "actors/tools/text.hpp"
@@ -29,58 +25,16 @@ tool_result refused(const tool_request& req, std::string text) {
   return r;
 }
 
-// How long one list_tools waits for MCP servers that have not answered
-// yet; a slow or broken server is skipped and asked again next time.
-constexpr auto mcp_list_timeout = std::chrono::seconds(20);
-
-caf::result<std::vector<tool_spec>> list_all(front_ptr self) {
-  auto& st = self->state;
-  auto all = st.registry->definitions();
-  std::vector<std::string> pending;
-  for (auto& [name, _] : st.mcp)
-    if (!st.mcp_listed.count(name))
-      pending.push_back(name);
-  auto with_mcp = [self](std::vector<tool_spec> out) {
-    auto mcp = self->state.mcp_specs;
-    std::sort(mcp.begin(), mcp.end(),
-              [](auto& a, auto& b) { return a.name < b.name; });
-    out.insert(out.end(), mcp.begin(), mcp.end());
-    // The agent's tools.allow / tools.deny: what it may not call, it does
-    // not see either.
-    const auto& base = self->state.base;
-    out.erase(std::remove_if(out.begin(), out.end(),
-                             [&](const tool_spec& t) {
-                               return !tool_permitted(t.name, base.allow_tools,
-                                                      base.deny_tools);
-                             }),
-              out.end());
-    return out;
-  };
-  if (pending.empty())
-    return with_mcp(std::move(all));
-  auto promise = self->make_response_promise<std::vector<tool_spec>>();
-  auto left = std::make_shared<size_t>(pending.size());
-  auto done = [self, promise, left, all, with_mcp]() mutable {
-    if (--*left == 0)
-      promise.deliver(with_mcp(all));
-  };
-  for (auto& name : pending) {
-    auto server = self->state.mcp[name];
-    timed_request(self, server, mcp_list_timeout, list_tools_atom::value)
-      .then(
-        [self, name, server, done](std::vector<tool_spec>& specs) mutable {
-          auto& st = self->state;
-          if (!st.mcp_listed.count(name)) {
-            st.mcp_listed.insert(name);
-            for (auto& s : specs) {
-              st.mcp_routes[s.name] = server;
-              st.mcp_specs.push_back(std::move(s));
-            }
-          }
-          done();
-        },
-        [done](caf::error&) mutable { done(); });
-  }
+/// Answers with `answer(catalog)` once the MCP servers that have not
+/// listed their tools yet were asked (at once when there are none).
+template <class T, class Make>
+caf::result<T> after_listing(front_ptr self, Make answer) {
+  if (self->state.catalog.complete)
+    return answer(self->state.catalog);
+  auto promise = self->make_response_promise<T>();
+  list_unlisted_mcp(self, [self, promise, answer]() mutable {
+    promise.deliver(answer(self->state.catalog));
+  });
   return promise;
 }
 
@@ -108,10 +62,20 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
                         stats);
   stop_with(self, st.pool);
   st.meter.start(self, "tools", std::move(stats));
+  refresh_catalog(self);
+  self->set_down_handler(
+    [self](caf::down_msg& down) { forget_holder(self, down); });
   return {
     [self](list_tools_atom) -> caf::result<std::vector<tool_spec>> {
       auto t = self->state.meter.measure();
-      return list_all(self);
+      return after_listing<std::vector<tool_spec>>(
+        self, [](const tool_catalog& c) { return *c.specs; });
+    },
+    [self](tool_catalog_atom) -> caf::result<tool_catalog> {
+      auto t = self->state.meter.measure();
+      hold_catalog(self);
+      return after_listing<tool_catalog>(
+        self, [](const tool_catalog& c) { return c; });
     },
     [self](tool_request& req) -> caf::result<tool_result> {
       auto t = self->state.meter.measure();

@@ -3,6 +3,7 @@
 // shared worker pool (which keeps each chat's exclusive calls in order).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -36,6 +37,10 @@ struct tools_state {
   std::set<std::string> mcp_listed;            ///< servers that answered
   std::map<std::string, tools_actor> mcp_routes; ///< tool name -> server
   std::vector<tool_spec> mcp_specs;
+  /// What the model is offered now (tools_catalog.cpp), and the sessions
+  /// that hold it (sent each newer one until they end).
+  tool_catalog catalog;
+  std::set<caf::actor_addr> catalog_holders;
   actor_meter meter;
 };
 
@@ -61,6 +66,23 @@ void start_mcp_server(tools_front_pointer self, const std::string& name,
 /// MCP servers started, stopped or restarted where their entry changed.
 /// The browser and the exec watch stay as they are.
 void reload_tools(tools_front_pointer self, const settings& view);
+
+// -- the catalog (tools_catalog.cpp) ----------------------------------------
+
+/// Makes the next catalog from the registry and the MCP tools listed so
+/// far, and sends it to every holder.
+void refresh_catalog(tools_front_pointer self);
+
+/// Notes the current sender as a holder of the catalog (until it ends).
+void hold_catalog(tools_front_pointer self);
+
+/// A holder ended.
+void forget_holder(tools_front_pointer self, const caf::down_msg& down);
+
+/// Asks the MCP servers that have not listed their tools yet (each waited
+/// for a bounded time; one that fails is asked again next time), then
+/// runs `then`.
+void list_unlisted_mcp(tools_front_pointer self, std::function<void()> then);
 
 /// Spawns the front with the built-in tools configured by `cfg`.
 tools_actor spawn_tools(caf::actor_system& sys, const settings& cfg,

@@ -87,6 +87,9 @@ void reload_tools(tools_front_pointer self, const settings& view) {
   for (const auto& [name, cfg] : wanted)
     if (!st.mcp.count(name))
       start_mcp_server(self, name, cfg); // listed at the next list_tools
+  // The sessions holding the catalog drop it for this one at their next
+  // turn (which, while a new MCP server has not listed, asks again).
+  refresh_catalog(self);
 }
 
 } // namespace nb

@@ -49,6 +49,11 @@ template <> tool_request sample(caf::actor_system& sys) {
 template <> tool_result sample(caf::actor_system&) {
   return {"call_1", "read_file", "1| hello", true, 5, 9, true};
 }
+template <> tool_catalog sample(caf::actor_system& sys) {
+  return {7, false,
+          std::make_shared<const std::vector<tool_spec>>(
+            sample<std::vector<tool_spec>>(sys))};
+}
 template <> cancel_tools sample(caf::actor_system&) {
   return {"telegram:42", {"call_1", "call_2"}};
 }

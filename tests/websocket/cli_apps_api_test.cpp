@@ -2,9 +2,11 @@
 // scripted registry server on 127.0.0.1, an install through /api/settings/
 // cli-apps/install (a real child process: a script named uv on PATH), and
 // the running agent's run_cli_app then naming and running the new app
-// without a restart (the tools fronts took the change), and a message that
-// mentions the app (@name) or attaches it (the WebUI's cli_apps) naming it
-// in that turn's runtime context.
+// without a restart (the tools fronts took the change), in a chat that had
+// a turn before (its session keeps the tool list between turns, and the
+// change reaches its next turn), and a message that mentions the app
+// (@name) or attaches it (the WebUI's cli_apps) naming it in that turn's
+// runtime context.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -103,6 +105,19 @@ TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
 
   httplib::Client http{"127.0.0.1", gw.port("websocket")};
   http.set_read_timeout(60, 0);
+  // A turn before the install: the chat's session now holds the tool list.
+  gw.llm.push(text("nothing yet"));
+  ws_client c;
+  REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
+  auto chat = ready_chat(c);
+  c.send_text(
+    json{{"type", "message"}, {"chat_id", chat}, {"content", "hi"}}.dump());
+  CHECK(final_message(c) == "nothing yet");
+  auto before = gw.llm.requests();
+  REQUIRE(before.size() == 1);
+  CHECK(tool_description(before[0].body, "run_cli_app")
+          .find("No Settings CLI Apps are currently installed.")
+        != std::string::npos);
   auto listed = http.Get("/api/settings/cli-apps");
   REQUIRE(listed);
   CHECK(listed->status == 200);
@@ -128,23 +143,20 @@ TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
   CHECK(body["installed_count"] == 1);
   CHECK_FALSE(body.contains("applied")); // the tools fronts took it
 
-  // The running agent: run_cli_app names the app and runs it.
+  // The same chat's next turn: run_cli_app names the app and runs it.
   gw.llm.push(
     tool_calls({call("c1", "run_cli_app",
                      {{"name", "drawit"}, {"args", json::array({"x"})}})}));
   gw.llm.push(text("drawn it"));
-  ws_client c;
-  REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
-  auto chat = ready_chat(c);
   c.send_text(
     json{{"type", "message"}, {"chat_id", chat}, {"content", "draw"}}.dump());
   CHECK(final_message(c) == "drawn it");
   auto reqs = gw.llm.requests();
-  REQUIRE(reqs.size() == 2);
-  CHECK(tool_description(reqs[0].body, "run_cli_app")
+  REQUIRE(reqs.size() == 3);
+  CHECK(tool_description(reqs[1].body, "run_cli_app")
           .find("Installed Settings CLI Apps: drawit.")
         != std::string::npos);
-  CHECK(reqs[1].body.dump().find("CLI app 'drawit' exited 0.") != std::string::npos);
+  CHECK(reqs[2].body.dump().find("CLI app 'drawit' exited 0.") != std::string::npos);
 
   // `@drawit` in the text names the installed app in the turn's runtime
   // context (an unknown @name does not); the WebUI's attached apps are
@@ -170,26 +182,26 @@ TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
     json{{"type", "message"}, {"chat_id", chat}, {"content", "a@b.c"}}.dump());
   CHECK(final_message(c) == "plain");
   reqs = gw.llm.requests();
-  REQUIRE(reqs.size() == 5);
+  REQUIRE(reqs.size() == 6);
   auto user_text = [&](size_t i) {
     auto msgs = reqs[i].body["messages"];
     return msgs.back()["content"].get<std::string>();
   };
-  CHECK(cli_api_has(user_text(2),
+  CHECK(cli_api_has(user_text(3),
             "CLI App Mention: @drawit (installed; tool=run_cli_app; "
             "entry_point=nb-api-drawit; "
             "skill=plugins/cli-app-drawit/skills/cli-app-drawit/SKILL.md)."));
-  CHECK_FALSE(cli_api_has(user_text(2), "@nobody ("));
-  CHECK(cli_api_has(user_text(3),
+  CHECK_FALSE(cli_api_has(user_text(3), "@nobody ("));
+  CHECK(cli_api_has(user_text(4),
             "CLI App Attachment: @gimp (installed; tool=run_cli_app; "
             "entry_point=gimp-cli; "
             "skill=plugins/cli-app-gimp/skills/cli-app-gimp/SKILL.md)."));
-  CHECK_FALSE(cli_api_has(user_text(3), "@etc"));
-  CHECK_FALSE(cli_api_has(user_text(3), "CLI App Mention"));
-  CHECK_FALSE(cli_api_has(user_text(4), "CLI App"));
+  CHECK_FALSE(cli_api_has(user_text(4), "@etc"));
+  CHECK_FALSE(cli_api_has(user_text(4), "CLI App Mention"));
+  CHECK_FALSE(cli_api_has(user_text(5), "CLI App"));
   // Before the runtime block's end, which closes the user's message.
-  CHECK(user_text(3).find("CLI App Attachment")
-        < user_text(3).rfind("[/Runtime Context]"));
+  CHECK(user_text(4).find("CLI App Attachment")
+        < user_text(4).rfind("[/Runtime Context]"));
   auto dir = resolve_sessions_dir(gw.cfg);
   REQUIRE(dir);
   auto snap = load_session(*dir, "websocket:" + chat);
