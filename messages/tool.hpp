@@ -25,7 +25,7 @@ struct tool_spec {
   /// The function definition a model request lists, written once from the
   /// fields above by whoever made the spec ("" = written when needed; see
   /// actors/common/tool_definition.hpp).
-  std::string definition_json;
+  std::string definition_json{};
 };
 
 /// Returns whether consecutive calls of this tool may run side by side.
