@@ -280,16 +280,13 @@ void align_start(entries& es) {
 
 } // namespace
 
-entries govern_entries(const json& messages,
+entries govern_entries(const std::vector<input>& messages,
                        const governor_limits& limits) {
   entries es;
-  if (!messages.is_array())
-    return es;
   es.reserve(messages.size());
   pass p;
-  const auto& arr = messages.get_ref<const json::array_t&>();
-  for (size_t i = 0; i < arr.size(); ++i) {
-    const auto& m = arr[i];
+  for (size_t i = 0; i < messages.size(); ++i) {
+    const auto& m = *messages[i].message;
     auto role = m.is_object() ? m.find("role") : m.end();
     if (role == m.end() || !role->is_string())
       continue; // providers reject such messages outright
@@ -307,7 +304,8 @@ entries govern_entries(const json& messages,
   for (auto& e : es) {
     if (e.k == kind::tool)
       normalise_result(e, limits.max_tool_result_chars);
-    e.tokens = message_tokens(e.get());
+    auto ready = e.owned ? -1 : messages[e.index].tokens;
+    e.tokens = ready >= 0 ? ready : message_tokens(e.get());
   }
   align_start(es);
   auto budget = input_budget(limits);

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/runner/model_message.hpp"
+
 namespace nb {
 
 /// What the governor budgets against.
@@ -57,13 +59,16 @@ nlohmann::json govern_messages(const nlohmann::json& messages,
                                const governor_limits& limits);
 
 /// The same list as compact JSON text (what govern_messages(...).dump()
-/// gives), written without copying the input: the request body's
-/// "messages". `texts`, when it has one entry per element of `messages`,
-/// holds each element's compact JSON text; unchanged messages are then
-/// copied from it instead of serialised again. Never throws ("[]").
+/// gives, invalid UTF-8 replaced), written without copying the input: the
+/// request body's "messages". Never throws ("[]").
 std::string govern_messages_text(const nlohmann::json& messages,
-                                 const governor_limits& limits,
-                                 const std::vector<std::string>* texts
-                                 = nullptr);
+                                 const governor_limits& limits);
+
+/// The same for made messages: each one left unchanged is copied from its
+/// ready text and counted by its ready estimate, so a turn does not
+/// serialise its history again. Never throws ("[]").
+std::string govern_messages_text(
+  const std::vector<shared_model_message>& messages,
+  const governor_limits& limits);
 
 } // namespace nb

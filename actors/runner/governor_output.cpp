@@ -67,10 +67,50 @@ int64_t estimate_message_tokens(const nlohmann::json& message) {
   return governor::message_tokens(message);
 }
 
+namespace {
+
+/// Views of `messages`' elements; none when it is not an array.
+std::vector<governor::input> inputs_of(const nlohmann::json& messages) {
+  std::vector<governor::input> in;
+  if (!messages.is_array())
+    return in;
+  in.reserve(messages.size());
+  for (auto& m : messages)
+    in.push_back({&m, -1});
+  return in;
+}
+
+/// The governed list as compact JSON text; `ready(i)` gives input i's text
+/// when there is one (nullptr: written here).
+template <class Ready>
+std::string governed_text(const governor::entries& es, Ready ready) {
+  size_t reserve = 2;
+  for (auto& e : es) {
+    auto* t = e.owned ? nullptr : ready(e.index);
+    reserve += (t ? t->size() : 256) + 1;
+  }
+  std::string out;
+  out.reserve(reserve);
+  out += '[';
+  for (auto& e : es) {
+    if (out.size() > 1)
+      out += ',';
+    if (auto* t = e.owned ? nullptr : ready(e.index))
+      out += *t;
+    else
+      out += e.get().dump(-1, ' ', false,
+                          nlohmann::json::error_handler_t::replace);
+  }
+  out += ']';
+  return out;
+}
+
+} // namespace
+
 nlohmann::json govern_messages(const nlohmann::json& messages,
                                const governor_limits& limits) {
   try {
-    auto es = governor::govern_entries(messages, limits);
+    auto es = governor::govern_entries(inputs_of(messages), limits);
     auto out = nlohmann::json::array();
     auto& arr = out.get_ref<nlohmann::json::array_t&>();
     arr.reserve(es.size());
@@ -85,30 +125,29 @@ nlohmann::json govern_messages(const nlohmann::json& messages,
 }
 
 std::string govern_messages_text(const nlohmann::json& messages,
-                                 const governor_limits& limits,
-                                 const std::vector<std::string>* texts) {
+                                 const governor_limits& limits) {
   try {
-    auto es = governor::govern_entries(messages, limits);
-    bool cached = texts && texts->size() == messages.size();
-    size_t reserve = 2;
-    if (cached)
-      for (auto& e : es)
-        reserve += e.owned ? 256 : (*texts)[e.index].size() + 1;
-    std::string out;
-    out.reserve(reserve);
-    out += '[';
-    for (auto& e : es) {
-      if (out.size() > 1)
-        out += ',';
-      if (!e.owned && cached)
-        out += (*texts)[e.index];
-      else
-        out += e.get().dump();
-    }
-    out += ']';
-    return out;
+    auto es = governor::govern_entries(inputs_of(messages), limits);
+    return governed_text(es, [](size_t) -> const std::string* {
+      return nullptr;
+    });
   } catch (...) {
     return "[]"; // as govern_messages
+  }
+}
+
+std::string govern_messages_text(
+  const std::vector<shared_model_message>& messages,
+  const governor_limits& limits) {
+  try {
+    std::vector<governor::input> in;
+    in.reserve(messages.size());
+    for (auto& m : messages)
+      in.push_back({&m->message(), m->tokens()});
+    auto es = governor::govern_entries(in, limits);
+    return governed_text(es, [&](size_t i) { return &messages[i]->text(); });
+  } catch (...) {
+    return "[]";
   }
 }
 

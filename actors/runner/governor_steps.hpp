@@ -47,8 +47,15 @@ using entries = std::vector<entry>;
 /// The token estimate of one message (see estimate_tokens()).
 int64_t message_tokens(const nlohmann::json& m);
 
-/// Steps 1-8 over `messages` (an array; anything else gives no entries).
-entries govern_entries(const nlohmann::json& messages,
+/// One input message, and its token estimate when the caller has it
+/// (a model_message's; -1: counted here).
+struct input {
+  const nlohmann::json* message = nullptr;
+  int64_t tokens = -1;
+};
+
+/// Steps 1-8 over `messages`.
+entries govern_entries(const std::vector<input>& messages,
                        const governor_limits& limits);
 
 } // namespace nb::governor

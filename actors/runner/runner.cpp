@@ -46,10 +46,9 @@ void finish(runner_pointer self, std::string final_content,
 
 void add_message(runner_pointer self, json msg) {
   auto& st = self->state;
-  auto text = msg.dump();
-  st.outcome.new_messages.push_back(text);
-  st.message_texts.push_back(std::move(text));
-  st.messages.push_back(std::move(msg));
+  auto made = make_model_message(std::move(msg));
+  st.outcome.new_messages.push_back(made->text());
+  st.messages.push_back(std::move(made));
 }
 
 void tell_user(runner_pointer self, outbound_kind kind, std::string text) {
@@ -133,9 +132,8 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
       // Every call was malformed: say so once, then insist on an answer.
       if (!st.malformed_retry_used) {
         st.malformed_retry_used = true;
-        json note{{"role", "user"}, {"content", texts::malformed_calls_note}};
-        st.message_texts.push_back(note.dump());
-        st.messages.push_back(std::move(note));
+        st.messages.push_back(make_model_message(
+          {{"role", "user"}, {"content", texts::malformed_calls_note}}));
         ++st.iteration;
         model_step(self);
       } else {
@@ -236,6 +234,28 @@ void start(runner_pointer self) {
 
 using namespace runner_steps;
 
+namespace {
+
+/// The turn's messages from a caller's JSON text, each with its text as the
+/// caller wrote it: the model requests are put together from these, not
+/// from the parsed copies. False when the text is not a JSON array.
+bool runner_messages_from_text(runner_state& st, const std::string& text) {
+  auto parsed = nlohmann::json::parse(text, nullptr, false);
+  if (!parsed.is_array())
+    return false;
+  auto texts = json_array_elements(text);
+  bool as_written = texts.size() == parsed.size();
+  st.messages.reserve(parsed.size() + 16);
+  for (size_t i = 0; i < parsed.size(); ++i)
+    st.messages.push_back(
+      as_written ? std::make_shared<const model_message>(
+                     std::move(parsed[i]), std::string{texts[i]})
+                 : make_model_message(std::move(parsed[i])));
+  return true;
+}
+
+} // namespace
+
 runner_actor::behavior_type runner_impl(runner_pointer self,
                                         runner_settings settings) {
   auto& st = self->state;
@@ -251,8 +271,8 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
   st.given_specs = std::move(settings.tool_specs);
   st.model_timeout = settings.model_timeout;
   st.tool_timeout = settings.tool_timeout;
-  if (settings.messages.is_array()) {
-    st.messages = std::move(settings.messages);
+  if (settings.messages) {
+    st.messages = std::move(*settings.messages);
     st.messages_given = true;
   }
   st.meter.start(self, "runner", std::move(settings.stats));
@@ -273,23 +293,9 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
       auto t = self->state.meter.measure();
       auto& st = self->state;
       st.promise = self->make_response_promise<turn_outcome>();
-      if (st.messages_given) {
-        st.message_texts.reserve(st.messages.size() + 16);
-        for (auto& m : st.messages)
-          st.message_texts.push_back(
-            m.dump(-1, ' ', false, json::error_handler_t::replace));
-      } else if (st.messages = json::parse(rq.messages_json, nullptr, false);
-                 st.messages.is_array()) {
-        // Each message's text as the session wrote it: the model requests
-        // are put together from these, not from the parsed copies.
-        auto texts = json_array_elements(rq.messages_json);
-        st.message_texts.reserve(st.messages.size() + 16);
-        if (texts.size() == st.messages.size())
-          st.message_texts.assign(texts.begin(), texts.end());
-        else
-          for (auto& m : st.messages)
-            st.message_texts.push_back(m.dump());
-      } else {
+      // Messages the session made come with their texts; a caller's text
+      // (subagents, tests) is parsed here.
+      if (!st.messages_given && !runner_messages_from_text(st, rq.messages_json)) {
         st.promise.deliver(caf::make_error(errc::turn_failed,
                                            "run_turn: messages are not a JSON array"));
         self->quit();

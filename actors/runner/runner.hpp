@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/runner/model_message.hpp"
 #include "actors/runner/tool_batches.hpp"
 #include "actors/runner/tool_offload.hpp"
 #include "messages/errc.hpp"
@@ -40,11 +42,10 @@ struct runner_state {
 
   run_turn request;
   caf::typed_response_promise<turn_outcome> promise;
-  nlohmann::json messages;     ///< the working copy sent to the model
+  /// The working copy sent to the model: each message with its ready text,
+  /// so each request body is assembled from text, not serialised again.
+  std::vector<shared_model_message> messages;
   bool messages_given = false; ///< handed over at spawn (runner_settings)
-  /// Compact JSON text of each element of `messages`, made once, so each
-  /// request body is assembled from text instead of serialised again.
-  std::vector<std::string> message_texts;
   std::vector<tool_spec> specs;
   /// Handed over at spawn (runner_settings::tool_specs): no list_tools.
   std::shared_ptr<const std::vector<tool_spec>> given_specs;
@@ -104,12 +105,13 @@ struct runner_settings {
   /// The tools front's list as the session keeps it between turns (its
   /// catalog): the turn does not ask the front. Null: it asks (list_tools).
   std::shared_ptr<const std::vector<tool_spec>> tool_specs;
-  /// The turn's messages (a JSON array), handed over by the session that
-  /// built them: run_turn's messages_json is then left empty, and the
-  /// whole replay is neither written out as text nor parsed back for every
-  /// turn (on a long chat that was most of the kernel's work per turn).
-  /// Null: they come as run_turn's messages_json (subagents, tests).
-  nlohmann::json messages;
+  /// The turn's messages, handed over by the session that built them:
+  /// run_turn's messages_json is then left empty. The replayed history's
+  /// are the transcript's own (shared, made when each message was added),
+  /// so no turn writes the history out as text again nor parses it back
+  /// (on a long chat that was most of the kernel's work per turn).
+  /// Not given: they come as run_turn's messages_json (subagents, tests).
+  std::optional<std::vector<shared_model_message>> messages;
   /// The agent's tools.allow / tools.deny for the tools the runner offers
   /// itself (spawn, send_to_agent, create_goal, update_goal), as the tools
   /// front applies them to its own.

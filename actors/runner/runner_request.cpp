@@ -26,8 +26,7 @@ model_request make_request(runner_pointer self, bool with_tools,
   limits.max_output_tokens = st.request.max_tokens > 0 ? st.request.max_tokens
                                                        : 8192;
   limits.max_tool_result_chars = st.offload.max_chars;
-  rq.messages_json = govern_messages_text(st.messages, limits,
-                                          &st.message_texts);
+  rq.messages_json = govern_messages_text(st.messages, limits);
   if (extra_user_prompt) {
     auto& body = rq.messages_json; // "[...]": the prompt goes last
     body.pop_back();

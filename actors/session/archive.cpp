@@ -35,7 +35,7 @@ std::string utf8_prefix(const std::string& s, size_t max) {
 
 } // namespace
 
-size_t replay_start(const std::vector<json>& transcript, size_t archived) {
+size_t replay_start(const transcript_entries& transcript, size_t archived) {
   auto n = transcript.size();
   size_t start = std::min(archived, n);
   if (n - start < min_replay_messages)
@@ -45,7 +45,7 @@ size_t replay_start(const std::vector<json>& transcript, size_t archived) {
   return start;
 }
 
-int64_t replay_tokens(replay_estimate& e, const std::vector<json>& transcript,
+int64_t replay_tokens(replay_estimate& e, const transcript_entries& transcript,
                       size_t base, size_t start, int generation) {
   size_t first = base + std::min(start, transcript.size());
   size_t end = base + transcript.size();
@@ -59,7 +59,7 @@ int64_t replay_tokens(replay_estimate& e, const std::vector<json>& transcript,
   return e.sum;
 }
 
-std::optional<size_t> archive_boundary(const std::vector<json>& transcript,
+std::optional<size_t> archive_boundary(const transcript_entries& transcript,
                                        size_t from, int64_t excess) {
   std::optional<size_t> last_user;
   int64_t tokens = 0;
@@ -74,11 +74,11 @@ std::optional<size_t> archive_boundary(const std::vector<json>& transcript,
   return last_user;
 }
 
-std::string format_for_archive(const std::vector<json>& transcript,
+std::string format_for_archive(const transcript_entries& transcript,
                                size_t from, size_t upto) {
   std::string out;
   for (size_t i = from; i < upto && i < transcript.size(); ++i) {
-    const auto& m = transcript[i];
+    const json& m = transcript[i];
     if (is_command(m))
       continue;
     auto role = role_of(m);

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/session/transcript.hpp"
+
 namespace nb {
 
 struct session_state;
@@ -22,7 +24,7 @@ inline constexpr size_t min_replay_messages = 8;
 /// Where the replay of `transcript` starts: after the archived part
 /// (`archived`), but never later than the last `min_replay_messages`
 /// messages, moved back to a user message.
-size_t replay_start(const std::vector<nlohmann::json>& transcript,
+size_t replay_start(const transcript_entries& transcript,
                     size_t archived);
 
 /// The token estimate of a session's replay (from its start to the end of
@@ -42,7 +44,7 @@ struct replay_estimate {
 /// appended, dropped from the front, or all cleared (a new generation); a
 /// change it cannot follow (the range shrank or moved back) recounts.
 int64_t replay_tokens(replay_estimate& e,
-                      const std::vector<nlohmann::json>& transcript,
+                      const transcript_entries& transcript,
                       size_t base, size_t start, int generation);
 
 /// The index up to which to archive so that about `excess` tokens leave
@@ -50,10 +52,10 @@ int64_t replay_tokens(replay_estimate& e,
 /// tokens before it, else the last user message after `from`. nullopt when
 /// there is no user message to cut at.
 std::optional<size_t> archive_boundary(
-  const std::vector<nlohmann::json>& transcript, size_t from, int64_t excess);
+  const transcript_entries& transcript, size_t from, int64_t excess);
 
 /// Messages [from, upto) as "[time] ROLE: text" lines for the archive.
-std::string format_for_archive(const std::vector<nlohmann::json>& transcript,
+std::string format_for_archive(const transcript_entries& transcript,
                                size_t from, size_t upto);
 
 /// The raw archive entry used when no summary could be made.

@@ -40,7 +40,7 @@ command_reply cmd_history(command_context& ctx) {
   if (ctx.transcript)
     for (auto i = ctx.transcript->rbegin();
          i != ctx.transcript->rend() && static_cast<int>(lines.size()) < n; ++i) {
-      const auto& m = *i;
+      const nlohmann::json& m = *i;
       if (is_command(m))
         continue;
       auto role = role_of(m);

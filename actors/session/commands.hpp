@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/session/model_choice.hpp"
+#include "actors/session/transcript.hpp"
 #include "messages/model.hpp"
 
 namespace nb {
@@ -39,7 +40,7 @@ struct command_context {
   /// The messages held in memory; `earlier_messages` archived ones before
   /// them are in the file only, their recorded usage in `earlier_usage`
   /// (by model: turns, requests, prompt/completion/cached tokens).
-  const std::vector<nlohmann::json>* transcript = nullptr;
+  const transcript_entries* transcript = nullptr;
   size_t earlier_messages = 0;
   const nlohmann::json* earlier_usage = nullptr;
   token_usage last_usage;     ///< of the last finished turn

@@ -97,7 +97,7 @@ struct session_state {
   bool loaded = false;                ///< transcript read from disk
   /// The messages from number `base` of the session file on: those before
   /// are archived and dropped from memory (session_window.cpp).
-  std::vector<nlohmann::json> transcript;
+  transcript_entries transcript;
   size_t base = 0;
   /// The usage the dropped messages recorded, by model (for /stats).
   nlohmann::json earlier_usage = nlohmann::json::object();
@@ -123,6 +123,8 @@ struct session_state {
   int background = 0;
   std::vector<caf::typed_response_promise<bool>> flush_waiters;
   int64_t prompt_tokens = 0; ///< estimate of the last system prompt
+  /// The last turn's system message, made once per change of the prompt.
+  shared_model_message system_message;
   replay_estimate replay; ///< the replay's estimate, kept between turns
   /// The session file's metadata object as loaded; the archive mark is
   /// merged into it so other keys in it survive our writes.
@@ -259,6 +261,8 @@ void save_model_choice(session_pointer self, std::function<void()> then);
 /// completion and cached figures. False when none has usage.
 bool last_recorded_usage(const std::vector<nlohmann::json>& msgs,
                          token_usage& sum, token_usage& context);
+bool last_recorded_usage(const transcript_entries& msgs, token_usage& sum,
+                         token_usage& context);
 
 /// Handles a message that arrived while a turn runs (session_busy.cpp).
 void while_busy(session_pointer self, inbound_msg in);

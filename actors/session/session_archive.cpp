@@ -15,6 +15,7 @@
 #include "actors/runner/context_governor.hpp"
 #include "actors/session/archive.hpp"
 #include "actors/session/archive_worker.hpp"
+#include "actors/session/session_steps.hpp"
 #include "actors/session/transcript.hpp"
 #include "actors/common/blocking_task.hpp"
 #include "actors/common/guard.hpp"
@@ -64,9 +65,7 @@ void write_memory_meta(session_pointer self) {
                                  {"last_active", st.summary_at}};
   session_replace rq{st.key, st.file_meta.dump(), {}};
   rq.keep = st.base; // dropped from memory, still in the file
-  rq.messages.reserve(st.transcript.size());
-  for (auto& m : st.transcript)
-    rq.messages.push_back(m.dump());
+  rq.messages = dump_all(st.transcript);
   st.meta_dirty = false;
   st.meta_writing = true;
   timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(rq))
@@ -169,7 +168,7 @@ void do_compact(session_pointer self) {
   // Idle for long enough (also across a restart: the file's timestamps
   // tell): archive everything not archived yet.
   if (st.cfg.idle_compact_after.count() > 0 && !st.transcript.empty()) {
-    auto& last = st.transcript.back();
+    const json& last = st.transcript.back();
     auto at = last.find("timestamp");
     auto ts = at != last.end() && at->is_string() ? at->get<std::string>()
                                                   : std::string{};

@@ -26,8 +26,9 @@ bool already_stored(session_pointer self, const inbound_msg& in) {
     was = w->get<std::string>();
   auto& tr = self->state.transcript;
   for (auto i = tr.rbegin(); i != tr.rend(); ++i) {
-    auto f = i->find("_inbox");
-    if (f != i->end() && f->is_string()
+    const auto& m = i->message();
+    auto f = m.find("_inbox");
+    if (f != m.end() && f->is_string()
         && (*f == in.inbox_id || (!was.empty() && *f == was)))
       return true;
   }

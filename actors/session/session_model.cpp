@@ -95,12 +95,15 @@ void save_model_choice(session_pointer self, std::function<void()> then) {
       });
 }
 
-bool last_recorded_usage(const std::vector<json>& msgs, token_usage& sum,
-                         token_usage& context) {
+namespace {
+
+template <class Messages>
+bool last_usage_in(const Messages& msgs, token_usage& sum,
+                   token_usage& context) {
   for (auto it = msgs.rbegin(); it != msgs.rend(); ++it) {
-    auto u = it->find("usage");
-    if (role_of(*it) != "assistant" || u == it->end()
-        || !u->is_object())
+    const json& m = *it;
+    auto u = m.find("usage");
+    if (role_of(m) != "assistant" || u == m.end() || !u->is_object())
       continue;
     sum = usage_from(*u, "prompt_tokens");
     context = usage_from(*u, "context_tokens");
@@ -109,6 +112,18 @@ bool last_recorded_usage(const std::vector<json>& msgs, token_usage& sum,
     return true;
   }
   return false;
+}
+
+} // namespace
+
+bool last_recorded_usage(const std::vector<json>& msgs, token_usage& sum,
+                         token_usage& context) {
+  return last_usage_in(msgs, sum, context);
+}
+
+bool last_recorded_usage(const transcript_entries& msgs, token_usage& sum,
+                         token_usage& context) {
+  return last_usage_in(msgs, sum, context);
 }
 
 } // namespace nb

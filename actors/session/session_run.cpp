@@ -21,30 +21,42 @@ using json = nlohmann::json;
 
 namespace {
 
-json model_messages(session_pointer self) {
+/// The system message for `prompt`: the last turn's when the prompt did not
+/// change (compared, so it can never be another prompt's), else a new one.
+shared_model_message system_message(session_pointer self,
+                                    const std::string& prompt) {
+  auto& last = self->state.system_message;
+  if (!last || last->message()["content"] != prompt)
+    last = make_model_message({{"role", "system"}, {"content", prompt}});
+  return last;
+}
+
+std::vector<shared_model_message> model_messages(session_pointer self) {
   auto& st = self->state;
-  json msgs = json::array();
+  std::vector<shared_model_message> msgs;
   if (st.svc.workspace) {
     // Served by the workspace actor at BUILD.
-    msgs.push_back({{"role", "system"}, {"content", st.turn->system_prompt}});
+    msgs.push_back(system_message(self, st.turn->system_prompt));
   } else {
     auto path = std::getenv("PATH");
     prompt_inputs in{st.cfg.workspace, st.turn->message.channel,
                      st.key,           st.summary,
                      st.summary_at,    path ? path : ""};
-    msgs.push_back({{"role", "system"}, {"content", st.prompt.get(in)}});
+    msgs.push_back(system_message(self, st.prompt.get(in)));
   }
-  st.prompt_tokens = estimate_message_tokens(msgs[0]);
+  st.prompt_tokens = msgs[0]->tokens();
   // The transcript already ends with this turn's user message; archived
-  // turns are left out (their summary is in the system prompt).
+  // turns are left out (their summary is in the system prompt). Their
+  // made messages are the transcript's own: nothing is written out again.
   auto history =
     replay_history(st.transcript, st.cfg.replay_limit,
                    replay_start(st.transcript, st.archived - st.base));
-  for (auto& m : history)
-    msgs.push_back(std::move(m));
-  auto& last = msgs.back();
-  if (last.value("role", "") != "user")
+  msgs.reserve(history.size() + 1);
+  msgs.insert(msgs.end(), history.begin(), history.end());
+  if (role_of(msgs.back()->message()) != "user")
     return msgs;
+  // This turn's user message gets its runtime context: a new message.
+  auto last = msgs.back()->message();
   if (!st.turn->user_content.is_null())
     last["content"] = st.turn->user_content;
   // After the user's text, so the prefix stays cacheable.
@@ -67,6 +79,7 @@ json model_messages(session_pointer self) {
     c = c.get<std::string>() + block;
   else if (c.is_array() && !c.empty() && c.back().value("type", "") == "text")
     c.back()["text"] = c.back()["text"].get<std::string>() + block;
+  msgs.back() = make_model_message(std::move(last));
   return msgs;
 }
 

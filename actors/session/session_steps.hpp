@@ -27,10 +27,12 @@ void guarded(session_pointer self, F&& work) {
   }
 }
 
-inline std::vector<std::string> dump_all(const std::vector<nlohmann::json>& msgs) {
+/// Each message's stored text (messages, or a transcript's entries).
+template <class Messages>
+std::vector<std::string> dump_all(const Messages& msgs) {
   std::vector<std::string> out;
   out.reserve(msgs.size());
-  for (auto& m : msgs)
+  for (const nlohmann::json& m : msgs)
     out.push_back(m.dump());
   return out;
 }

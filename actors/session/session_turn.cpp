@@ -37,7 +37,8 @@ void do_restore(session_pointer self) {
       [=](session_snapshot& snap) {
         guarded(self, [&] {
           auto& st = self->state;
-          st.transcript = parse_messages(snap.messages);
+          auto loaded = parse_messages(snap.messages);
+          st.transcript.assign(loaded.begin(), loaded.end());
           load_memory_meta(self, snap.metadata_json);
           load_model_choice(self, snap.metadata_json);
           if (snap.skipped_lines > 0)

@@ -117,11 +117,11 @@ json replayable(const json& m) {
   return out;
 }
 
-std::vector<json> repair_tail(const std::vector<json>& transcript) {
+std::vector<json> repair_tail(const transcript_entries& transcript) {
   std::vector<json> fixes;
   // The last assistant message with tool calls, and the results after it.
   for (size_t i = transcript.size(); i-- > 0;) {
-    const auto& m = transcript[i];
+    const json& m = transcript[i];
     auto role = role_of(m);
     if (role == "tool")
       continue;
@@ -129,9 +129,9 @@ std::vector<json> repair_tail(const std::vector<json>& transcript) {
         && m["tool_calls"].is_array()) {
       std::set<std::string> answered;
       for (size_t k = i + 1; k < transcript.size(); ++k)
-        if (role_of(transcript[k]) == "tool"
-            && transcript[k].value("tool_call_id", json()).is_string())
-          answered.insert(transcript[k]["tool_call_id"].get<std::string>());
+        if (const json& r = transcript[k];
+            role_of(r) == "tool" && r.value("tool_call_id", json()).is_string())
+          answered.insert(r["tool_call_id"].get<std::string>());
       for (auto& call : m["tool_calls"]) {
         if (!call.is_object() || !call.value("id", json()).is_string())
           continue;
@@ -163,22 +163,35 @@ std::vector<json> repair_tail(const std::vector<json>& transcript) {
   return fixes;
 }
 
-json replay_history(const std::vector<json>& transcript, size_t limit,
-                    size_t first) {
+namespace {
+
+shared_model_message replay_of(const json& m) {
+  if (is_command(m))
+    return nullptr;
+  auto r = replayable(m);
+  return r.is_null() ? nullptr : make_model_message(std::move(r));
+}
+
+} // namespace
+
+transcript_entry::transcript_entry(json message) {
+  auto replay = replay_of(message);
+  data_ = std::make_shared<const data>(
+    data{std::move(message), std::move(replay)});
+}
+
+std::vector<shared_model_message> replay_history(
+  const transcript_entries& transcript, size_t limit, size_t first) {
   // From the end back: only the last `limit` replayable messages are
-  // copied, so a long chat's turn does not copy its whole history.
-  std::vector<json> kept;
+  // taken, so a long chat's turn does not walk its whole history.
+  std::vector<shared_model_message> kept;
   for (size_t i = transcript.size(); i-- > first && kept.size() < limit;)
-    if (!is_command(transcript[i]))
-      if (auto m = replayable(transcript[i]); !m.is_null())
-        kept.push_back(std::move(m));
+    if (auto& m = transcript[i].replay())
+      kept.push_back(m);
   // The replay starts with a user message.
-  while (!kept.empty() && role_of(kept.back()) != "user")
+  while (!kept.empty() && role_of(kept.back()->message()) != "user")
     kept.pop_back();
-  json out = json::array();
-  for (auto i = kept.rbegin(); i != kept.rend(); ++i)
-    out.push_back(std::move(*i));
-  return out;
+  return {kept.rbegin(), kept.rend()};
 }
 
 } // namespace nb

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "actors/runner/model_message.hpp"
 
 namespace nb {
 
@@ -20,11 +23,6 @@ inline constexpr const char* interrupted_tool_note
 
 /// Parses stored message texts; texts that are not JSON objects are skipped.
 std::vector<nlohmann::json> parse_messages(const std::vector<std::string>& texts);
-
-/// Returns the messages that make a transcript legal again after a crash:
-/// a result for every tool call of the last assistant message that lacks one,
-/// and an assistant note when the transcript ends on a user message.
-std::vector<nlohmann::json> repair_tail(const std::vector<nlohmann::json>& transcript);
 
 /// The message's role; "" when it has none or it is not a string.
 std::string role_of(const nlohmann::json& m);
@@ -48,10 +46,45 @@ bool is_command(const nlohmann::json& m);
 /// in the file as it was.
 nlohmann::json replayable(const nlohmann::json& m);
 
+/// One message of a session's transcript, fixed from the moment it is
+/// added: the message as stored, and what the model is given for it (its
+/// replayable() form with that form's text, made here, once; null for a
+/// command exchange or a line that cannot be replayed). Nothing changes an
+/// entry: loading, crash repair, a rewrite or a clear make new entries from
+/// messages, so the replay text cannot go stale and nobody has to remember
+/// to invalidate it. Copies share the one made message.
+class transcript_entry {
+public:
+  /// Implicit: a message becomes an entry where it joins a transcript.
+  transcript_entry(nlohmann::json message);
+
+  const nlohmann::json& message() const { return data_->message; }
+  /// Implicit, so the helpers over messages (role_of, is_command...) read
+  /// an entry as its message.
+  operator const nlohmann::json&() const { return data_->message; }
+  const shared_model_message& replay() const { return data_->replay; }
+
+private:
+  struct data {
+    nlohmann::json message;
+    shared_model_message replay;
+  };
+  std::shared_ptr<const data> data_;
+};
+
+/// A session's transcript as it holds it.
+using transcript_entries = std::vector<transcript_entry>;
+
+/// Returns the messages that make a transcript legal again after a crash:
+/// a result for every tool call of the last assistant message that lacks one,
+/// and an assistant note when the transcript ends on a user message.
+std::vector<nlohmann::json> repair_tail(const transcript_entries& transcript);
+
 /// Returns the messages to replay to the model: those from index `start`
 /// on, command exchanges, unreplayable lines and bookkeeping fields
-/// dropped, starting at a user message, at most `limit`.
-nlohmann::json replay_history(const std::vector<nlohmann::json>& transcript,
-                              size_t limit, size_t start = 0);
+/// dropped, starting at a user message, at most `limit`. They are the
+/// entries' own made messages: nothing is copied or written out again.
+std::vector<shared_model_message> replay_history(
+  const transcript_entries& transcript, size_t limit, size_t start = 0);
 
 } // namespace nb

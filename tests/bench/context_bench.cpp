@@ -75,9 +75,9 @@ json transcript() {
 
 void governor_figures(int reps) {
   auto in = transcript();
-  std::vector<std::string> texts;
+  std::vector<nb::shared_model_message> made;
   for (auto& m : in)
-    texts.push_back(m.dump());
+    made.push_back(nb::make_model_message(m));
   auto body = in.dump();
   std::printf("governor, %zu messages (%zu bytes of JSON)\n", in.size(),
               body.size());
@@ -89,10 +89,10 @@ void governor_figures(int reps) {
   const nb::governor_limits tight{200000, 8192, 16000};
   for (auto* lim : {&fits, &tight}) {
     std::string what = lim == &fits ? "fits" : "snipped";
-    auto text = nb::govern_messages_text(in, *lim, &texts);
+    auto text = nb::govern_messages_text(made, *lim);
     std::printf("  %s: %zu bytes sent\n", what.c_str(), text.size());
-    print("request text, cached message texts (" + what + ")",
-          measure(reps, [&] { nb::govern_messages_text(in, *lim, &texts); }));
+    print("request text, made messages' texts (" + what + ")",
+          measure(reps, [&] { nb::govern_messages_text(made, *lim); }));
     print("request text, serialised (" + what + ")",
           measure(reps, [&] { nb::govern_messages_text(in, *lim); }));
     print("JSON copy (" + what + ")",

@@ -274,11 +274,11 @@ TEST_CASE("governor property over random transcripts") {
     auto before = in.dump();
     auto out = govern_messages(in, lim);
     REQUIRE(in.dump() == before);
-    // The request text is the same list, from cached texts or not.
-    std::vector<std::string> texts;
+    // The request text is the same list, from made messages' texts or not.
+    std::vector<nb::shared_model_message> made;
     for (auto& m : in)
-      texts.push_back(m.dump());
-    REQUIRE(nb::govern_messages_text(in, lim, &texts) == out.dump());
+      made.push_back(nb::make_model_message(m));
+    REQUIRE(nb::govern_messages_text(made, lim) == out.dump());
     REQUIRE(nb::govern_messages_text(in, lim) == out.dump());
     REQUIRE(in.dump() == before);
     INFO("round " << round);
@@ -324,22 +324,21 @@ TEST_CASE("a 10000-message transcript governed as request text") {
     in.push_back(result(id, std::string(400, 'r')));
     in.push_back(asst("answer " + std::string(150, 'a')));
   }
-  std::vector<std::string> texts;
+  std::vector<nb::shared_model_message> made;
   for (auto& m : in)
-    texts.push_back(m.dump());
+    made.push_back(nb::make_model_message(m));
   auto before = in.dump();
   governor_limits fits{100000000, 8192, 16000};
   governor_limits tight{200000, 8192, 16000};
-  CHECK(nb::govern_messages_text(in, fits, &texts) == before);
-  auto snipped = nb::govern_messages_text(in, tight, &texts);
+  CHECK(nb::govern_messages_text(made, fits) == before);
+  CHECK(nb::govern_messages_text(in, fits) == before);
+  auto snipped = nb::govern_messages_text(made, tight);
   auto parsed = json::parse(snipped);
   CHECK(parsed == govern_messages(in, tight));
   CHECK(parsed.size() < in.size());
   CHECK(parsed[0]["role"] == "system");
   CHECK(parsed[1]["role"] == "user");
   CHECK(nb::estimate_tokens(parsed) <= nb::input_budget(tight));
-  // Texts that do not match the list are not trusted.
-  texts.pop_back();
-  CHECK(nb::govern_messages_text(in, fits, &texts) == before);
+  CHECK(snipped == nb::govern_messages_text(in, tight));
   CHECK(in.dump() == before);
 }

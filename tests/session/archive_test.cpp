@@ -15,8 +15,8 @@ json msg(const char* role, std::string text) {
 }
 
 /// user/assistant pairs: u0 a0 u1 a1 ...
-std::vector<json> pairs(int n, size_t size = 10) {
-  std::vector<json> out;
+nb::transcript_entries pairs(int n, size_t size = 10) {
+  nb::transcript_entries out;
   for (int i = 0; i < n; ++i) {
     out.push_back(msg("user", "u" + std::to_string(i) + std::string(size, '.')));
     out.push_back(msg("assistant", "a" + std::to_string(i)));
@@ -39,7 +39,7 @@ TEST_CASE("replay starts after the archive but keeps eight messages") {
 
 TEST_CASE("the replay's estimate follows appends, a moving start, drops and /new") {
   // What a full recount gives: the reference for every step below.
-  auto recount = [](const std::vector<json>& t, size_t start) {
+  auto recount = [](const nb::transcript_entries& t, size_t start) {
     int64_t sum = 0;
     for (size_t i = start; i < t.size(); ++i)
       sum += nb::estimate_message_tokens(t[i]);
@@ -56,7 +56,7 @@ TEST_CASE("the replay's estimate follows appends, a moving start, drops and /new
   // The start moves forward (an archive): the messages it passed go.
   CHECK(nb::replay_tokens(e, t, 0, 6, 0) == recount(t, 6));
   // The first 4 messages are dropped from memory (base 4): same sum.
-  std::vector<json> held(t.begin() + 4, t.end());
+  nb::transcript_entries held(t.begin() + 4, t.end());
   CHECK(nb::replay_tokens(e, held, 4, 2, 0) == recount(held, 2));
   // The start moves back (a mark read anew): counted again from there.
   CHECK(nb::replay_tokens(e, held, 4, 0, 0) == recount(held, 0));
@@ -65,7 +65,7 @@ TEST_CASE("the replay's estimate follows appends, a moving start, drops and /new
   fresh.resize(held.size(), msg("user", "x"));
   CHECK(nb::replay_tokens(e, fresh, 0, 0, 1) == recount(fresh, 0));
   // Cleared within the same generation (the file emptied): recounted.
-  std::vector<json> one{msg("user", "again")};
+  nb::transcript_entries one{msg("user", "again")};
   CHECK(nb::replay_tokens(e, one, 0, 0, 1) == recount(one, 0));
 }
 
@@ -73,7 +73,7 @@ TEST_CASE("the archive boundary is a user message past the excess") {
   auto t = pairs(6, 400); // each pair ~ 110 tokens
   auto cut = nb::archive_boundary(t, 0, 200);
   REQUIRE(cut);
-  CHECK(t[*cut]["role"] == "user");
+  CHECK(t[*cut].message()["role"] == "user");
   CHECK(*cut >= 2);
   auto cut2 = nb::archive_boundary(t, 0, 1000000);
   REQUIRE(cut2);
@@ -82,13 +82,14 @@ TEST_CASE("the archive boundary is a user message past the excess") {
 }
 
 TEST_CASE("archive text names roles and tools and leaves commands out") {
-  std::vector<json> t{msg("user", "list files"),
-                      {{"role", "assistant"}, {"content", nullptr},
-                       {"tool_calls", json::array({{{"id", "c1"},
-                         {"function", {{"name", "exec"}, {"arguments", "{}"}}}}})}},
-                      msg("tool", "a.txt"), msg("assistant", "one file"),
-                      msg("user", "/help")};
-  t.back()["_command"] = true;
+  auto help = msg("user", "/help");
+  help["_command"] = true;
+  nb::transcript_entries t{msg("user", "list files"),
+                           json{{"role", "assistant"}, {"content", nullptr},
+                                {"tool_calls", json::array({{{"id", "c1"},
+                                  {"function", {{"name", "exec"}, {"arguments", "{}"}}}}})}},
+                           msg("tool", "a.txt"), msg("assistant", "one file"),
+                           help};
   auto text = nb::format_for_archive(t, 0, t.size());
   CHECK(text == "[2026-03-04 05:06] USER: list files\n"
                 "ASSISTANT [tools: exec]\n"

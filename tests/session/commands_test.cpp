@@ -72,7 +72,7 @@ TEST_CASE("stop and new ask the session to act") {
 }
 
 TEST_CASE("status shows model tokens context session uptime and tasks") {
-  std::vector<json> transcript(7, json{{"role", "user"}, {"content", "x"}});
+  nb::transcript_entries transcript(7, json{{"role", "user"}, {"content", "x"}});
   nb::command_context ctx;
   ctx.session_key = "telegram:42";
   ctx.model = "test-model";
@@ -93,16 +93,16 @@ TEST_CASE("status shows model tokens context session uptime and tasks") {
 }
 
 TEST_CASE("history shows the last n user and assistant messages") {
-  std::vector<json> tr;
+  nb::transcript_entries tr;
   for (int i = 0; i < 30; ++i) {
-    tr.push_back({{"role", "user"}, {"content", "q" + std::to_string(i)}});
-    tr.push_back({{"role", "assistant"}, {"content", nullptr},
-                  {"tool_calls", json::array()}});
-    tr.push_back({{"role", "tool"}, {"content", "r"}, {"tool_call_id", "c"}});
-    tr.push_back({{"role", "assistant"}, {"content", "a" + std::to_string(i)}});
+    tr.push_back(json{{"role", "user"}, {"content", "q" + std::to_string(i)}});
+    tr.push_back(json{{"role", "assistant"}, {"content", nullptr},
+                      {"tool_calls", json::array()}});
+    tr.push_back(json{{"role", "tool"}, {"content", "r"}, {"tool_call_id", "c"}});
+    tr.push_back(json{{"role", "assistant"}, {"content", "a" + std::to_string(i)}});
   }
-  tr.push_back({{"role", "user"}, {"content", "/status"}, {"_command", true}});
-  tr.push_back({{"role", "assistant"}, {"content", std::string(500, 'z')}});
+  tr.push_back(json{{"role", "user"}, {"content", "/status"}, {"_command", true}});
+  tr.push_back(json{{"role", "assistant"}, {"content", std::string(500, 'z')}});
   nb::command_context ctx;
   ctx.transcript = &tr;
   auto t = run("/history 3", ctx).text;
@@ -113,7 +113,7 @@ TEST_CASE("history shows the last n user and assistant messages") {
   CHECK(run("/history", ctx).text.find("Last 10 message(s)") == 0);
   CHECK(run("/history 500", ctx).text.find("Last 50 message(s)") == 0);
   CHECK(run("/history many", ctx).text.find("Usage: /history [n]") == 0);
-  std::vector<json> empty;
+  nb::transcript_entries empty;
   ctx.transcript = &empty;
   CHECK(run("/history", ctx).text == "No messages in this conversation yet.");
 }

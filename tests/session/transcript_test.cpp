@@ -23,16 +23,24 @@ json result(const char* id) {
   return {{"role", "tool"}, {"tool_call_id", id}, {"name", "exec"}, {"content", "ok"}};
 }
 
+/// The replay as a JSON array of its messages.
+json replayed(const nb::transcript_entries& t, size_t limit, size_t start = 0) {
+  json out = json::array();
+  for (auto& m : nb::replay_history(t, limit, start))
+    out.push_back(m->message());
+  return out;
+}
+
 } // namespace
 
 TEST_CASE("a finished transcript needs no repair") {
-  std::vector<json> t{user("hi"), assistant("hello")};
+  nb::transcript_entries t{user("hi"), assistant("hello")};
   CHECK(nb::repair_tail(t).empty());
   CHECK(nb::repair_tail({}).empty());
 }
 
 TEST_CASE("a dangling user message gets an interruption note") {
-  std::vector<json> t{user("hi"), assistant("hello"), user("and now?")};
+  nb::transcript_entries t{user("hi"), assistant("hello"), user("and now?")};
   auto fixes = nb::repair_tail(t);
   REQUIRE(fixes.size() == 1);
   CHECK(fixes[0]["role"] == "assistant");
@@ -40,7 +48,7 @@ TEST_CASE("a dangling user message gets an interruption note") {
 }
 
 TEST_CASE("tool calls without results get synthetic results then a note") {
-  std::vector<json> t{user("run two"), calls({"a", "b"}), result("a")};
+  nb::transcript_entries t{user("run two"), calls({"a", "b"}), result("a")};
   auto fixes = nb::repair_tail(t);
   REQUIRE(fixes.size() == 2);
   CHECK(fixes[0]["role"] == "tool");
@@ -58,9 +66,9 @@ TEST_CASE("command exchanges are ignored by repair and replay") {
   cmd_user["_command"] = true;
   json cmd_reply = assistant("Commands: ...");
   cmd_reply["_command"] = true;
-  std::vector<json> t{user("hi"), assistant("hello"), cmd_user, cmd_reply};
+  nb::transcript_entries t{user("hi"), assistant("hello"), cmd_user, cmd_reply};
   CHECK(nb::repair_tail(t).empty());
-  auto replay = nb::replay_history(t, 100);
+  auto replay = replayed(t, 100);
   REQUIRE(replay.size() == 2);
   CHECK(replay[1]["content"] == "hello");
 }
@@ -70,16 +78,16 @@ TEST_CASE("replay starts at a user message and drops bookkeeping fields") {
   json u = user("question");
   u["timestamp"] = "2026-01-01T00:00:00Z";
   u["_runtime"] = 1;
-  std::vector<json> t{first, result("x"), u, calls({"c1"}), result("c1"),
+  nb::transcript_entries t{first, result("x"), u, calls({"c1"}), result("c1"),
                       assistant("answer")};
-  auto replay = nb::replay_history(t, 100);
+  auto replay = replayed(t, 100);
   REQUIRE(replay.size() == 4);
   CHECK(replay[0]["role"] == "user");
   CHECK_FALSE(replay[0].contains("timestamp"));
   CHECK_FALSE(replay[0].contains("_runtime"));
   CHECK(replay[1]["tool_calls"][0]["id"] == "c1");
   // A limit that cuts into a tool group moves the start to a user message.
-  auto cut = nb::replay_history(t, 2);
+  auto cut = replayed(t, 2);
   CHECK(cut.empty());
 }
 
@@ -88,7 +96,7 @@ TEST_CASE("a long chat replays its last messages from a user message on") {
   // only the tail within the limit is replayed, starting at a user message.
   json cmd = user("/status");
   cmd["_command"] = true;
-  std::vector<json> t;
+  nb::transcript_entries t;
   for (int i = 0; i < 3000; ++i) {
     auto n = std::to_string(i);
     auto id = "c" + n;
@@ -99,17 +107,17 @@ TEST_CASE("a long chat replays its last messages from a user message on") {
     if (i % 7 == 0)
       t.push_back(cmd);
   }
-  auto replay = nb::replay_history(t, 10);
+  auto replay = replayed(t, 10);
   // The last ten replayable messages are ...q2997's result, a2997, then
   // q2998..a2999 (eight); the first user message among them is q2998.
   REQUIRE(replay.size() == 8);
   CHECK(replay[0]["content"] == "q2998");
   CHECK(replay[7]["content"] == "a2999");
   // From a later start only what follows it counts.
-  auto from = nb::replay_history(t, 200, t.size() - 3);
+  auto from = replayed(t, 200, t.size() - 3);
   REQUIRE(from.empty()); // a tool call, its result, an answer: no user
-  CHECK(nb::replay_history(t, 0).empty());
-  CHECK(nb::replay_history(t, 10, t.size() + 5).empty());
+  CHECK(replayed(t, 0).empty());
+  CHECK(replayed(t, 10, t.size() + 5).empty());
 }
 
 TEST_CASE("parse_messages keeps objects and skips the rest") {
@@ -146,11 +154,11 @@ TEST_CASE("hostile session lines are skipped or repaired in the replay") {
   json stamped = assistant("done");
   stamped["timestamp"] = 12;
   stamped["name"] = json::array();
-  std::vector<json> t{user("hi"), hacker, no_role, numeric_role, yes_command,
+  nb::transcript_entries t{user("hi"), hacker, no_role, numeric_role, yes_command,
                       object_content, number_content, bad_parts, bad_calls,
                       result("c1"), orphan_tool, stamped};
   CHECK(nb::repair_tail(t).empty());
-  auto replay = nb::replay_history(t, 100);
+  auto replay = replayed(t, 100);
   std::vector<std::string> roles;
   for (auto& m : replay) {
     roles.push_back(m["role"].get<std::string>());
@@ -177,4 +185,30 @@ TEST_CASE("hostile session lines are skipped or repaired in the replay") {
   CHECK_FALSE(nb::is_command(yes_command));
   CHECK(nb::replayable(hacker).is_null());
   CHECK(nb::replayable(json("not an object")).is_null());
+}
+
+TEST_CASE("an entry's replay is made once, when it is added, and shared") {
+  json u = user("question");
+  u["timestamp"] = "2026-01-01T00:00:00";
+  json cmd = user("/status");
+  cmd["_command"] = true;
+  nb::transcript_entries t{u, calls({"c1"}), result("c1"), assistant("answer"),
+                           cmd};
+  // The replay form without bookkeeping, and its text written with it.
+  auto& r = t[0].replay();
+  REQUIRE(r);
+  CHECK(r->message() == nb::replayable(u));
+  CHECK(r->text() == nb::replayable(u).dump());
+  CHECK(t[0].message() == u); // the stored message is kept as it was
+  CHECK_FALSE(t[4].replay()); // a command exchange is never replayed
+  // Two turns' replays and a copy of the transcript (a rewrite's) hand out
+  // the same made messages: nothing is written out again.
+  auto first = nb::replay_history(t, 100);
+  auto copy = t;
+  auto second = nb::replay_history(copy, 100);
+  REQUIRE(first.size() == 4);
+  REQUIRE(second.size() == 4);
+  for (size_t i = 0; i < first.size(); ++i)
+    CHECK(first[i].get() == second[i].get());
+  CHECK(first[0].get() == r.get());
 }
