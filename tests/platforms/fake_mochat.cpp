@@ -64,7 +64,27 @@ void fake_mochat::impl::client_frame(chan::ws_connection& c,
   c.send("43" + id + json::array({answer}).dump());
 }
 
+void fake_mochat::impl::hold_silent(chan::ws_connection& c) {
+  std::unique_lock<std::mutex> g{mx};
+  ++silent_held;
+  cv.notify_all();
+  while (!closing.load() && c.is_open()) {
+    g.unlock();
+    c.read(std::chrono::milliseconds(50));
+    g.lock();
+  }
+  --silent_held;
+  cv.notify_all();
+}
+
 void fake_mochat::impl::serve(chan::ws_connection& c) {
+  bool quiet = false;
+  {
+    std::lock_guard<std::mutex> g{mx};
+    quiet = silent;
+  }
+  if (quiet)
+    return hold_silent(c);
   auto sid = "sid" + std::to_string(connections + 1);
   c.send("0"
          + json{{"sid", sid},
@@ -253,6 +273,21 @@ void fake_mochat::stop_pings(bool on) {
   impl_->pings = !on;
 }
 
+void fake_mochat::silent_socket(bool on) {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  impl_->silent = on;
+}
+
+int fake_mochat::silent_sockets() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->silent_held;
+}
+
+bool fake_mochat::wait_silent_sockets(int n, std::chrono::milliseconds t) const {
+  std::unique_lock<std::mutex> g{impl_->mx};
+  return impl_->cv.wait_for(g, t, [&] { return impl_->silent_held >= n; });
+}
+
 void fake_mochat::limit_sends(int n) {
   std::lock_guard<std::mutex> g{impl_->mx};
   impl_->limited = n;
@@ -334,6 +369,11 @@ bool fake_mochat::wait_polls(size_t watches, size_t panel_reads,
     return impl_->watches.size() >= watches
            && impl_->panel_reads.size() >= panel_reads;
   });
+}
+
+bool fake_mochat::wait_held_watches(int n, std::chrono::milliseconds t) const {
+  std::unique_lock<std::mutex> g{impl_->mx};
+  return impl_->cv.wait_for(g, t, [&] { return impl_->held_watches >= n; });
 }
 
 } // namespace nb::test

@@ -56,6 +56,13 @@ public:
   /// Refuses (HTTP 503) every Socket.IO handshake while on, dropping the
   /// connection there is: the client must poll over HTTP.
   void refuse_socket(bool on);
+  /// While on, takes each new WebSocket and says nothing on it (no
+  /// Engine.IO open packet): a socket server that hangs.
+  void silent_socket(bool on);
+  /// Silent sockets held open right now (the client still waiting), and
+  /// a wait for `n` of them.
+  int silent_sockets() const;
+  bool wait_silent_sockets(int n, std::chrono::milliseconds t) const;
   /// Answers the polling endpoints 503 while on.
   void fail_polls(bool on);
   /// Stops (or resumes) sending pings: the client must notice.
@@ -86,6 +93,9 @@ public:
   /// reads came in.
   bool wait_polls(size_t watches, size_t panel_reads,
                   std::chrono::milliseconds t) const;
+  /// Waits until `n` session watches are held at once (long polls waiting
+  /// for news together).
+  bool wait_held_watches(int n, std::chrono::milliseconds t) const;
 
 private:
   struct impl;

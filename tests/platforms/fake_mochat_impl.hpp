@@ -33,6 +33,8 @@ struct fake_mochat::impl {
   std::vector<std::pair<std::string, json>> unacked_panel; ///< id, payload
   std::map<int64_t, std::string> outstanding; ///< ack id -> panel message id
   bool drop_now = false, pings = true, refuse = false, polls_fail = false;
+  bool silent = false; ///< WebSockets taken and never spoken to
+  int silent_held = 0; ///< such connections open right now
   int connections = 0, refused = 0, pongs = 0;
   size_t acked = 0;
   std::vector<json> subscriptions;
@@ -43,6 +45,7 @@ struct fake_mochat::impl {
   std::map<std::string, std::vector<json>> panel_logs; ///< panel -> messages
   std::map<std::string, std::string> panel_group;
   std::vector<json> watches, panel_reads;
+  int held_watches = 0; ///< long polls waiting for news right now
   httplib::Server rest;
   std::thread rest_thread;
   int rest_port = 0;
@@ -100,6 +103,8 @@ struct fake_mochat::impl {
   json subscribe(const json& req);
   void client_frame(chan::ws_connection& c, const std::string& f);
   void serve(chan::ws_connection& c);
+  /// A silent socket: held open without a word until the client goes.
+  void hold_silent(chan::ws_connection& c);
 
   /// The REST routes (fake_mochat_rest.cpp).
   void install_routes();

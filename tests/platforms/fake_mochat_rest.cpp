@@ -66,8 +66,11 @@ void fake_mochat::impl::on_watch(const httplib::Request& req,
   auto cursor = body["cursor"].get<int64_t>();
   auto limit = body["limit"].get<size_t>();
   // Held until the log has something after the cursor, or timeoutMs.
+  ++held_watches;
+  cv.notify_all();
   cv.wait_for(g, std::chrono::milliseconds(body["timeoutMs"].get<int64_t>()),
               [&] { return closing.load() || latest(id) > cursor; });
+  --held_watches;
   json events = json::array();
   auto next = cursor;
   for (auto& ev : logs[id])

@@ -3,7 +3,9 @@
 // attachments going out as the original sends them.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "actors/channels/mochat/mochat_config.hpp"
 #include "actors/channels/mochat/mochat_event.hpp"
@@ -31,6 +33,20 @@ json stored_cursors(const mochat_probe& t) {
 
 json meta_json(const inbound_msg& m) {
   return json::parse(m.metadata_json);
+}
+
+/// This process's threads whose names start with "mochat." (the adapter
+/// names its own; asio's resolver threads take the name of the thread
+/// that made them).
+int mochat_threads() {
+  int n = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream f{task.path() / "comm"};
+    std::string name;
+    std::getline(f, name);
+    n += name.rfind("mochat.", 0) == 0 ? 1 : 0;
+  }
+  return n;
 }
 
 } // namespace
@@ -148,6 +164,69 @@ TEST_CASE("mochat polls over HTTP while the socket is refused") {
   CHECK(t.api.sends()[0]["groupId"] == "g1");
 }
 
+TEST_CASE("mochat polls many targets at once from a few threads") {
+  mochat_probe t;
+  t.api.refuse_socket(true);
+  json sessions = json::array(), panels = json::array();
+  for (int i = 1; i <= 6; ++i)
+    sessions.push_back("session_" + std::to_string(i));
+  for (int i = 1; i <= 3; ++i)
+    panels.push_back("panel-" + std::to_string(i));
+  auto keys = polling_keys;
+  keys["sessions"] = sessions;
+  keys["panels"] = panels;
+  keys["watchTimeoutMs"] = 5000; // held long enough to be seen together
+  t.start(keys);
+  // Every session's long poll waits at the server at the same time, and
+  // every panel is read.
+  REQUIRE(t.api.wait_held_watches(6, 15s));
+  REQUIRE(eventually(
+    [&] {
+      std::set<std::string> read;
+      for (const auto& r : t.api.panel_reads())
+        read.insert(r.value("panelId", ""));
+      return read.size() == 3;
+    },
+    10s));
+  // Nine targets; the adapter's threads are its loop, a socket attempt and
+  // asio's resolvers, whatever the number of targets (one per target
+  // before).
+  auto threads = mochat_threads();
+  MESSAGE("mochat threads while polling 9 targets: " << threads);
+  CHECK(threads >= 1);
+  CHECK(threads <= 4);
+
+  for (int i = 1; i <= 6; ++i)
+    t.api.push_session("session_" + std::to_string(i), "u" + std::to_string(i),
+                       "hello " + std::to_string(i), "m" + std::to_string(i));
+  for (int i = 1; i <= 3; ++i)
+    t.api.push_panel("panel-" + std::to_string(i), "g" + std::to_string(i),
+                     "u9", "panel " + std::to_string(i),
+                     "pm" + std::to_string(i), true);
+  std::multiset<std::string> chats;
+  for (int i = 0; i < 9; ++i) {
+    auto m = t.next_inbound();
+    REQUIRE(m);
+    chats.insert(m->chat_id);
+  }
+  CHECK_FALSE(t.next_inbound(500ms)); // nothing twice
+  std::multiset<std::string> expected;
+  for (const auto& s : sessions)
+    expected.insert(s.get<std::string>());
+  for (const auto& p : panels)
+    expected.insert(p.get<std::string>());
+  CHECK(chats == expected);
+  CHECK(eventually(
+    [&] {
+      auto c = stored_cursors(t).value("cursors", json::object());
+      for (const auto& s : sessions)
+        if (c.value(s.get<std::string>(), 0) != 1)
+          return false;
+      return true;
+    },
+    5s));
+}
+
 TEST_CASE("mochat goes from socket to polling and back, nothing lost or "
           "repeated") {
   mochat_probe t;
@@ -190,6 +269,29 @@ TEST_CASE("mochat goes from socket to polling and back, nothing lost or "
   CHECK(t.api.watches().size() == watches);
   CHECK(t.wait_state("connected"));
   CHECK(t.status().detail.find("HTTP polling") == std::string::npos);
+}
+
+TEST_CASE("mochat polls on while a socket attempt hangs") {
+  mochat_probe t;
+  t.api.refuse_socket(true);
+  auto keys = polling_keys;
+  keys["socketConnectTimeoutMs"] = 120000; // far beyond the test's patience
+  t.start(keys);
+  REQUIRE(t.api.wait_polls(2, 1, 10s));
+  REQUIRE(t.wait_state("connected")); // by polling
+  // The socket server now takes connections and never speaks: the next
+  // attempt waits for the Engine.IO open packet up to the connect timeout.
+  t.api.silent_socket(true);
+  t.api.refuse_socket(false);
+  REQUIRE(t.api.wait_silent_sockets(1, 10s));
+  t.api.push_session("session_a", "u1", "while the socket hangs", "h1");
+  auto a = t.next_inbound();
+  REQUIRE(a);
+  CHECK(a->content == "while the socket hangs");
+  // It came by polling while the attempt still waited on its socket.
+  CHECK(t.api.silent_sockets() == 1);
+  CHECK(t.api.connections() == 0);
+  CHECK(t.status().detail.find("HTTP polling") != std::string::npos);
 }
 
 TEST_CASE("mochat polling with a refused token stops with the key named") {

@@ -90,25 +90,36 @@ http_reply http_endpoint::call(const std::string& method,
     for (const auto& [name, value] : res->headers) {
       out.headers.emplace(ascii_lower(name), value);
     }
-    if (res->has_header("Retry-After")) {
-      try {
-        out.retry_after_s = std::stod(res->get_header_value("Retry-After"));
-      } catch (const std::exception&) {
-        out.retry_after_s = 0;
-      }
-    }
   } catch (const std::exception& e) {
     out.error = e.what();
     return out;
   }
-  if (!out.body.empty()) {
+  finish_reply(out);
+  return out;
+}
+
+void finish_reply(http_reply& r) {
+  if (auto it = r.headers.find("retry-after"); it != r.headers.end()) {
     try {
-      out.json = nlohmann::json::parse(out.body);
+      r.retry_after_s = std::stod(it->second);
     } catch (const std::exception&) {
-      out.json = nullptr;
+      r.retry_after_s = 0;
     }
   }
-  return out;
+  if (!r.body.empty()) {
+    try {
+      r.json = nlohmann::json::parse(r.body);
+    } catch (const std::exception&) {
+      r.json = nullptr;
+    }
+  }
+}
+
+double rate_limit_wait_s(const http_reply& r) {
+  if (r.json.is_object() && r.json.contains("retry_after")
+      && r.json["retry_after"].is_number())
+    return r.json["retry_after"].get<double>();
+  return r.retry_after_s;
 }
 
 std::string download_file(const std::string& url, const std::string& dest,
@@ -188,10 +199,7 @@ http_reply call_waiting_out_429(
     auto r = endpoint.call(method, path, body, headers, timeout);
     if (r.status != 429 || attempt >= attempts)
       return r;
-    double wait = r.retry_after_s;
-    if (r.json.is_object() && r.json.contains("retry_after")
-        && r.json["retry_after"].is_number())
-      wait = r.json["retry_after"].get<double>();
+    double wait = rate_limit_wait_s(r);
     if (wait > max_wait_s)
       return r;
     std::this_thread::sleep_for(std::chrono::milliseconds(

@@ -76,6 +76,15 @@ http_reply call_waiting_out_429(
   double max_wait_s = 20, int attempts = 3,
   std::chrono::seconds timeout = std::chrono::seconds(30));
 
+/// Completes a reply whose status, body and headers (lower-case names) are
+/// in: the body read as JSON (null when it is not), the Retry-After
+/// header's seconds.
+void finish_reply(http_reply& r);
+
+/// How long a 429 asks to wait, in seconds: the JSON body's "retry_after"
+/// (Discord, Telegram) or the Retry-After header.
+double rate_limit_wait_s(const http_reply& r);
+
 using nb::url_encode; // actors/common/strings.hpp
 
 } // namespace nb::chan

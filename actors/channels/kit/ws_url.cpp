@@ -2,14 +2,17 @@
 
 namespace nb::chan {
 
-bool parse_ws_url(const std::string& url, ws_url& out) {
+namespace {
+
+bool split_web_url(const std::string& url, const char* plain,
+                   const char* secure, ws_url& out) {
   auto p = url.find("://");
   if (p == std::string::npos)
     return false;
   auto scheme = url.substr(0, p);
-  if (scheme != "ws" && scheme != "wss")
+  if (scheme != plain && scheme != secure)
     return false;
-  out.tls = scheme == "wss";
+  out.tls = scheme == secure;
   auto rest = url.substr(p + 3);
   auto slash = rest.find_first_of("/?");
   auto hostport = rest.substr(0, slash);
@@ -25,6 +28,16 @@ bool parse_ws_url(const std::string& url, ws_url& out) {
     out.port = out.tls ? "443" : "80";
   }
   return !out.host.empty();
+}
+
+} // namespace
+
+bool parse_ws_url(const std::string& url, ws_url& out) {
+  return split_web_url(url, "ws", "wss", out);
+}
+
+bool parse_http_url(const std::string& url, ws_url& out) {
+  return split_web_url(url, "http", "https", out);
 }
 
 } // namespace nb::chan

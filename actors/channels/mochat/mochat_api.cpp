@@ -8,14 +8,22 @@ using nlohmann::json;
 
 rest_api::rest_api(const mochat_config& cfg) : cfg_(cfg), http_(cfg.base_url) {}
 
+std::map<std::string, std::string> api_headers(const mochat_config& cfg) {
+  return {{"X-Claw-Token", cfg.claw_token}, {"Accept", "application/json"}};
+}
+
+std::string api_body(const json& body) {
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 api_answer rest_api::post(const std::string& path, const json& body,
                           std::chrono::seconds timeout) {
+  return read_api_answer(chan::call_waiting_out_429(
+    http_, "POST", path, api_body(body), api_headers(cfg_), 20, 3, timeout));
+}
+
+api_answer read_api_answer(const chan::http_reply& r) {
   api_answer out;
-  auto r = chan::call_waiting_out_429(
-    http_, "POST", path,
-    body.dump(-1, ' ', false, json::error_handler_t::replace),
-    {{"X-Claw-Token", cfg_.claw_token}, {"Accept", "application/json"}}, 20,
-    3, timeout);
   if (r.status == 0) {
     out.error = r.error.empty() ? "no answer" : r.error;
     return out;

@@ -3,6 +3,7 @@
 // Blocking: one instance per thread (the socket loop, the sender).
 #pragma once
 
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,15 @@ struct api_answer {
   std::string error;      ///< "" when Mochat accepted the call
   bool bad_token = false; ///< refused for the token (HTTP 401/403)
 };
+
+/// The headers every claw REST call carries (the agent's X-Claw-Token).
+std::map<std::string, std::string> api_headers(const mochat_config& cfg);
+
+/// A call's JSON body as sent (invalid UTF-8 replaced).
+std::string api_body(const nlohmann::json& body);
+
+/// A reply read through Mochat's {code, data} envelope.
+api_answer read_api_answer(const chan::http_reply& r);
 
 class rest_api {
 public:

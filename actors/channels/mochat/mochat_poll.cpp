@@ -1,11 +1,6 @@
 #include "actors/channels/mochat/mochat_poll.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
-
-#include "actors/channels/kit/stop_flag.hpp"
-#include "actors/common/thread_name.hpp"
 
 namespace nb::mochat {
 
@@ -14,7 +9,7 @@ using std::chrono::milliseconds;
 
 namespace {
 
-std::string poll_worker_key(const std::string& target, target_kind kind) {
+std::string poll_target_key(const std::string& target, target_kind kind) {
   return (kind == target_kind::panel ? "panel:" : "session:") + target;
 }
 
@@ -35,124 +30,97 @@ std::pair<std::string, json> poll_request(const mochat_config& cfg,
            {"limit", std::clamp<int64_t>(cfg.watch_limit, 1, 100)}}};
 }
 
-struct poll_workers::worker {
-  worker(const mochat_config& cfg, std::string id, target_kind k)
-      : target(std::move(id)), kind(k), api(cfg) {}
+poller::poller(const mochat_config& cfg) : cfg_(cfg), http_(cfg.base_url) {}
 
-  std::string target;
-  target_kind kind;
-  rest_api api; ///< used by the worker's thread only (abort from others)
-  chan::stop_flag stop;
-  std::atomic<bool> polling{false}, done{false};
-  // Guarded by poll_workers::mx_.
-  bool go = true;
-  bool at_once = false;
-  int64_t cursor = 0;
-  milliseconds pause{0};
-  std::thread thread;
-};
-
-poll_workers::poll_workers(const mochat_config& cfg) : cfg_(cfg) {}
-
-poll_workers::~poll_workers() {
-  stop();
-}
-
-void poll_workers::ensure(const std::string& target, target_kind kind,
-                          int64_t cursor, bool at_once) {
-  auto key = poll_worker_key(target, kind);
-  if (workers_.count(key))
+void poller::ensure(const std::string& target, target_kind kind,
+                    int64_t cursor, bool at_once) {
+  auto key = poll_target_key(target, kind);
+  if (targets_.count(key))
     return;
-  auto w = std::make_unique<worker>(cfg_, target, kind);
-  w->cursor = cursor;
-  w->at_once = at_once;
-  auto* raw = w.get();
-  {
-    std::lock_guard<std::mutex> g{mx_};
-    workers_.emplace(key, std::move(w));
+  polled_target t;
+  t.id = target;
+  t.kind = kind;
+  t.cursor = cursor;
+  t.at_once = at_once;
+  t.due = steady::now();
+  targets_.emplace(key, std::move(t));
+}
+
+void poller::launch_due(steady::time_point now) {
+  for (auto& [key, t] : targets_) {
+    if (!t.due || *t.due > now)
+      continue;
+    t.due.reset();
+    auto [path, body] = poll_request(cfg_, t.id, t.kind, t.cursor, t.at_once);
+    // The session's long poll may be held watchTimeoutMs; the read waits a
+    // little longer than that for the answer.
+    auto timeout = std::chrono::seconds(
+      t.kind == target_kind::session ? cfg_.watch_timeout_ms / 1000 + 15 : 30);
+    auto tag = next_tag_++;
+    tags_[tag] = key;
+    http_.start(tag, "POST", path, api_body(body), api_headers(cfg_), timeout);
   }
-  raw->thread = std::thread{[this, raw] { run(*raw); }};
 }
 
-void poll_workers::run(worker& w) {
-  name_thread("mochat.poll");
-  // The session's long poll may be held watchTimeoutMs; the read waits a
-  // little longer than that for the answer.
-  auto timeout = std::chrono::seconds(
-    w.kind == target_kind::session ? cfg_.watch_timeout_ms / 1000 + 15 : 30);
-  for (;;) {
-    int64_t cursor = 0;
-    bool at_once = false;
-    milliseconds pause{0};
-    {
-      std::unique_lock<std::mutex> g{mx_};
-      cv_.wait(g, [&] { return w.go || w.stop.stopping(); });
-      if (w.stop.stopping())
-        break;
-      w.go = false;
-      cursor = w.cursor;
-      at_once = w.at_once;
-      pause = w.pause;
-    }
-    if (pause.count() > 0 && !w.stop.sleep_for(pause))
-      break;
-    auto [path, body] = poll_request(cfg_, w.target, w.kind, cursor, at_once);
-    w.polling = true;
-    auto answer = w.api.post(path, body, timeout);
-    w.polling = false;
-    if (w.stop.stopping())
-      break;
-    {
-      std::lock_guard<std::mutex> g{mx_};
-      answers_.push_back({w.target, w.kind, std::move(answer)});
-    }
-    cv_.notify_all();
-  }
-  w.done = true;
-}
-
-std::optional<poll_answer> poll_workers::next(milliseconds timeout) {
-  std::unique_lock<std::mutex> g{mx_};
-  if (!cv_.wait_for(g, timeout, [this] { return !answers_.empty(); }))
-    return std::nullopt;
-  auto a = std::move(answers_.front());
-  answers_.pop_front();
-  return a;
-}
-
-void poll_workers::again(const std::string& target, target_kind kind,
-                         int64_t cursor, bool at_once, milliseconds pause) {
-  auto key = poll_worker_key(target, kind);
-  {
-    std::lock_guard<std::mutex> g{mx_};
-    auto it = workers_.find(key);
-    if (it == workers_.end())
+void poller::landed(uint64_t tag, chan::http_reply reply) {
+  auto tag_it = tags_.find(tag);
+  if (tag_it == tags_.end())
+    return;
+  auto it = targets_.find(tag_it->second);
+  tags_.erase(tag_it);
+  if (it == targets_.end())
+    return;
+  auto& t = it->second;
+  if (reply.status == 429 && ++t.limited < 3) {
+    auto wait = chan::rate_limit_wait_s(reply);
+    if (wait <= 20) {
+      t.due = steady::now()
+              + milliseconds(static_cast<int64_t>(std::max(wait, 0.05) * 1000));
       return;
-    it->second->cursor = cursor;
-    it->second->at_once = at_once;
-    it->second->pause = pause;
-    it->second->go = true;
+    }
   }
-  cv_.notify_all();
+  t.limited = 0;
+  answers_.push_back({t.id, t.kind, read_api_answer(reply)});
 }
 
-void poll_workers::stop() {
-  if (workers_.empty())
+std::optional<poll_answer> poller::next(milliseconds timeout) {
+  auto end = steady::now() + timeout;
+  for (;;) {
+    if (!answers_.empty()) {
+      auto a = std::move(answers_.front());
+      answers_.pop_front();
+      return a;
+    }
+    auto now = steady::now();
+    launch_due(now);
+    if (now >= end)
+      return std::nullopt;
+    auto until = end;
+    for (const auto& [key, t] : targets_)
+      if (t.due)
+        until = std::min(until, *t.due);
+    bool woken = false;
+    for (auto& l : http_.wait(until, woken))
+      landed(l.tag, std::move(l.reply));
+    if (woken && answers_.empty())
+      return std::nullopt;
+  }
+}
+
+void poller::again(const std::string& target, target_kind kind,
+                   int64_t cursor, bool at_once, milliseconds pause) {
+  auto it = targets_.find(poll_target_key(target, kind));
+  if (it == targets_.end())
     return;
-  for (auto& [key, w] : workers_)
-    w->stop.request();
-  {
-    std::lock_guard<std::mutex> g{mx_}; // no wakeup lost between check and wait
-  }
-  cv_.notify_all();
-  for (auto& [key, w] : workers_) {
-    auto* raw = w.get();
-    chan::stop_long_poll(
-      raw->stop, raw->polling, raw->done, [raw] { raw->api.abort(); },
-      raw->thread);
-  }
-  std::lock_guard<std::mutex> g{mx_};
-  workers_.clear();
+  it->second.cursor = cursor;
+  it->second.at_once = at_once;
+  it->second.due = steady::now() + pause;
+}
+
+void poller::stop() {
+  http_.cancel_all();
+  targets_.clear();
+  tags_.clear();
 }
 
 } // namespace nb::mochat

@@ -2,6 +2,7 @@
 
 #include "actors/channels/mochat/mochat_event.hpp"
 #include "actors/channels/mochat/mochat_watch_loop.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/cron/schedule.hpp"
 
 namespace nb::mochat {
@@ -23,12 +24,14 @@ watch_loop::~watch_loop() {
   stop_.request();
   while (!done_.load()) {
     client_.interrupt();
+    polls_.wake();
     std::this_thread::sleep_for(milliseconds(10));
   }
   thread_.join();
 }
 
 void watch_loop::run() {
+  name_thread("mochat.watch");
   int64_t fails = 0;
   while (!stop_.stopping() && !fatal_) {
     if (!polling_works())
@@ -68,19 +71,9 @@ bool watch_loop::poll_until(steady::time_point until) {
   start_polls();
   auto next_refresh = steady::now() + milliseconds(cfg_.refresh_interval_ms);
   while (!stop_.stopping() && !fatal_) {
-    auto now = steady::now();
-    if (now >= until)
+    if (steady::now() >= until)
       return true;
-    auto wait = std::chrono::duration_cast<milliseconds>(
-      std::min<steady::duration>(until - now, milliseconds(250)));
-    if (auto d = sorter_.next_due())
-      wait = std::clamp(std::chrono::duration_cast<milliseconds>(*d - now),
-                        milliseconds(1), wait);
-    if (auto a = polls_.next(wait))
-      polled(*a);
-    ready_batch due;
-    sorter_.due(steady::now(), due);
-    deliver(due);
+    poll_round(until);
     if ((cfg_.all_sessions || cfg_.all_panels)
         && steady::now() >= next_refresh) {
       refresh_targets(false);
@@ -89,6 +82,36 @@ bool watch_loop::poll_until(steady::time_point until) {
     }
   }
   return false;
+}
+
+void watch_loop::poll_round(steady::time_point until) {
+  auto now = steady::now();
+  auto wait = std::chrono::duration_cast<milliseconds>(
+    std::min<steady::duration>(until - now, milliseconds(250)));
+  if (auto d = sorter_.next_due())
+    wait = std::min(wait, std::chrono::duration_cast<milliseconds>(*d - now));
+  if (auto a = polls_.next(std::max(wait, milliseconds(1))))
+    polled(*a);
+  ready_batch due;
+  sorter_.due(steady::now(), due);
+  deliver(due);
+}
+
+std::string watch_loop::open_socket(const std::string& url, bool& refused) {
+  attempt_.start(client_, url, json{{"token", cfg_.claw_token}},
+                 milliseconds(cfg_.connect_timeout_ms),
+                 [this] { polls_.wake(); });
+  bool interrupted = false;
+  while (!attempt_.ended()) {
+    if (fatal_ && !interrupted) {
+      client_.interrupt(); // the token was refused: the loop ends
+      interrupted = true;
+    }
+    poll_round(steady::now() + milliseconds(250));
+  }
+  auto out = attempt_.collect();
+  refused = out.refused;
+  return out.error;
 }
 
 void watch_loop::start_polls() {
@@ -170,8 +193,9 @@ bool watch_loop::connection() {
   std::string why;
   auto url = sio::websocket_url(socket_base(cfg_), cfg_.socket_path, why);
   bool refused = false;
-  auto err = client_.open(url, json{{"token", cfg_.claw_token}},
-                          milliseconds(cfg_.connect_timeout_ms), refused);
+  auto err = open_socket(url, refused);
+  if (fatal_)
+    return false;
   if (!err.empty()) {
     last_error_ = err;
     if (refused) {

@@ -174,8 +174,10 @@ bool watch_loop::deliver(ready_batch& out) {
     }
   }
   sorter_.remember(out.keys);
-  for (auto id : out.acks)
-    client_.ack(id);
+  // Polled messages carry no acks; a socket attempt owns the client.
+  if (!attempt_.pending())
+    for (auto id : out.acks)
+      client_.ack(id);
   return true;
 }
 

@@ -18,6 +18,7 @@
 #include "actors/channels/mochat/mochat_api.hpp"
 #include "actors/channels/mochat/mochat_config.hpp"
 #include "actors/channels/mochat/mochat_poll.hpp"
+#include "actors/channels/mochat/mochat_socket_attempt.hpp"
 #include "actors/channels/mochat/mochat_sorter.hpp"
 #include "actors/channels/mochat/mochat_targets.hpp"
 #include "actors/channels/mochat/socketio_client.hpp"
@@ -56,6 +57,16 @@ private:
   /// Polls over HTTP until `until` (the next socket attempt). False when
   /// stopping or the token was refused.
   bool poll_until(steady::time_point until);
+
+  /// One round of polling (when it runs): an answer waited for until
+  /// `until` (at most 250 ms) and handled, then what the sorter holds due
+  /// handed on.
+  void poll_round(steady::time_point until);
+
+  /// Opens the socket on the attempt's thread; meanwhile the polls (when
+  /// they run) go on. "" when connected, else why not (`refused`: the
+  /// server refused the token).
+  std::string open_socket(const std::string& url, bool& refused);
 
   void start_polls();
 
@@ -120,7 +131,9 @@ private:
   sorter sorter_;
   watch_targets targets_;
   socketio_client client_;
-  poll_workers polls_;
+  /// While pending, client_ is the attempt's (interrupt() aside).
+  socket_attempt attempt_;
+  poller polls_; ///< runs on this loop's thread
   int64_t started_ms_; ///< epoch ms: panel messages before it are history
   /// The last poll's outcome; unset while on the socket.
   std::optional<bool> polling_ok_;
