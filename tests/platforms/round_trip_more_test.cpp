@@ -245,3 +245,49 @@ TEST_CASE("feishu message reaches the agent and the answer comes back") {
     CHECK(fs.reactions()[i]["message_id"]
           != fake_feishu::message_id_of(stranger));
 }
+
+TEST_CASE("feishu shows a turn's tool hint inside its streaming card") {
+  fake_feishu fs;
+  gateway gw;
+  gw.enable("feishu", {{"appId", fake_feishu::app_id},
+                       {"appSecret", fake_feishu::app_secret},
+                       {"apiBase", fs.api_base()},
+                       {"allowFrom", {"ou_ann"}}});
+  // Words first, then a tool call, in one streamed reply; the answer after
+  // the tool streams too.
+  auto first = stream_tool_calls(
+    {call("c1", "read_file", {{"path", "notes.txt"}})});
+  first.events.insert(first.events.begin() + 1,
+                      sse(chunk({{"content", "Let me look."}})));
+  gw.llm.push(first);
+  gw.llm.push(stream_text({"Found ", "nothing."}));
+  gw.start();
+  REQUIRE(fs.wait_connections(1, 15s));
+  fs.push_event(
+    fake_feishu::text_event("oc_dm", "p2p", "ou_ann", "what do my notes say?"));
+  REQUIRE(eventually([&] {
+    auto cards = fs.cards();
+    return !cards.empty() && cards[0]["streaming"] == false
+           && cards[0]["text"].get<std::string>().find("nothing.")
+                != std::string::npos;
+  }));
+  auto cards = fs.cards();
+  REQUIRE(cards.size() == 1);
+  auto text = cards[0]["text"].get<std::string>();
+  auto words = text.find("Let me look.");
+  auto hint = text.find("\U0001F527 read_file(");
+  auto answer = text.find("Found nothing.");
+  CHECK(words != std::string::npos);
+  CHECK(hint != std::string::npos);
+  CHECK(answer != std::string::npos);
+  CHECK(words < hint);
+  CHECK(hint < answer);
+  CHECK(cards[0]["refused"] == 0);
+  // The card is the only message: no hint of its own, no answer again.
+  REQUIRE(eventually([&] { return gw.llm.request_count() == 2; }));
+  auto sent = fs.sent();
+  REQUIRE(sent.size() == 1);
+  CHECK(json::parse(sent[0]["body"]["content"].get<std::string>())["data"]
+          ["card_id"]
+        == cards[0]["card_id"]);
+}

@@ -10,6 +10,7 @@
 #include "actors/channels/feishu/feishu_api.hpp"
 #include "actors/channels/feishu/feishu_media.hpp"
 #include "actors/channels/feishu/feishu_stream.hpp"
+#include "actors/channels/kit/adapter.hpp"
 #include "actors/channels/kit/http_call.hpp"
 #include "actors/channels/kit/media_out.hpp"
 #include "actors/common/guard.hpp"
@@ -104,6 +105,21 @@ void deliver_media(sender_state& st, const outbound_msg& m,
   }
 }
 
+/// A tool hint: into the turn's streaming card when it has one, else a
+/// card of its own with the same "🔧" lines, as the original sends it.
+std::string send_hint(sender_state& st, const outbound_msg& m,
+                      const std::string& stream_key) {
+  auto hint = m.content;
+  if (hint.find_first_not_of(" \t\r\n") == std::string::npos)
+    return "";
+  if (st.cards->hint(stream_key, hint))
+    return "";
+  json card{{"config", {{"wide_screen_mode", true}}},
+            {"elements", json::array({{{"tag", "markdown"},
+                                       {"content", tool_hint_markdown(hint)}}})}};
+  return deliver(st, m, "interactive", card.dump(), true);
+}
+
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               feishu_config cfg) {
   self->state.cfg = cfg;
@@ -134,6 +150,15 @@ chan::sender_actor::behavior_type sender_impl(sender_pointer self,
             if (m.kind != outbound_kind::final_reply
                 && m.kind != outbound_kind::progress)
               return caf::ok_atom::value;
+            if (m.kind == outbound_kind::final_reply)
+              st.cards->forget(stream_key);
+            if (m.kind == outbound_kind::progress && chan::is_tool_hint(m)) {
+              if (auto err = send_hint(st, m, stream_key); !err.empty())
+                return caf::make_error(caf::sec::runtime_error,
+                                       "feishu tool hint to " + m.chat_id
+                                         + ": " + err);
+              return caf::ok_atom::value;
+            }
             // An answer that streamed into a card is shown: only its
             // attachments are left to send.
             auto meta = json::parse(m.metadata_json, nullptr, false);

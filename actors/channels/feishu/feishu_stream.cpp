@@ -35,6 +35,21 @@ json streaming_card() {
                                        {"element_id", stream_element_id}}})}}}};
 }
 
+std::string tool_hint_markdown(const std::string& hint) {
+  std::string out;
+  size_t at = 0;
+  for (;;) {
+    auto nl = hint.find('\n', at);
+    auto line = hint.substr(at, nl == std::string::npos ? std::string::npos
+                                                         : nl - at);
+    if (!feishu_blank(line))
+      out += (out.empty() ? "" : "\n") + std::string{"\U0001F527 "} + line;
+    if (nl == std::string::npos)
+      return out;
+    at = nl + 1;
+  }
+}
+
 card_streams::card_streams(open_api& api, std::shared_ptr<spdlog::logger> log)
   : api_(api), lg_(std::move(log)) {
 }
@@ -101,9 +116,26 @@ bool card_streams::open_card(live& s, const message_send& send) {
   return true;
 }
 
+bool card_streams::resume(live& s) {
+  if (auto err = set_streaming(s, true, ++s.sequence); !err.empty()) {
+    lg_->warn("streaming card {} could not be reopened: {}", s.card_id, err);
+    return false;
+  }
+  s.closed = false;
+  if (!s.text.empty() && s.text.back() != '\n')
+    s.text += "\n\n";
+  return true;
+}
+
 void card_streams::delta(const std::string& key, const std::string& piece,
                          const message_send& send) {
   auto& s = streams_[key];
+  if (s.closed) {
+    if (feishu_blank(piece))
+      return;
+    if (!resume(s))
+      s = live{}; // what follows gets a card of its own
+  }
   s.text += piece;
   if (feishu_blank(s.text))
     return;
@@ -135,6 +167,12 @@ std::string card_streams::end(const std::string& key, const std::string& piece,
     it = streams_.emplace(key, live{}).first;
   }
   auto& s = it->second;
+  if (s.closed) { // the turn's card, closed at its last segment's end
+    if (feishu_blank(piece))
+      return "";
+    if (!resume(s))
+      s = live{};
+  }
   if (!s.ending)
     s.text += piece;
   s.ending = true;
@@ -142,7 +180,15 @@ std::string card_streams::end(const std::string& key, const std::string& piece,
     if (show(s)) {
       if (!set_streaming(s, false, ++s.sequence).empty())
         set_streaming(s, false, ++s.sequence);
-      streams_.erase(it);
+      // Kept for the turn's tool hints and next segment; the chat's older
+      // turns are not taken up again.
+      s.closed = true;
+      s.ending = false;
+      auto chat = key.substr(0, key.find('|') + 1);
+      for (auto o = streams_.begin(); o != streams_.end();)
+        o = o != it && o->second.closed && o->first.rfind(chat, 0) == 0
+              ? streams_.erase(o)
+              : std::next(o);
       return "";
     }
     set_streaming(s, false, ++s.sequence);
@@ -157,6 +203,41 @@ std::string card_streams::end(const std::string& key, const std::string& piece,
   }
   streams_.erase(it);
   return "";
+}
+
+bool card_streams::hint(const std::string& key, const std::string& hint_text) {
+  auto it = streams_.find(key);
+  if (it == streams_.end() || it->second.card_id.empty() || it->second.ending)
+    return false;
+  auto& s = it->second;
+  bool was_closed = s.closed;
+  if (was_closed && !resume(s))
+    return false;
+  auto before = s.text;
+  if (!s.text.empty() && s.text.back() != '\n')
+    s.text += "\n\n";
+  s.text += tool_hint_markdown(hint_text) + "\n\n";
+  if (!show(s)) {
+    set_streaming(s, false, ++s.sequence);
+    if (was_closed) {
+      streams_.erase(it); // its card shows what it had; more gets a new one
+    } else {
+      s.text = std::move(before); // goes as a message at the segment's end
+      s.card_id.clear();
+    }
+    return false;
+  }
+  s.last_edit = steady::now();
+  if (was_closed) {
+    set_streaming(s, false, ++s.sequence);
+    s.closed = true;
+  }
+  return true;
+}
+
+void card_streams::forget(const std::string& key) {
+  if (auto it = streams_.find(key); it != streams_.end() && it->second.closed)
+    streams_.erase(it);
 }
 
 } // namespace nb::feishu

@@ -6,7 +6,10 @@
 // "generating". Every card operation carries a sequence that increases per
 // card, as CardKit requires. When Feishu has closed streaming (it does
 // after a while) an update reopens it once; when no card could be made or
-// kept, the text goes as an ordinary message at the end.
+// kept, the text goes as an ordinary message at the end. A turn's card
+// outlives the end of one of its segments: a tool hint of the turn goes
+// into it ("🔧 call"), as the original inlines hints while a card is
+// open, and the turn's next segment goes on in it.
 #pragma once
 
 #include <chrono>
@@ -28,6 +31,9 @@ inline constexpr const char* stream_element_id = "streaming_md";
 /// "" or why not.
 using message_send =
   std::function<std::string(const std::string& type, const std::string& content)>;
+
+/// A tool hint as the original shows it: "🔧 " before each line.
+std::string tool_hint_markdown(const std::string& hint);
 
 /// The card JSON a streaming answer starts from (schema 2.0, streaming_mode
 /// on, an empty markdown element).
@@ -51,6 +57,15 @@ public:
   std::string end(const std::string& key, const std::string& piece,
                   const message_send& send);
 
+  /// A tool hint of stream `key`: while the stream has its card (open, or
+  /// closed at the end of one of the turn's segments) the hint goes into
+  /// the card's text and shows at once. False when there is no card: the
+  /// caller sends it on its own.
+  bool hint(const std::string& key, const std::string& hint_text);
+
+  /// The turn of `key` is over: its card is not taken up again.
+  void forget(const std::string& key);
+
 private:
   struct live {
     std::string text;
@@ -59,7 +74,13 @@ private:
     std::chrono::steady_clock::time_point last_edit;
     bool card_tried = false; ///< one card per stream, asked for once
     bool ending = false;     ///< end() took its piece already
+    /// The segment ended: streaming mode is off until more comes.
+    bool closed = false;
   };
+
+  /// Streaming mode back on for a closed card, its next text on a new
+  /// paragraph. False when Feishu refused.
+  bool resume(live& s);
 
   bool open_card(live& s, const message_send& send);
   /// Sets the card's text; when refused, reopens streaming once and tries

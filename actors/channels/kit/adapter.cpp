@@ -1,6 +1,7 @@
 #include "actors/channels/kit/adapter.hpp"
 
 #include <caf/all.hpp>
+#include <nlohmann/json.hpp>
 
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
@@ -121,6 +122,14 @@ hand_over_result hand_over(const adapter_front_actor& front,
 channel_actor spawn_adapter(caf::actor_system& sys, adapter_spec spec) {
   auto h = sys.spawn(front_impl, std::move(spec));
   return caf::actor_cast<channel_actor>(h);
+}
+
+bool is_tool_hint(const outbound_msg& msg) {
+  auto meta = nlohmann::json::parse(msg.metadata_json, nullptr, false);
+  if (!meta.is_object())
+    return true;
+  auto i = meta.find("_tool_hint");
+  return i == meta.end() || !i->is_boolean() || i->get<bool>();
 }
 
 } // namespace nb::chan

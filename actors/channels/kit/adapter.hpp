@@ -28,6 +28,11 @@ typename Inspector::result_type inspect(Inspector& f, adapter_report& x) {
   return f(caf::meta::type_name("adapter_report"), x.state, x.detail);
 }
 
+/// Whether a progress message is a tool hint: it is unless its metadata
+/// says "_tool_hint": false (the manager's sendToolHints and adapters that
+/// show hints their own way).
+bool is_tool_hint(const outbound_msg& msg);
+
 /// Delivers one outbound message to the platform (blocking calls: spawn it
 /// detached). Replies ok once the platform accepted it. It also sees every
 /// inbound message first, so a reply can refer to what it answers.

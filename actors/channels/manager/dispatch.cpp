@@ -6,6 +6,7 @@
 // sent twice by the manager.
 #include <nlohmann/json.hpp>
 
+#include "actors/channels/kit/adapter.hpp"
 #include "actors/channels/manager/manager.hpp"
 #include "actors/channels/manager/split.hpp"
 #include "actors/common/log.hpp"
@@ -24,14 +25,7 @@ std::string queue_key(const outbound_msg& msg) {
   return msg.channel + '\n' + msg.chat_id;
 }
 
-/// Progress lines are tool hints unless they say otherwise.
-bool is_tool_hint(const outbound_msg& msg) {
-  auto meta = nlohmann::json::parse(msg.metadata_json, nullptr, false);
-  if (!meta.is_object())
-    return true;
-  auto i = meta.find("_tool_hint");
-  return i == meta.end() || !i->is_boolean() || i->get<bool>();
-}
+using chan::is_tool_hint; // progress lines are hints unless they say not
 
 /// A final reply whose text already went out as deltas is only the turn's
 /// end marker: it is not split.
