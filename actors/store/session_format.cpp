@@ -5,6 +5,72 @@
 
 namespace nb::session_format {
 
+namespace {
+
+/// What sorting a line needs, read without building it: whether it is one
+/// JSON object, and its top-level "_type" (the last one, as a parse keeps).
+/// A long session's file is read whole at every archive mark; building
+/// each message line as a JSON tree only to look for "_type" made that the
+/// largest cost growing with the session's length.
+struct session_line_shape {
+  using string_t = json::string_t;
+  bool object = false;
+  bool has_type = false;
+  std::string type; ///< "" unless "_type" is a string
+  int depth = 0;
+  bool type_next = false; ///< the next value is the top-level "_type"
+
+  bool value(const std::string* text = nullptr) {
+    if (depth == 1 && type_next) {
+      has_type = true;
+      type = text ? *text : std::string{};
+      type_next = false;
+    }
+    return true;
+  }
+  bool null() { return value(); }
+  bool boolean(bool) { return value(); }
+  bool number_integer(json::number_integer_t) { return value(); }
+  bool number_unsigned(json::number_unsigned_t) { return value(); }
+  bool number_float(json::number_float_t, const string_t&) { return value(); }
+  bool string(string_t& s) { return value(&s); }
+  bool binary(json::binary_t&) { return value(); }
+  bool start_object(std::size_t) {
+    if (depth == 0)
+      object = true;
+    value();
+    ++depth;
+    return true;
+  }
+  bool key(string_t& k) {
+    if (depth == 1)
+      type_next = k == "_type";
+    return true;
+  }
+  bool end_object() { return --depth, true; }
+  bool start_array(std::size_t) {
+    value();
+    ++depth;
+    return true;
+  }
+  bool end_array() { return --depth, true; }
+  bool parse_error(std::size_t, const std::string&,
+                   const nlohmann::detail::exception&) {
+    return false;
+  }
+};
+
+/// The line's shape; nullopt when it is not one JSON object.
+std::optional<session_line_shape> line_shape(std::string_view line) {
+  session_line_shape shape;
+  if (!json::sax_parse(line.begin(), line.end(), &shape)
+      || !shape.object)
+    return std::nullopt;
+  return shape;
+}
+
+} // namespace
+
 parsed_file parse_lines(std::string_view text) {
   parsed_file out;
   while (!text.empty()) {
@@ -15,18 +81,18 @@ parsed_file parse_lines(std::string_view text) {
       line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos)
       continue;
-    auto j = json::parse(line.begin(), line.end(), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
+    auto shape = line_shape(line);
+    if (!shape) {
       ++out.skipped;
       continue;
     }
-    auto type = j.find("_type");
-    if (type == j.end()) {
+    if (!shape->has_type) {
       out.messages.emplace_back(line);
-    } else if (*type == "metadata" && !out.has_meta) {
+    } else if (shape->type == "metadata" && !out.has_meta) {
       out.has_meta = true;
-      out.meta = std::move(j);
-    } else if (*type == "provider_state" && out.provider_state_line.empty()) {
+      out.meta = json::parse(line.begin(), line.end());
+    } else if (shape->type == "provider_state"
+               && out.provider_state_line.empty()) {
       out.provider_state_line = std::string{line};
     }
     // provider_state and unknown record types are not messages.
@@ -83,15 +149,14 @@ caf::expected<std::string> message_lines(const std::string& path,
                                          const std::vector<std::string>& msgs) {
   std::string body;
   for (size_t i = 0; i < msgs.size(); ++i) {
-    auto j = json::parse(msgs[i], nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    if (!line_shape(msgs[i]))
       return store_io::store_error("cannot write " + path + ": message "
                                    + std::to_string(i)
                                    + " is not a JSON object");
     if (msgs[i].find_first_of("\r\n") == std::string::npos)
       body += msgs[i];
     else
-      body += j.dump();
+      body += json::parse(msgs[i]).dump();
     body += '\n';
   }
   return body;

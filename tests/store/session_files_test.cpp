@@ -259,3 +259,34 @@ TEST_CASE("bad input is rejected with a clear error and nothing written") {
   CHECK_FALSE(load_session(d.path, ""));
   CHECK(list_dir(d.path).empty());
 }
+
+TEST_CASE("lines are sorted by their top-level _type only") {
+  temp_dir d;
+  REQUIRE_FALSE(append_session(d.path, "k", {msg("user", "one")}));
+  auto path = d.path + "/" + session_file_name("k");
+  auto text = slurp(path);
+  // A message that mentions "_type" in its text or deeper down is a message.
+  auto nested = json{{"role", "tool"}, {"tool_call_id", "c"},
+                     {"content", R"({"_type":"metadata"})"},
+                     {"extra", {{"_type", "provider_state"}}}}.dump();
+  text += nested + "\n";
+  text += R"({"_type":7,"role":"user","content":"a record"})" "\n";
+  text += R"({"_type":"later_kind","role":"user"})" "\n";
+  // The last of duplicate keys counts, as a parse keeps it.
+  text += R"({"_type":"x","role":"user","_type":{"deep":1}})" "\n";
+  text += R"({"role":"assistant","content":"two"} trailing)" "\n";
+  text += msg("assistant", "three") + "\n";
+  spit(path, text);
+  auto s = must_load(d.path, "k");
+  CHECK(s.skipped_lines == 1); // the line with trailing text
+  REQUIRE(s.messages.size() == 3);
+  CHECK(s.messages[0] == msg("user", "one"));
+  CHECK(s.messages[1] == nested);
+  CHECK(s.messages[2] == msg("assistant", "three"));
+  // A rewrite keeps the metadata read from the first metadata line.
+  REQUIRE_FALSE(replace_session(d.path, "k", R"({"a":1})", {msg("user", "n")}, 3));
+  auto r = must_load(d.path, "k");
+  REQUIRE(r.messages.size() == 4);
+  CHECK(r.messages[3] == msg("user", "n"));
+  CHECK(json::parse(r.metadata_json)["a"] == 1);
+}
