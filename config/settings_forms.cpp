@@ -88,6 +88,8 @@ edit_error edit_tools(ojson& root, const json& form) {
   auto& tools = *std::get<ojson*>(t);
   if (has(form, "restrict_to_workspace"))
     member(tools, "restrictToWorkspace") = form["restrict_to_workspace"];
+  if (has(form, "ssrf_whitelist"))
+    member(tools, "ssrfWhitelist") = form["ssrf_whitelist"];
   if (has(form, "exec_enable") || has(form, "exec_timeout")) {
     auto x = walk(tools, {"exec"});
     if (auto* e = std::get_if<config_error>(&x))

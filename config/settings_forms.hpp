@@ -30,7 +30,8 @@ enum class settings_page {
 ///   model    {model, provider, fallback_models: [preset name | {model,
 ///             provider}]}                 -> agents.defaults.*
 ///   tools    {exec_enable, exec_timeout, restrict_to_workspace,
-///             web_search_provider, web_search_api_key, web_search_base_url}
+///             ssrf_whitelist: [CIDR], web_search_provider,
+///             web_search_api_key, web_search_base_url}
 ///   channel  {enabled, allow_from: [ids] | null (= pairing),
 ///             group_policy, group_allow_from: [ids],
 ///             secrets: {key: value},     -> channels.<name>

@@ -117,6 +117,7 @@ json settings_view(const ojson& raw, const settings& s) {
   json tools{{"exec_enable", t.exec.enable},
              {"exec_timeout", t.exec.timeout_s},
              {"restrict_to_workspace", t.restrict_to_workspace},
+             {"ssrf_whitelist", t.ssrf_whitelist},
              {"web_search_provider", t.web.search.provider},
              {"web_search_base_url", t.web.search.base_url},
              {"web_search_key_set", !t.web.search.api_key.empty()}};

@@ -25,10 +25,18 @@ using channel_reconfigure_atom = caf::atom_constant<caf::atom("chreconf")>;
 /// [{type, required: [key]}] as JSON text (the WebUI's "add channel").
 using channel_kinds_atom = caf::atom_constant<caf::atom("chkinds")>;
 
+/// (config JSON text): the gateway's tools settings changed (the WebUI's
+/// tools page, a CLI app installed). The manager takes tools.ssrfWhitelist
+/// from the text; when it differs, the running channels that fetch reply
+/// links under the tools' SSRF guard (their adapters read the whitelist
+/// when they start) are restarted as a channel change restarts them.
+using channel_tools_atom = caf::atom_constant<caf::atom("chtools")>;
+
 /// The manager's wider view, for the WebUI's settings.
 using channel_manager_admin_actor = channel_manager_actor::extend<
   caf::replies_to<channel_reconfigure_atom, std::string, std::string,
                   bool>::with<std::string>,
-  caf::replies_to<channel_kinds_atom>::with<std::string>>;
+  caf::replies_to<channel_kinds_atom>::with<std::string>,
+  caf::reacts_to<channel_tools_atom, std::string>>;
 
 } // namespace nb

@@ -208,11 +208,19 @@ caf::result<caf::ok_atom> swap_tools(supervisor_pointer self,
   auto tools = caf::actor_cast<tools_admin_actor>(self->state.svc.tools);
   timed_request(self, tools, std::chrono::seconds(10), tc)
     .then(
-      [self, rp, tc](caf::ok_atom) mutable {
+      [self, rp, tc, whitelist = std::get<loaded_settings>(parsed)
+                                   .value.tools.ssrf_whitelist](
+        caf::ok_atom) mutable {
         self->state.tools_override = tc;
         if (auto router =
               caf::actor_cast<session_router_actor>(self->state.router))
           caf::anon_send(router, tc);
+        // The channels that fetch reply links take the new whitelist (a
+        // restarted manager starts with it).
+        self->state.cfg.tools.ssrf_whitelist = std::move(whitelist);
+        if (auto channels = caf::actor_cast<channel_manager_admin_actor>(
+              self->state.channels))
+          caf::anon_send(channels, channel_tools_atom::value, tc.config_json);
         rp.deliver(caf::ok_atom::value);
       },
       [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });

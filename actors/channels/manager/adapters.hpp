@@ -37,6 +37,10 @@ struct adapter_entry {
   /// The keys a new channel of this type must have (the WebUI's "add
   /// channel" form asks for them; `check` has the last word).
   std::vector<std::string_view> required;
+  /// It fetches the links in replies under the tools' SSRF guard, with
+  /// tools.ssrfWhitelist as it was when the adapter started: a change of
+  /// the whitelist restarts it.
+  bool fetches_links = false;
 };
 
 /// Every adapter this build has.

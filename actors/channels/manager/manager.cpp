@@ -167,6 +167,11 @@ channel_manager_impl(channel_manager_pointer self, settings cfg,
           }),
     [](channel_kinds_atom) -> std::string { return channel_kinds_json(); },
     guard("channels",
+          [self](channel_tools_atom, const std::string& config_json) {
+            auto t = self->state.meter.measure();
+            retool_channels(self, config_json);
+          }),
+    guard("channels",
           [self](retry_send_atom, const std::string& key, int32_t attempt) {
             auto t = self->state.meter.measure();
             send_front(self, key, attempt);

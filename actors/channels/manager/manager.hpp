@@ -101,6 +101,11 @@ std::string reconfigure_channel(channel_manager_pointer self,
 /// one of each must have: [{type, required: [key]}] (JSON text).
 std::string channel_kinds_json();
 
+/// A tools change (channel_tools_atom): a new tools.ssrfWhitelist restarts
+/// the running channels that fetch reply links under it.
+void retool_channels(channel_manager_pointer self,
+                     const std::string& config_json);
+
 /// reconfigure.cpp: a stopped adapter is down: its successor starts.
 void on_adapter_down(channel_manager_pointer self, const caf::down_msg& dm);
 

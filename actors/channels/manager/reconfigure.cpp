@@ -26,6 +26,21 @@ void start_if_enabled(channel_manager_pointer self, const std::string& name) {
   start_one(self, name);
 }
 
+/// Stops the channel's adapter; it starts again, with the manager's
+/// settings then, once it is down (on_adapter_down).
+void restart_adapter(channel_manager_pointer self, const std::string& name) {
+  auto& st = self->state;
+  auto& slot = st.channels[name];
+  auto old = slot.adapter;
+  slot.adapter = nullptr;
+  slot.status.state = "restarting";
+  slot.status.detail.clear();
+  self->unlink_from(old);
+  self->monitor(old);
+  st.stopping.emplace(old.address(), name);
+  self->send_exit(old, caf::exit_reason::user_shutdown);
+}
+
 } // namespace
 
 std::string reconfigure_channel(channel_manager_pointer self,
@@ -74,15 +89,30 @@ std::string reconfigure_channel(channel_manager_pointer self,
       start_if_enabled(self, name);
     return {};
   }
-  auto old = slot.adapter;
-  slot.adapter = nullptr;
-  slot.status.state = "restarting";
-  slot.status.detail.clear();
-  self->unlink_from(old);
-  self->monitor(old);
-  st.stopping.emplace(old.address(), name);
-  self->send_exit(old, caf::exit_reason::user_shutdown);
+  restart_adapter(self, name);
   return {};
+}
+
+void retool_channels(channel_manager_pointer self,
+                     const std::string& config_json) {
+  auto& st = self->state;
+  auto loaded = parse_settings(config_json, st.cfg.config_path);
+  if (auto* e = std::get_if<config_error>(&loaded)) {
+    log::get("channels")->warn("tools change not taken: {}", e->message());
+    return;
+  }
+  const auto& fresh = std::get<loaded_settings>(loaded).value.tools;
+  if (fresh.ssrf_whitelist == st.cfg.tools.ssrf_whitelist)
+    return;
+  st.cfg.tools.ssrf_whitelist = fresh.ssrf_whitelist;
+  for (auto& [name, slot] : st.channels) {
+    const auto* entry = find_adapter_entry(slot.opts.kind);
+    if (!slot.adapter || !entry || !entry->fetches_links)
+      continue; // one stopping starts again with the new whitelist
+    log::get("channels")->info(
+      "tools.ssrfWhitelist changed: restarting channel {}", name);
+    restart_adapter(self, name);
+  }
 }
 
 std::string channel_kinds_json() {
