@@ -288,6 +288,16 @@ bool fake_mochat::wait_silent_sockets(int n, std::chrono::milliseconds t) const 
   return impl_->cv.wait_for(g, t, [&] { return impl_->silent_held >= n; });
 }
 
+void fake_mochat::limit_watches(int n) {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  impl_->watches_to_limit = n;
+}
+
+int fake_mochat::limited_watches() const {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  return impl_->watches_limited;
+}
+
 void fake_mochat::limit_sends(int n) {
   std::lock_guard<std::mutex> g{impl_->mx};
   impl_->limited = n;

@@ -69,6 +69,10 @@ public:
   void stop_pings(bool on);
   /// The next `n` sends are answered 429 with Retry-After: 1.
   void limit_sends(int n);
+  /// The next `n` session watches are answered 429 with Retry-After: 1;
+  /// how many were.
+  void limit_watches(int n);
+  int limited_watches() const;
 
   int connections() const;
   bool wait_connections(int n, std::chrono::milliseconds t) const;

@@ -58,6 +58,15 @@ void fake_mochat::impl::on_watch(const httplib::Request& req,
   }
   watches.push_back(body);
   cv.notify_all();
+  if (watches_to_limit > 0) {
+    --watches_to_limit;
+    ++watches_limited;
+    res.status = 429;
+    res.set_header("Retry-After", "1");
+    res.set_content(R"({"code":429,"message":"too many requests"})",
+                    "application/json");
+    return;
+  }
   if (polls_fail) {
     res.status = 503;
     return;

@@ -294,6 +294,38 @@ TEST_CASE("mochat polls on while a socket attempt hangs") {
   CHECK(t.status().detail.find("HTTP polling") != std::string::npos);
 }
 
+TEST_CASE("mochat polling waits out a 429 and loses nothing") {
+  mochat_probe t;
+  t.api.refuse_socket(true);
+  t.start(polling_keys);
+  REQUIRE(t.api.wait_polls(2, 1, 10s));
+  // The watch after the next answer is refused for the rate: asked again
+  // from the same cursor once Retry-After has passed.
+  t.api.limit_watches(1);
+  t.api.push_session("session_a", "u1", "one", "r1");
+  auto a = t.next_inbound();
+  REQUIRE(a);
+  CHECK(a->content == "one");
+  REQUIRE(eventually([&] { return t.api.limited_watches() == 1; }, 10s));
+  t.api.push_session("session_a", "u1", "two", "r2");
+  auto b = t.next_inbound();
+  REQUIRE(b);
+  CHECK(b->content == "two");
+  CHECK_FALSE(t.next_inbound(500ms)); // nothing twice
+  // The 429 was waited out, not taken for a failing poll.
+  CHECK(t.status().state == "connected");
+  CHECK(t.status().detail.find("HTTP polling (Socket.IO") != std::string::npos);
+  auto w = t.api.watches();
+  size_t limited_at = 0;
+  for (size_t i = 0; i < w.size(); ++i)
+    if (w[i]["cursor"] == 1) {
+      limited_at = i; // the first watch from cursor 1 got the 429
+      break;
+    }
+  REQUIRE(limited_at + 1 < w.size());
+  CHECK(w[limited_at + 1]["cursor"] == 1); // asked again from there
+}
+
 TEST_CASE("mochat polling with a refused token stops with the key named") {
   mochat_probe t;
   t.api.refuse_socket(true);
