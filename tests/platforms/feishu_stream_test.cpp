@@ -111,3 +111,27 @@ TEST_CASE("feishu sends a streamed answer as a message when no card can be "
         == "   plain answer");
   CHECK(t.log.wait_line({"streaming card not created", "cardkit:card:write"}));
 }
+
+TEST_CASE("feishu sends a tool hint with no card open as a card of its own") {
+  feishu_stream_probe t;
+  REQUIRE(t.api.wait_connections(1, 10s));
+  // A turn that begins with a tool call: no card yet, so the hint goes as
+  // the original sends it, a markdown card with the 🔧 line.
+  CHECK(t.piece(R"(read_file({"path":"a.txt"}))", outbound_kind::progress)
+        == "");
+  CHECK(t.piece("  ", outbound_kind::progress) == ""); // blank: nothing
+  // A progress line that is no tool hint stays an ordinary message.
+  auto status = reply("feishu", "oc_s1", "still working", outbound_kind::progress,
+                      "seg1");
+  status.metadata_json = R"({"_tool_hint":false})";
+  CHECK(t.deliver(status) == "");
+  auto sent = t.api.sent();
+  REQUIRE(sent.size() == 2);
+  CHECK(sent[0]["body"]["msg_type"] == "interactive");
+  auto card = json::parse(sent[0]["body"]["content"].get<std::string>());
+  CHECK(card["elements"][0]["tag"] == "markdown");
+  CHECK(card["elements"][0]["content"]
+        == "\U0001F527 read_file({\"path\":\"a.txt\"})");
+  CHECK(sent[1]["body"]["msg_type"] == "text");
+  CHECK(t.api.cards().empty()); // no streaming card was made for it
+}
