@@ -36,9 +36,17 @@ TEST_CASE("goal: a browser attaching to the chat gets the goal and the "
   CHECK_FALSE(evs.back().value("turn_id", "").empty());
 
   say(c, chat, "/stop");
-  read_until(c, 30s, [](const json& e) {
-    return is(e, "message") && e.value("text", "").starts_with("Stopped");
+  // "/stop" answers at once; the stopped turn's "idle" may come after.
+  bool stopped = false, idle = false;
+  read_until(c, 30s, [&](const json& e) {
+    stopped = stopped
+              || (is(e, "message")
+                  && e.value("text", "").starts_with("Stopped"));
+    idle = idle || (is(e, "goal_status") && e["status"] == "idle");
+    return stopped && idle;
   });
+  REQUIRE(stopped);
+  REQUIRE(idle);
   // After the stop: the goal again, and no turn said to be running; the
   // next status is the new turn's.
   ws_client after;
@@ -94,10 +102,29 @@ TEST_CASE("goal: a browser attaching to a chat of another agent gets that "
   CHECK(evs.back()["status"] == "running");
 
   // Another client, whom no binding sends to writer, attaching to the same
-  // chat id reaches main's session of it, which has no goal.
+  // chat id reaches main's session of it, which has no goal and no turn
+  // running: neither writer's goal nor writer's running turn comes to it.
+  // Its own turn's status is the first it gets (writer's exec still
+  // sleeps, so writer sends nothing meanwhile); a replay of writer's would
+  // carry that turn's start, from before the ping.
   ws_client other;
-  evs = attach_as(gw, other, "bob", chat);
+  REQUIRE(other.connect(gw.port("websocket"), "/?client_id=bob") == 101);
+  ready_chat(other);
+  double before_ping =
+    std::chrono::duration<double>(
+      std::chrono::system_clock::now().time_since_epoch())
+      .count();
+  other.send_text(json{{"type", "attach"}, {"chat_id", chat}}.dump());
+  gw.llm.push(text("pong"));
+  say(other, chat, "ping");
+  evs = read_turns(other, 1);
+  CHECK(answers(evs) == std::vector<std::string>{"pong"});
   CHECK(of_kind(evs, "goal_state").empty());
+  auto statuses = of_kind(evs, "goal_status");
+  REQUIRE_FALSE(statuses.empty());
+  for (auto& e : statuses)
+    if (e["status"] == "running")
+      CHECK(e["started_at"].get<double>() >= before_ping);
 
   say(c, chat, "/stop");
   read_until(c, 30s, [](const json& e) {

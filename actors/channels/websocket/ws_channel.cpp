@@ -52,8 +52,11 @@ struct ws_channel_state {
   std::map<uint64_t, caf::typed_response_promise<caf::ok_atom>> pending;
   std::map<uint64_t, std::string> pending_chat;
   uint64_t next_id = 1;
-  /// Each chat's goal_status "running" event while its turn runs (until
-  /// the "idle" one): a browser attaching meanwhile gets it again.
+  /// Each session's goal_status "running" event while its turn runs (until
+  /// the "idle" one), by session key (agent, channel and chat, as the
+  /// router keys sessions): a browser attaching meanwhile to that chat of
+  /// that agent gets it again, one attaching to the same chat id under
+  /// another agent does not.
   std::map<std::string, outbound_msg> running;
   std::string channel_name; ///< channels.<name>: the sessions' key prefix
   std::string kind; ///< channels.<name>.type, else the name (as the manager)
@@ -122,15 +125,22 @@ ws::server_hooks make_hooks(ws_pointer self, const ws::channel_config& c,
 /// starts the next one on the same port when this one is down. Any other
 /// end drops the last reference in the state, which stops the server where
 /// it ends.
-/// Remembers or forgets `msg`, a goal event, as its chat's running turn.
+/// The session a goal event comes from (sessions always stamp it; the
+/// channel's own key for the chat otherwise).
+std::string ws_run_state_key(const outbound_msg& msg) {
+  return msg.session_key.empty() ? msg.channel + ":" + msg.chat_id
+                                 : msg.session_key;
+}
+
+/// Remembers or forgets `msg`, a goal event, as its session's running turn.
 void note_run_state(ws_pointer self, const outbound_msg& msg) {
   if (msg.metadata_json.find("\"_goal_status\":true") == std::string::npos)
     return;
   auto meta = nlohmann::json::parse(msg.metadata_json, nullptr, false);
   if (meta.is_object() && meta.value("goal_status", "") == "running")
-    self->state.running[msg.chat_id] = msg;
+    self->state.running[ws_run_state_key(msg)] = msg;
   else
-    self->state.running.erase(msg.chat_id);
+    self->state.running.erase(ws_run_state_key(msg));
 }
 
 /// A browser attached to `chat`: as the original, the stored goal (when
@@ -145,17 +155,6 @@ void replay_goal(ws_pointer self, const std::string& client,
     if (st.server && !frames.empty())
       st.server->deliver(st.next_id++, chat, std::move(frames));
   };
-  auto running = [self, chat, send_events] {
-    auto& st = self->state;
-    if (auto i = st.running.find(chat); i != st.running.end())
-      send_events(ws::events_for(i->second));
-  };
-  auto router = caf::actor_cast<sessions_actor>(
-    self->system().registry().get(sessions_atom::value));
-  if (!router) {
-    running();
-    return;
-  }
   auto& st = self->state;
   inbound_msg in;
   in.channel = st.channel_name;
@@ -165,8 +164,19 @@ void replay_goal(ws_pointer self, const std::string& client,
     set_agent(in, choose_agent(st.bindings,
                                {st.kind, st.channel_name, chat, client, false},
                                agent));
-  timed_request(self, router, std::chrono::seconds(10),
-                session_load{routed_session_key(in)})
+  auto key = routed_session_key(in);
+  auto running = [self, key, send_events] {
+    auto& st = self->state;
+    if (auto i = st.running.find(key); i != st.running.end())
+      send_events(ws::events_for(i->second));
+  };
+  auto router = caf::actor_cast<sessions_actor>(
+    self->system().registry().get(sessions_atom::value));
+  if (!router) {
+    running();
+    return;
+  }
+  timed_request(self, router, std::chrono::seconds(10), session_load{key})
     .then(
       [send_events, running, chat](session_snapshot& snap) {
         auto meta = nlohmann::json::parse(snap.metadata_json, nullptr, false);
