@@ -55,8 +55,13 @@ std::vector<shared_model_message> model_messages(session_pointer self) {
   msgs.insert(msgs.end(), history.begin(), history.end());
   if (role_of(msgs.back()->message()) != "user")
     return msgs;
-  // This turn's user message gets its runtime context: a new message.
-  auto last = msgs.back()->message();
+  // This turn's user message gets its runtime context: a new message,
+  // from the plain replay form (the context names its attached apps, not
+  // the earlier lines' note).
+  const json& own = st.transcript.back();
+  auto last = role_of(own) == "user" && !is_command(own)
+                ? replayable(own)
+                : msgs.back()->message();
   if (!st.turn->user_content.is_null())
     last["content"] = st.turn->user_content;
   // After the user's text, so the prefix stays cacheable.

@@ -4,6 +4,8 @@
 #include <ctime>
 #include <set>
 
+#include "actors/tools/cli_app_mentions.hpp"
+
 namespace nb {
 
 using json = nlohmann::json;
@@ -165,11 +167,32 @@ std::vector<json> repair_tail(const transcript_entries& transcript) {
 
 namespace {
 
+/// A user line that kept the WebUI's attached apps but no runtime context
+/// of its own (ours never keep one; the original's keep theirs in the
+/// text, marked "_runtime_context"): the original's replay names the apps
+/// again after the text.
+void add_cli_app_breadcrumbs(json& replayed, const json& stored) {
+  auto apps = stored.find(cli_apps_meta_key);
+  if (role_of(stored) != "user" || apps == stored.end()
+      || (stored.contains("_runtime_context")
+          && stored["_runtime_context"].is_object())
+      || !replayed["content"].is_string())
+    return;
+  auto lines = cli_app_replay_breadcrumbs(*apps);
+  if (lines.empty())
+    return;
+  auto text = replayed["content"].get<std::string>();
+  replayed["content"] = text.empty() ? lines : text + "\n" + lines;
+}
+
 shared_model_message replay_of(const json& m) {
   if (is_command(m))
     return nullptr;
   auto r = replayable(m);
-  return r.is_null() ? nullptr : make_model_message(std::move(r));
+  if (r.is_null())
+    return nullptr;
+  add_cli_app_breadcrumbs(r, m);
+  return make_model_message(std::move(r));
 }
 
 } // namespace

@@ -48,7 +48,10 @@ nlohmann::json replayable(const nlohmann::json& m);
 
 /// One message of a session's transcript, fixed from the moment it is
 /// added: the message as stored, and what the model is given for it (its
-/// replayable() form with that form's text, made here, once; null for a
+/// replayable() form with that form's text, made here, once; a user line
+/// with the WebUI's attached apps ("cli_apps") names them after its text,
+/// as the original's replay does: "[CLI App Attachment: @name; ...]";
+/// null for a
 /// command exchange or a line that cannot be replayed). Nothing changes an
 /// entry: loading, crash repair, a rewrite or a clear make new entries from
 /// messages, so the replay text cannot go stale and nobody has to remember

@@ -116,4 +116,33 @@ std::vector<std::string> cli_app_context_lines(const std::string& text,
   return lines;
 }
 
+std::string cli_app_replay_breadcrumbs(const json& apps) {
+  std::string out;
+  if (!apps.is_array())
+    return out;
+  size_t seen = 0;
+  for (auto& app : apps) {
+    if (seen++ == attached_apps_max)
+      break;
+    if (!app.is_object())
+      continue;
+    auto field = [&](const char* key) {
+      auto i = app.find(key);
+      return i != app.end() && i->is_string()
+               ? trim_space(i->get<std::string>())
+               : std::string{};
+    };
+    auto name = ascii_lower(field("name"));
+    if (name.empty())
+      continue;
+    auto entry_point = field("entry_point");
+    if (!out.empty())
+      out += '\n';
+    out += "[CLI App Attachment: @" + name + "; tool=run_cli_app; entry_point="
+           + (entry_point.empty() ? "unknown" : entry_point)
+           + "; skill=skills/cli-app-" + name + "/SKILL.md]";
+  }
+  return out;
+}
+
 } // namespace nb

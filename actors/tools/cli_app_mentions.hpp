@@ -39,4 +39,12 @@ std::vector<std::string> cli_app_context_lines(const std::string& text,
                                                const std::string& config_dir,
                                                const std::string& workspace);
 
+/// What the original's history replay appends to an earlier user line
+/// that kept attached apps (`apps`, its "cli_apps") but no runtime context
+/// of its own: one "[CLI App Attachment: @name; tool=run_cli_app;
+/// entry_point=...; skill=skills/cli-app-name/SKILL.md]" per app (the
+/// first 8; an unnamed one skipped; entry point "unknown" when absent),
+/// joined by newlines; "" when none.
+std::string cli_app_replay_breadcrumbs(const nlohmann::json& apps);
+
 } // namespace nb

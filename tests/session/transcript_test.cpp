@@ -212,3 +212,32 @@ TEST_CASE("an entry's replay is made once, when it is added, and shared") {
     CHECK(first[i].get() == second[i].get());
   CHECK(first[0].get() == r.get());
 }
+
+TEST_CASE("a user line's attached CLI apps are named in the replay as the "
+          "original names them") {
+  json attached = user("draw it");
+  attached["cli_apps"] = json::parse(
+    R"([{"name": " Gimp ", "entry_point": "gimp-cli"}, {"name": ""},
+        {"name": "drawit"}, 7])");
+  json empty_text = user("");
+  empty_text["cli_apps"] = json::parse(R"([{"name": "gimp"}])");
+  // The original's own line: its runtime context is in its text already.
+  json with_context = user("again\n\n[Runtime Context]...");
+  with_context["cli_apps"] = json::parse(R"([{"name": "gimp"}])");
+  with_context["_runtime_context"] = {{"version", 1}, {"suffix", "..."}};
+  nb::transcript_entries t{attached,        assistant("drawn"), empty_text,
+                           assistant("ok"), with_context};
+  auto replay = replayed(t, 100);
+  REQUIRE(replay.size() == 5);
+  CHECK(replay[0]["content"]
+        == "draw it\n"
+           "[CLI App Attachment: @gimp; tool=run_cli_app; "
+           "entry_point=gimp-cli; skill=skills/cli-app-gimp/SKILL.md]\n"
+           "[CLI App Attachment: @drawit; tool=run_cli_app; "
+           "entry_point=unknown; skill=skills/cli-app-drawit/SKILL.md]");
+  CHECK(replay[2]["content"]
+        == "[CLI App Attachment: @gimp; tool=run_cli_app; "
+           "entry_point=unknown; skill=skills/cli-app-gimp/SKILL.md]");
+  CHECK(replay[4]["content"] == "again\n\n[Runtime Context]...");
+  CHECK_FALSE(replay[0].contains("cli_apps"));
+}
