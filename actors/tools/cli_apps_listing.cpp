@@ -45,19 +45,26 @@ json app_row(const cli_apps_home& home, const json& app,
           {"skill_installed", cli_app_skill_installed(home.workspace, name)}};
 }
 
+/// The catalog's rows by category then display name; installed.json's
+/// keep their order (by name), as the original's installed_payload.
+enum class listing_order { by_category, as_given };
+
 json rows_payload(const cli_apps_home& home, const std::vector<json>& apps,
-                  const std::string& updated) {
+                  const std::string& updated, listing_order order) {
   auto installed = installed_cli_record(home.config_dir);
   json rows = json::array();
   for (auto& app : apps)
     rows.push_back(app_row(home, app, installed));
-  std::sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
-    auto ka = std::make_pair(a["category"].get<std::string>(),
-                             ascii_lower(a["display_name"].get<std::string>()));
-    auto kb = std::make_pair(b["category"].get<std::string>(),
-                             ascii_lower(b["display_name"].get<std::string>()));
-    return ka < kb;
-  });
+  if (order == listing_order::by_category)
+    std::sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
+      auto ka =
+        std::make_pair(a["category"].get<std::string>(),
+                       ascii_lower(a["display_name"].get<std::string>()));
+      auto kb =
+        std::make_pair(b["category"].get<std::string>(),
+                       ascii_lower(b["display_name"].get<std::string>()));
+      return ka < kb;
+    });
   size_t count = 0;
   for (auto& r : rows)
     count += r["installed"].get<bool>() ? 1 : 0;
@@ -67,8 +74,9 @@ json rows_payload(const cli_apps_home& home, const std::vector<json>& apps,
            updated.empty() ? json(nullptr) : json(updated)}};
 }
 
-/// The installed apps alone, as recorded (the catalog's copy where cached).
-json installed_payload(const cli_apps_home& home) {
+} // namespace
+
+json cli_apps_installed(const cli_apps_home& home) {
   auto installed = installed_cli_record(home.config_dir);
   auto cached = load_cli_catalog(home.config_dir, home.limits.catalog_ttl_s,
                                  catalog_mode::cached);
@@ -90,23 +98,22 @@ json installed_payload(const cli_apps_home& home) {
     app["package_manager"] = strategy.empty() ? "bundled" : strategy;
     apps.push_back(std::move(app));
   }
-  auto out = rows_payload(home, apps, "");
+  auto out = rows_payload(home, apps, "", listing_order::as_given);
   out["installed_count"] = out["apps"].size();
   return out;
 }
-
-} // namespace
 
 json cli_apps_listing(const cli_apps_home& home, bool fetch) {
   auto catalog = load_cli_catalog(home.config_dir, home.limits.catalog_ttl_s,
                                   fetch ? catalog_mode::fresh
                                         : catalog_mode::cached);
   if (catalog.apps.empty()) {
-    auto installed = installed_payload(home);
+    auto installed = cli_apps_installed(home);
     if (!installed["apps"].empty() || !catalog.error.empty())
       return installed;
   }
-  return rows_payload(home, catalog.apps, catalog.updated);
+  return rows_payload(home, catalog.apps, catalog.updated,
+                      listing_order::by_category);
 }
 
 } // namespace nb

@@ -36,6 +36,11 @@ struct cli_app_outcome {
 /// Without a catalog, the installed apps alone.
 nlohmann::json cli_apps_listing(const cli_apps_home& home, bool fetch);
 
+/// The installed apps alone (installed.json's, by name; the cached
+/// catalog's texts where it has the app), as the original's
+/// installed_payload: what the WebUI's composer offers to attach.
+nlohmann::json cli_apps_installed(const cli_apps_home& home);
+
 /// "install", "update", "uninstall" or "test" for app `name`.
 cli_app_outcome cli_app_action(const cli_apps_home& home,
                                const std::string& action,

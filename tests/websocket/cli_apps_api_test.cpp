@@ -1,7 +1,8 @@
 // The WebUI's CLI Apps settings on a real gateway: the catalog from a
 // scripted registry server on 127.0.0.1, an install through /api/settings/
 // cli-apps/install (a real child process: a script named uv on PATH), and
-// the running agent's run_cli_app then naming and running the new app
+// the composer's installed-only list naming it alone, the running agent's
+// run_cli_app then naming and running the new app
 // without a restart (the tools fronts took the change), in a chat that had
 // a turn before (its session keeps the tool list between turns, and the
 // change reaches its next turn), and a message that mentions the app
@@ -19,44 +20,13 @@
 #include <httplib.h>
 
 #include "actors/store/session_files.hpp"
-#include "tests/websocket/ws_gateway.hpp"
+#include "tests/support/eventually.hpp"
+#include "tests/websocket/cli_registry_rig.hpp"
 
 using namespace nb;
 using namespace nb::test;
 
 namespace {
-
-struct registry_server {
-  httplib::Server svr;
-  std::thread thread;
-  int port = 0;
-
-  registry_server() {
-    svr.Get("/registry.json", [](auto&, httplib::Response& res) {
-      res.set_content(
-        json{{"clis",
-              {{{"name", "drawit"},
-                {"display_name", "Draw It"},
-                {"entry_point", "nb-api-drawit"},
-                {"package_manager", "uv"},
-                {"install_cmd", "uv tool install nb-api-drawit"}}}}}
-          .dump(),
-        "application/json");
-    });
-    svr.Get("/public_registry.json", [](auto&, httplib::Response& res) {
-      res.set_content(R"({"clis": []})", "application/json");
-    });
-    port = svr.bind_to_any_port("127.0.0.1");
-    thread = std::thread([this] { svr.listen_after_bind(); });
-    while (!svr.is_running())
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-
-  ~registry_server() {
-    svr.stop();
-    thread.join();
-  }
-};
 
 bool cli_api_has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -72,7 +42,7 @@ std::string tool_description(const json& body, const std::string& name) {
 } // namespace
 
 TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
-  registry_server registry;
+  cli_registry registry{"nb-api-drawit"};
   gateway gw{{{"websocket", R"({"enabled": true, "port": 0,
                                 "streaming": false})"}}};
   auto bin = gw.home.dir / "bin";
@@ -85,23 +55,9 @@ TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
   ::chmod((bin / "uv").c_str(), 0755);
   std::string old_path = std::getenv("PATH");
   ::setenv("PATH", (bin.string() + ":" + old_path).c_str(), 1);
-  ::setenv("NANOBOT_CLI_APPS_REGISTRY",
-           ("http://127.0.0.1:" + std::to_string(registry.port)).c_str(), 1);
-  std::ofstream{gw.cfg.config_path}
-    << json{{"agents",
-             {{"defaults",
-               {{"workspace", gw.cfg.agent.workspace},
-                {"model", "test-model"},
-                {"provider", "custom"}}}}},
-            {"providers",
-             {{"custom", {{"apiBase", gw.cfg.providers["custom"].api_base}}}}},
-            // The app lives in a folder of the test's, outside the
-            // sandbox's view.
-            {"tools", {{"restrictToWorkspace", false}}},
-            {"channels",
-             {{"websocket",
-               {{"enabled", true}, {"port", 0}, {"streaming", false}}}}}}
-         .dump();
+  ::setenv("NANOBOT_CLI_APPS_REGISTRY", registry.base().c_str(), 1);
+  // The app lives in a folder of the test's, outside the sandbox's view.
+  write_cli_apps_config(gw, {{"restrictToWorkspace", false}});
 
   httplib::Client http{"127.0.0.1", gw.port("websocket")};
   http.set_read_timeout(60, 0);
@@ -118,12 +74,25 @@ TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
   CHECK(tool_description(before[0].body, "run_cli_app")
           .find("No Settings CLI Apps are currently installed.")
         != std::string::npos);
-  auto listed = http.Get("/api/settings/cli-apps");
-  REQUIRE(listed);
-  CHECK(listed->status == 200);
-  auto list = json::parse(listed->body);
+  // The first list starts the catalog's fetch; a later one has its rows.
+  json list;
+  CHECK(eventually([&] {
+    auto listed = http.Get("/api/settings/cli-apps");
+    if (!listed || listed->status != 200)
+      return false;
+    list = json::parse(listed->body);
+    return list["apps"].size() == 1;
+  }));
   REQUIRE(list["apps"].size() == 1);
   CHECK(list["apps"][0]["status"] == "not_installed");
+  // The composer's list: installed apps only, never the cached catalog's.
+  auto installed_only = [&] {
+    return api_get(http, "/api/settings/cli-apps?installed_only=1");
+  };
+  auto none = installed_only();
+  CHECK(none["apps"].empty());
+  CHECK(none["installed_count"] == 0);
+  CHECK_FALSE(none.contains("catalog_refresh_pending"));
 
   // A change comes from the WebUI's own page: its Origin.
   httplib::Headers page{
@@ -142,6 +111,12 @@ TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
   CHECK(body["last_action"]["message"] == "Installed CLI for Draw It.");
   CHECK(body["installed_count"] == 1);
   CHECK_FALSE(body.contains("applied")); // the tools fronts took it
+  auto one = installed_only();
+  REQUIRE(one["apps"].size() == 1);
+  CHECK(one["apps"][0]["name"] == "drawit");
+  CHECK(one["apps"][0]["display_name"] == "Draw It");
+  CHECK(one["apps"][0]["installed"] == true);
+  CHECK(one["installed_count"] == 1);
 
   // The same chat's next turn: run_cli_app names the app and runs it.
   gw.llm.push(
@@ -198,7 +173,20 @@ TEST_CASE("the WebUI installs a CLI app and the running agent can run it") {
             "skill=plugins/cli-app-gimp/skills/cli-app-gimp/SKILL.md)."));
   CHECK_FALSE(cli_api_has(user_text(4), "@etc"));
   CHECK_FALSE(cli_api_has(user_text(4), "CLI App Mention"));
+  // This turn's own line: no replay note besides its runtime context.
+  CHECK_FALSE(cli_api_has(user_text(4), "[CLI App Attachment"));
   CHECK_FALSE(cli_api_has(user_text(5), "CLI App"));
+  // The next turn replays the attaching message with its apps named after
+  // its text, as the original's history does.
+  bool replayed_with_apps = false;
+  for (auto& m : reqs[5].body["messages"])
+    if (m["role"] == "user" && m["content"].is_string()
+        && m["content"].get<std::string>().starts_with("and this one"))
+      replayed_with_apps =
+        m["content"]
+        == "and this one\n[CLI App Attachment: @gimp; tool=run_cli_app; "
+           "entry_point=gimp-cli; skill=skills/cli-app-gimp/SKILL.md]";
+  CHECK(replayed_with_apps);
   // Before the runtime block's end, which closes the user's message.
   CHECK(user_text(4).find("CLI App Attachment")
         < user_text(4).rfind("[/Runtime Context]"));

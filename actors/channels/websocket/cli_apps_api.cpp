@@ -4,12 +4,15 @@
 
 #include "actors/channels/websocket/api_util.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/strings.hpp"
+#include "actors/tools/cli_catalog.hpp"
 #include "actors/tools/cli_install.hpp"
 #include "config/load.hpp"
 
 namespace nb::ws {
 
 std::optional<api_reply> cli_apps_api(caf::actor_system& sys,
+                                      const cli_catalog_refresher& refresher,
                                       const std::string& config_path,
                                       const api_call& call) {
   static constexpr std::string_view route = "settings/cli-apps";
@@ -27,11 +30,18 @@ std::optional<api_reply> cli_apps_api(caf::actor_system& sys,
     if (call.method != "GET")
       return problem(405, "GET only");
     auto only = call.query.find("installed_only");
-    bool installed_only = only != call.query.end() && only->second != "0"
-                          && !only->second.empty();
-    auto listing = cli_apps_listing(home, !installed_only);
-    if (!installed_only)
-      listing["catalog_refresh_pending"] = false; // fetched before answering
+    auto flag =
+      only == call.query.end() ? std::string{} : ascii_lower(only->second);
+    if (flag == "1" || flag == "true" || flag == "yes")
+      return answer(200, cli_apps_installed(home));
+    // At once from the caches; a stale catalog is fetched behind the
+    // answer, and the WebUI asks again while it is pending.
+    auto listing = cli_apps_listing(home, false);
+    bool pending = false;
+    if (!cli_catalog_fresh(home.config_dir, home.limits.catalog_ttl_s, true))
+      pending = start_cli_catalog_refresh(sys, refresher, home.config_dir,
+                                          home.limits.catalog_ttl_s);
+    listing["catalog_refresh_pending"] = pending;
     return answer(200, listing);
   }
   if (call.method != "POST")

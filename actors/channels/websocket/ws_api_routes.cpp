@@ -57,11 +57,12 @@ api_function make_api_function(caf::actor_system& sys,
                                control_agents agents,
                                channel_manager_actor manager) {
   settings_context settings_ctx{config_path, name, manager};
+  auto refresher = spawn_cli_catalog_refresher(sys);
   return [&sys, manager, c, config_path, agents = std::move(agents),
-          settings_ctx](const api_call& call) -> api_reply {
+          settings_ctx, refresher](const api_call& call) -> api_reply {
     if (auto setup = setup_api(sys, config_path, call))
       return *setup;
-    if (auto apps = cli_apps_api(sys, config_path, call))
+    if (auto apps = cli_apps_api(sys, refresher, config_path, call))
       return *apps;
     if (auto edited = settings_api(sys, settings_ctx, call))
       return *edited;
