@@ -1,6 +1,7 @@
 // Reading, appending and replacing one session file.
 #include "actors/store/session_files.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <exception>
@@ -102,11 +103,51 @@ void refresh_updated_at(const std::string& path) {
   ::close(fd);
 }
 
+/// Whether the file's second line (where the original writes it) is the
+/// original's provider_state record, from the first 64 KiB: a file that
+/// has one takes its appends as rewrites (replace_impl carries them into
+/// the state).
+bool holds_provider_state(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  std::string head(64 * 1024, '\0');
+  auto n = ::pread(fd, head.data(), head.size(), 0);
+  ::close(fd);
+  if (n <= 0)
+    return false;
+  head.resize(static_cast<size_t>(n));
+  auto nl = head.find('\n');
+  if (nl == std::string::npos)
+    return false;
+  auto second = std::string_view{head}.substr(nl + 1);
+  return is_provider_state_line(second.substr(0, second.find('\n')));
+}
+
+caf::error replace_impl(const std::string& dir, const std::string& key,
+                        const std::string& metadata_json,
+                        const std::vector<std::string>& messages,
+                        uint64_t keep);
+
+/// An append to a file holding the original's provider_state: the file is
+/// rewritten with every message kept and its metadata as it is (the
+/// appended messages go into the state's pending messages).
+caf::error append_by_rewrite(const std::string& dir, const std::string& key,
+                             const std::vector<std::string>& messages) {
+  auto snap = load_impl(dir, key);
+  if (!snap)
+    return snap.error();
+  return replace_impl(dir, key, snap->metadata_json, messages,
+                      snap->messages.size());
+}
+
 caf::error append_impl(const std::string& dir, const std::string& key,
                        const std::vector<std::string>& messages) {
   auto path = session_path(dir, key);
   if (!path)
     return path.error();
+  if (holds_provider_state(*path))
+    return append_by_rewrite(dir, key, messages);
   auto body = message_lines(*path, messages);
   if (!body)
     return body.error();
@@ -173,6 +214,34 @@ caf::error keep_corrupt_copy(const std::string& path) {
   return caf::none;
 }
 
+/// The original's Responses state line for a rewrite of `old` into its
+/// first `keep` messages and then `messages` ('\n' included; "" drops it).
+/// While every message it covers stays (the same JSON), it stays, and the
+/// messages after them go into its pending messages, as the original's own
+/// turns leave them: going back, it continues with our turns too. A
+/// transcript that lost or changed one of them (/new, a trim) drops it, as
+/// the original drops it when it clears or trims a session; it then sends
+/// the whole transcript.
+std::string carried_provider_state(const parsed_file& old,
+                                   const std::vector<std::string>& messages,
+                                   uint64_t keep) {
+  if (old.provider_state_line.empty()
+      || keep + messages.size() < old.messages.size())
+    return "";
+  // Compared as values: our sessions write keys in another order.
+  using unordered = nlohmann::json;
+  for (auto i = keep; i < old.messages.size(); ++i)
+    if (unordered::parse(old.messages[i], nullptr, false)
+        != unordered::parse(messages[i - keep], nullptr, false))
+      return "";
+  auto covered =
+    old.messages.size() - std::min<size_t>(keep, old.messages.size());
+  std::vector<std::string> after(messages.begin() + covered, messages.end());
+  if (after.empty())
+    return old.provider_state_line + "\n";
+  return provider_state_with_pending(old.provider_state_line, after) + "\n";
+}
+
 caf::error replace_impl(const std::string& dir, const std::string& key,
                         const std::string& metadata_json,
                         const std::vector<std::string>& messages,
@@ -201,8 +270,7 @@ caf::error replace_impl(const std::string& dir, const std::string& key,
     auto lc = parsed.meta.find("last_consolidated");
     if (parsed.has_meta && lc != parsed.meta.end() && lc->is_number_integer())
       consolidated = lc->get<int64_t>();
-    if (!parsed.provider_state_line.empty())
-      provider_state = parsed.provider_state_line + "\n";
+    provider_state = carried_provider_state(parsed, messages, keep);
     // The @handle belongs to the file (assigned by the session tools or
     // the original under the exclusive lock): a session writing metadata it
     // read before the handle existed keeps it.

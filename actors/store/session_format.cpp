@@ -143,6 +143,61 @@ std::optional<std::pair<size_t, size_t>> updated_at_span(std::string_view head) 
   return std::nullopt;
 }
 
+bool is_provider_state_line(std::string_view line) {
+  auto skip_space = [&](size_t i) {
+    while (i < line.size()
+           && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+      ++i;
+    return i;
+  };
+  auto expect = [&](size_t i, std::string_view word) -> size_t {
+    i = skip_space(i);
+    return line.substr(i, word.size()) == word ? i + word.size()
+                                               : std::string_view::npos;
+  };
+  auto i = expect(0, "{");
+  for (auto word : {std::string_view{"\"_type\""}, std::string_view{":"},
+                    std::string_view{"\"provider_state\""}})
+    if (i != std::string_view::npos)
+      i = expect(i, word);
+  if (i == std::string_view::npos)
+    return false;
+  i = skip_space(i);
+  return i < line.size() && (line[i] == ',' || line[i] == '}');
+}
+
+std::string
+provider_state_with_pending(std::string_view line,
+                            const std::vector<std::string>& messages) {
+  auto record = json::parse(line.begin(), line.end(), nullptr, false);
+  if (!record.is_object() || !record.contains("state")
+      || !record["state"].is_object())
+    return std::string{line};
+  auto& state = record["state"];
+  auto pending = state.find("pending_messages");
+  if (pending == state.end())
+    state["pending_messages"] = json::array();
+  else if (!pending->is_array())
+    return std::string{line};
+  auto& into = state["pending_messages"];
+  for (auto& text : messages) {
+    auto m = json::parse(text, nullptr, false);
+    if (!m.is_object() || (m.contains("_command") && m["_command"] == true))
+      continue;
+    json given = json::object();
+    for (auto key : {"role", "content", "tool_calls", "tool_call_id", "name",
+                     "reasoning_content", "thinking_blocks"})
+      if (auto v = m.find(key); v != m.end())
+        given[key] = *v;
+    if (!given.contains("role"))
+      continue;
+    if (!given.contains("content"))
+      given["content"] = "";
+    into.push_back(std::move(given));
+  }
+  return record.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 // A JSON text may span lines; a JSONL line may not. Most callers send one
 // line already, which is then stored as it came.
 caf::expected<std::string> message_lines(const std::string& path,

@@ -50,6 +50,23 @@ std::string metadata_line(const std::string& key, const std::string& created,
 /// that name only).
 std::optional<std::pair<size_t, size_t>> updated_at_span(std::string_view head);
 
+/// Whether `line` is the original's provider_state record, recognised by
+/// its start as the original does (`{"_type": "provider_state"` then ','
+/// or '}'), without decoding its payload.
+bool is_provider_state_line(std::string_view line);
+
+/// The provider_state line `line` with `messages` (message lines as
+/// stored) added to its state's "pending_messages": the original keeps
+/// there the messages that came after its last Responses answer and sends
+/// them, after the state's items, at its next request. Each is given as
+/// the model sees it (role, content, tool_calls, tool_call_id, name,
+/// reasoning_content, thinking_blocks); slash-command exchanges are left
+/// out, as from every replay. A state the original would not load
+/// (another shape) is given back as it was.
+std::string
+provider_state_with_pending(std::string_view line,
+                            const std::vector<std::string>& messages);
+
 /// The messages as lines, '\n' after each; an error names the first one
 /// that is not a JSON object. Texts spanning lines are re-serialised.
 caf::expected<std::string> message_lines(const std::string& path,

@@ -1,0 +1,127 @@
+// The original's Responses state (its private `{"_type": "provider_state"}`
+// line, written right after the metadata line) in a session file our store
+// continues, on real files: it loads without error and is no message; an
+// append of ours keeps it and puts the new messages into its pending
+// messages, as the model sees them (the original sends those after the
+// state's items when it continues); a rewrite that keeps the messages it
+// covers keeps it too, a metadata change keeps it byte for byte, and a
+// transcript rewritten without them (/new) drops it, as the original does.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/store/session_files.hpp"
+#include "messages/session_admin.hpp"
+#include "tests/store/temp_dir.hpp"
+
+using namespace nb;
+using nlohmann::json;
+using nb::test::slurp;
+using nb::test::spit;
+using nb::test::temp_dir;
+
+namespace {
+
+// As the original's json.dumps writes them.
+const std::string responses_meta_line =
+  R"({"_type": "metadata", "key": "websocket:c1", "created_at": "2026-11-30T09:12:03.418207", "updated_at": "2026-11-30T09:12:09.101010", "metadata": {"title": "hello"}, "last_consolidated": 0})";
+const std::string responses_state_line =
+  R"({"_type": "provider_state", "state": {"kind": "openai_responses", "provider": "openai_compat:openai:https://api.openai.com/v1", "model": "gpt-5", "version": 1, "payload": {"items": [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]}, {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB-opaque"}, {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed", "content": [{"type": "output_text", "text": "hello", "annotations": []}]}], "context_tokens": 321}, "pending_messages": []}})";
+const std::vector<std::string> responses_messages = {
+  R"({"role": "user", "content": "hi", "timestamp": "2026-11-30T09:12:03.420113"})",
+  R"({"role": "assistant", "content": "hello", "timestamp": "2026-11-30T09:12:09.101010"})",
+};
+
+std::string responses_home(const temp_dir& d) {
+  auto path = d.path + "/" + session_file_name("websocket:c1");
+  std::string text = responses_meta_line + "\n" + responses_state_line + "\n";
+  for (auto& m : responses_messages)
+    text += m + "\n";
+  spit(path, text);
+  return path;
+}
+
+/// The file's provider_state record, or null when it has none.
+json state_record(const std::string& path) {
+  auto text = slurp(path);
+  size_t at = 0;
+  while (at < text.size()) {
+    auto nl = text.find('\n', at);
+    auto line = json::parse(text.substr(at, nl - at), nullptr, false);
+    if (line.is_object() && line.value("_type", "") == "provider_state")
+      return line;
+    at = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("the original's Responses state is read, kept and continued") {
+  temp_dir d;
+  auto path = responses_home(d);
+  auto snap = load_session(d.path, "websocket:c1");
+  REQUIRE(snap);
+  CHECK(snap->skipped_lines == 0);
+  REQUIRE(snap->messages.size() == 2); // the state line is no message
+  CHECK(slurp(path).find(responses_state_line) != std::string::npos);
+
+  // A turn of ours: the state stays, with that turn as pending messages.
+  std::vector<std::string> turn = {
+    json{{"role", "user"}, {"content", "again"}, {"timestamp", "t"},
+         {"_inbox", "i1"}}.dump(),
+    json{{"role", "assistant"}, {"content", nullptr},
+         {"tool_calls", json::parse(R"([{"id": "c1", "type": "function",
+           "function": {"name": "exec", "arguments": "{}"}}])")}}.dump(),
+    json{{"role", "tool"}, {"tool_call_id", "c1"}, {"name", "exec"},
+         {"content", "ok"}}.dump(),
+    json{{"role", "user"}, {"content", "/help"}, {"_command", true}}.dump(),
+  };
+  REQUIRE_FALSE(append_session(d.path, "websocket:c1", turn));
+  snap = load_session(d.path, "websocket:c1");
+  REQUIRE(snap);
+  CHECK(snap->messages.size() == 6);
+  auto text = slurp(path);
+  CHECK(json::parse(text.substr(0, text.find('\n')))["_type"] == "metadata");
+  auto record = state_record(path);
+  REQUIRE(record.is_object());
+  auto was = json::parse(responses_state_line);
+  auto& state = record["state"];
+  CHECK(state["payload"] == was["state"]["payload"]); // opaque, unchanged
+  CHECK(state["model"] == "gpt-5");
+  CHECK(state["pending_messages"]
+        == json::parse(R"([
+          {"role": "user", "content": "again"},
+          {"role": "assistant", "content": null, "tool_calls": [{"id": "c1",
+           "type": "function", "function": {"name": "exec",
+           "arguments": "{}"}}]},
+          {"role": "tool", "tool_call_id": "c1", "name": "exec",
+           "content": "ok"}])"));
+  // The second line still, where the original writes it.
+  auto second = text.substr(text.find('\n') + 1);
+  CHECK(json::parse(second.substr(0, second.find('\n'))) == record);
+
+  // A metadata change (the WebUI's rename) keeps it as it is.
+  auto before = state_record(path);
+  REQUIRE_FALSE(patch_session_meta(d.path, "websocket:c1",
+                                   R"({"title": "renamed"})"));
+  CHECK(state_record(path) == before);
+
+  // A rewrite of ours with every message and one more (a mid-turn
+  // rewrite, a /model change) carries it on.
+  auto all = load_session(d.path, "websocket:c1")->messages;
+  all.push_back(json{{"role", "assistant"}, {"content", "done"}}.dump());
+  REQUIRE_FALSE(replace_session(d.path, "websocket:c1", "{}", all));
+  record = state_record(path);
+  REQUIRE(record.is_object());
+  CHECK(record["state"]["pending_messages"].size() == 4);
+  CHECK(record["state"]["pending_messages"].back()
+        == json{{"role", "assistant"}, {"content", "done"}});
+
+  // /new: the transcript it covered is gone, and so is the state.
+  REQUIRE_FALSE(replace_session(d.path, "websocket:c1", "{}", {}));
+  CHECK(state_record(path).is_null());
+}
