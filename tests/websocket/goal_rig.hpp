@@ -36,6 +36,17 @@ inline std::vector<json> read_turns(ws_client& c, int n) {
   return evs;
 }
 
+/// ann's browser `c` connects, says `text` in `chat` and reads its one
+/// turn: the events.
+inline std::vector<json> ann_says(gateway& gw, ws_client& c,
+                                  const std::string& chat,
+                                  const std::string& text) {
+  REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
+  ready_chat(c);
+  say(c, chat, text);
+  return read_turns(c, 1);
+}
+
 inline std::vector<json> of_kind(const std::vector<json>& evs,
                                  const char* name) {
   std::vector<json> out;

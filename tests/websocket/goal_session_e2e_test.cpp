@@ -184,10 +184,7 @@ TEST_CASE(
     "g9", "update_goal", {{"action", "complete"}, {"recap", "sorted"}})}));
   gw.llm.push(text("all sorted"));
   ws_client c;
-  REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
-  ready_chat(c);
-  say(c, "goalfix", "finish up");
-  auto evs = read_turns(c, 1);
+  auto evs = ann_says(gw, c, "goalfix", "finish up");
   CHECK(answers(evs) == std::vector<std::string>{"all sorted"});
   auto reqs = gw.llm.requests();
   CHECK(last_user(reqs[reqs.size() - 2]).find(objective) != std::string::npos);
