@@ -9,18 +9,30 @@ namespace nb {
 
 namespace {
 
-/// The request as `c` sends it: its wire model and generation settings.
-model_request for_candidate(const model_request& req, const candidate& c) {
-  auto out = req;
-  out.model.clear(); // the client then sends c.choice.model
-  out.provider.clear();
-  if (c.max_tokens > 0)
-    out.max_tokens = c.max_tokens;
-  if (c.temperature >= 0)
-    out.temperature = c.temperature;
-  if (!c.reasoning_effort.empty())
-    out.reasoning_effort = c.reasoning_effort;
-  return out;
+/// The reasoning effort `c` is called with: its own, else the caller's.
+const std::string& fallback_effort(const std::string& caller,
+                                   const candidate& c) {
+  return c.reasoning_effort.empty() ? caller : c.reasoning_effort;
+}
+
+/// The caller's generation settings a candidate may override: each
+/// candidate starts from them.
+struct caller_settings {
+  int32_t max_tokens;
+  double temperature;
+  std::string reasoning_effort;
+};
+
+/// Turns `req` into the request `c` sends (its wire model and generation
+/// settings) in place: the messages and tools, a request's bulk, are never
+/// copied for a candidate.
+void aim_at_candidate(model_request& req, const candidate& c,
+                      const caller_settings& caller) {
+  req.model.clear(); // the client then sends c.choice.model
+  req.provider.clear();
+  req.max_tokens = c.max_tokens > 0 ? c.max_tokens : caller.max_tokens;
+  req.temperature = c.temperature >= 0 ? c.temperature : caller.temperature;
+  req.reasoning_effort = fallback_effort(caller.reasoning_effort, c);
 }
 
 /// "HTTP 503: upstream busy" out of "Model request failed after 4
@@ -37,11 +49,10 @@ std::string short_reason(const std::string& error) {
 /// it and the breaker lets it, Chat Completions otherwise or when the
 /// endpoint refused the Responses API.
 model_reply call_candidate(client_pool& pool, const candidate& c,
-                           const model_request& req, const callbacks& cb,
+                           const model_request& sent, const callbacks& cb,
                            call_info& info,
                            const std::vector<std::string>& responses_open,
                            responses_report& report) {
-  auto sent = for_candidate(req, c);
   auto route = responses_route(c.choice, c.choice.model, sent.reasoning_effort);
   auto key =
     responses_breaker_key(c.choice, c.choice.model, sent.reasoning_effort);
@@ -73,11 +84,11 @@ model_reply call_candidate(client_pool& pool, const candidate& c,
 } // namespace
 
 std::string responses_key_for(const candidate& c, const model_request& req) {
-  auto sent = for_candidate(req, c);
-  if (responses_route(c.choice, c.choice.model, sent.reasoning_effort)
+  const auto& effort = fallback_effort(req.reasoning_effort, c);
+  if (responses_route(c.choice, c.choice.model, effort)
       != responses_use::preferred)
     return {};
-  return responses_breaker_key(c.choice, c.choice.model, sent.reasoning_effort);
+  return responses_breaker_key(c.choice, c.choice.model, effort);
 }
 
 client_pool::client_pool(client_options opts,
@@ -97,10 +108,12 @@ model_client& client_pool::get(const provider_choice& choice) {
 
 fallback_outcome
 call_with_fallbacks(client_pool& pool, const std::vector<candidate>& plan,
-                    size_t start, const model_request& req, const callbacks& cb,
+                    size_t start, model_request req, const callbacks& cb,
                     const std::vector<std::string>& responses_open) {
   static const auto log = nb::log::get("provider");
   fallback_outcome out;
+  const caller_settings caller{req.max_tokens, req.temperature,
+                               req.reasoning_effort};
   auto notify = [&cb](std::string text) {
     if (cb.on_retry_wait)
       cb.on_retry_wait(std::move(text));
@@ -113,6 +126,7 @@ call_with_fallbacks(client_pool& pool, const std::vector<candidate>& plan,
     bool last = i + 1 == plan.size();
     call_info info;
     if (c.choice.ready()) {
+      aim_at_candidate(req, c, caller);
       out.reply =
         call_candidate(pool, c, req, cb, info, responses_open, out.responses);
     } else {

@@ -65,7 +65,7 @@ std::string responses_key_for(const candidate& c, const model_request& req);
 /// when the endpoint refuses it (responses_refused()).
 fallback_outcome
 call_with_fallbacks(client_pool& pool, const std::vector<candidate>& plan,
-                    size_t start, const model_request& req, const callbacks& cb,
+                    size_t start, model_request req, const callbacks& cb,
                     const std::vector<std::string>& responses_open = {});
 
 } // namespace nb

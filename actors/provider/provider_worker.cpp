@@ -48,8 +48,8 @@ worker_impl(provider_worker_actor::stateful_pointer<worker_state> self,
       auto first = static_cast<size_t>(std::max(0, start));
       if (first >= plan.size())
         first = 0;
-      auto out = call_with_fallbacks(*self->state.clients, plan, first, req, cb,
-                                     responses_open);
+      auto out = call_with_fallbacks(*self->state.clients, plan, first,
+                                     std::move(req), cb, responses_open);
       if (out.reply.finish_reason == "error")
         self->state.meter.failed();
       return {std::move(out.reply), out.first_failed, std::move(out.responses)};

@@ -43,6 +43,16 @@ client_options single_attempt() {
   return o;
 }
 
+/// three_models() where the primary is down (503 twice: its retries), b
+/// refuses the key (401) and c answers.
+settings only_backup_2_answers(fake_llm& a, fake_llm& b, fake_llm& c) {
+  a.push(error(503, "primary down"));
+  a.push(error(503, "primary down"));
+  b.push(error(401, "bad key for b"));
+  c.push(text("answer from backup-2"));
+  return three_models(a, b, c);
+}
+
 fallback_outcome run(const settings& s, const model_request& req,
                      recorder& rec, size_t start = 0) {
   client_pool pool{single_attempt(), nullptr};
@@ -51,6 +61,27 @@ fallback_outcome run(const settings& s, const model_request& req,
 }
 
 } // namespace
+
+TEST_CASE("each fallback starts from the caller's settings, not the last one's") {
+  fake_llm a, b, c;
+  auto s = only_backup_2_answers(a, b, c);
+  // backup-1 overrides the caller's limit and temperature; backup-2 does not.
+  s.agent.fallback_models[0].max_tokens = 77;
+  s.agent.fallback_models[0].temperature = 0.9;
+  s.agent.fallback_models[1].max_tokens = 0;
+  recorder rec;
+  auto req = ask("hi"); // max_tokens 64, temperature 0.2
+  auto out = run(s, req, rec);
+  CHECK(out.reply.content == "answer from backup-2");
+  REQUIRE(b.request_count() == 1);
+  CHECK(b.requests()[0].body["max_tokens"] == 77);
+  CHECK(b.requests()[0].body["temperature"] == 0.9);
+  REQUIRE(c.request_count() == 1);
+  CHECK(c.requests()[0].body["model"] == "backup-2");
+  CHECK(c.requests()[0].body["max_tokens"] == 64);
+  CHECK(c.requests()[0].body["temperature"] == 0.2);
+  CHECK(c.requests()[0].body["messages"][0]["content"] == "hi");
+}
 
 TEST_CASE("which failures fail over") {
   auto http = [](int status, std::string detail = "x") {
@@ -98,11 +129,7 @@ TEST_CASE("the plan lists the primary then the fallbacks with inherited values")
 
 TEST_CASE("failover goes through the fallbacks in order") {
   fake_llm a, b, c;
-  a.push(error(503, "primary down"));
-  a.push(error(503, "primary down"));
-  b.push(error(401, "bad key for b"));
-  c.push(text("answer from backup-2"));
-  auto s = three_models(a, b, c);
+  auto s = only_backup_2_answers(a, b, c);
   recorder rec;
   auto out = run(s, ask("hi"), rec);
   CHECK(out.reply.error.empty());
