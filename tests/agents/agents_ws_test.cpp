@@ -4,14 +4,15 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <regex>
 
 #include <caf/scoped_actor.hpp>
 #include <httplib.h>
 
 #include "actors/supervisor/runtime.hpp"
 #include "config/load.hpp"
+#include "tests/integration/channel_port.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/websocket/ws_client.hpp"
 
 using namespace nb;
@@ -46,23 +47,8 @@ settings ws_home(const temp_home& home, const fake_llm& llm) {
 }
 
 int ws_port(runtime& rt) {
-  caf::scoped_actor self{rt.system()};
   int port = 0;
-  for (int i = 0; i < 50 && port == 0; ++i) {
-    self->request(rt.channels(), 10s, channel_status_atom::value)
-      .receive(
-        [&](std::vector<channel_status>& all) {
-          for (auto& s : all) {
-            std::smatch m;
-            if (s.name == "websocket"
-                && std::regex_search(s.detail, m, std::regex{R"(:(\d+)/)"}))
-              port = std::stoi(m[1]);
-          }
-        },
-        [](caf::error&) {});
-    if (port == 0)
-      std::this_thread::sleep_for(100ms);
-  }
+  eventually([&] { return (port = channel_port(rt)) != 0; });
   return port;
 }
 

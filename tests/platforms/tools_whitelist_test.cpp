@@ -8,11 +8,11 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <regex>
 
 #include <caf/scoped_actor.hpp>
 #include <httplib.h>
 
+#include "tests/integration/channel_port.hpp"
 #include "tests/platforms/link_host.hpp"
 #include "tests/platforms/round_trip_fixture.hpp"
 
@@ -20,28 +20,6 @@ using namespace nb;
 using namespace nb::test;
 using nlohmann::json;
 using namespace std::chrono_literals;
-
-namespace {
-
-/// The port the WebSocket channel (and its WebUI API) listens on.
-int whitelist_test_ws_port(gateway& gw) {
-  int port = 0;
-  caf::scoped_actor self{gw.rt->system()};
-  self->request(gw.rt->channels(), 10s, channel_status_atom::value)
-    .receive(
-      [&](std::vector<channel_status>& all) {
-        for (auto& s : all) {
-          std::smatch m;
-          if (s.name == "websocket"
-              && std::regex_search(s.detail, m, std::regex{R"(:(\d+)/)"}))
-            port = std::stoi(m[1]);
-        }
-      },
-      [](caf::error&) {});
-  return port;
-}
-
-} // namespace
 
 TEST_CASE("a tools.ssrfWhitelist saved in the WebUI reaches the QQ adapter") {
   fake_qq qq;
@@ -67,7 +45,7 @@ TEST_CASE("a tools.ssrfWhitelist saved in the WebUI reaches the QQ adapter") {
          .dump();
   gw.start();
   REQUIRE(qq.wait_sessions(1, 15s));
-  auto port = whitelist_test_ws_port(gw);
+  auto port = channel_port(*gw.rt);
   REQUIRE(port > 0);
 
   // This machine is out of bounds until the whitelist says otherwise.

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/supervisor/runtime.hpp"
+#include "tests/integration/channel_port.hpp"
 #include "tests/integration/harness.hpp"
 #include "tests/websocket/ws_client.hpp"
 
@@ -65,11 +66,9 @@ struct gateway {
 
   /// The port a WebSocket channel listens on, from its status detail.
   int port(const std::string& name) {
-    auto s = status_of(name);
-    std::smatch m;
-    REQUIRE_MESSAGE(std::regex_search(s.detail, m, std::regex{R"(:(\d+)/)"}),
-                    s.state << ": " << s.detail);
-    return std::stoi(m[1]);
+    int p = channel_port(*rt, name);
+    REQUIRE_MESSAGE(p != 0, name << ": " << status_of(name).detail);
+    return p;
   }
 };
 
