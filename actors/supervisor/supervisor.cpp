@@ -1,4 +1,5 @@
 #include "actors/supervisor/supervisor.hpp"
+#include "actors/supervisor/config_watch.hpp"
 
 #include <caf/actor_registry.hpp>
 #include <caf/event_based_actor.hpp>
@@ -227,6 +228,18 @@ caf::result<caf::ok_atom> swap_tools(supervisor_pointer self,
   return rp;
 }
 
+/// Gateway only, when it was started from a file: hand edits of it apply
+/// as a WebUI save does.
+void spawn_config_watch_of(supervisor_pointer self) {
+  auto& st = self->state;
+  if (st.cfg.config_path.empty())
+    return;
+  st.config_watch = spawn_config_watch(
+    self->system(), caf::actor_cast<supervisor_admin_actor>(self),
+    st.cfg.config_path);
+  self->link_to(st.config_watch);
+}
+
 } // namespace
 
 supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
@@ -268,6 +281,7 @@ supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
     publish(self, agent_files_atom::value, st.router);
     // Its sessions page asks the router too (session_router_actor).
     publish(self, sessions_atom::value, st.router);
+    spawn_config_watch_of(self);
   }
   self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;
@@ -277,6 +291,14 @@ supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
       lg->critical("the router died ({}); stopping",
                    self->system().render(em.reason));
       self->quit(em.reason);
+      return;
+    }
+    if (drop_if(s.config_watch, em.source)) {
+      if (em.reason == caf::make_error(caf::exit_reason::user_shutdown))
+        return;
+      lg->error("the config.json watch died ({}); restarting it",
+                self->system().render(em.reason));
+      spawn_config_watch_of(self);
       return;
     }
     if (drop_if(s.channels, em.source)) {

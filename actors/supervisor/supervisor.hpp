@@ -63,6 +63,8 @@ struct supervisor_state {
   std::optional<provider_config> provider_override;
   /// Tools settings the WebUI saved since the start, for a restarted front.
   std::optional<tools_config> tools_override;
+  /// Gateway only: the watch on config.json (see config_watch.hpp).
+  caf::actor config_watch;
 };
 
 using supervisor_pointer
