@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "actors/app/commands.hpp"
+#include "actors/common/file_text.hpp"
 #include "actors/common/strings.hpp"
 #include "config/json_edit.hpp"
 #include "config/keys.hpp"
@@ -61,13 +62,6 @@ std::string read_key(const std::string& name) {
   return trim_space(key);
 }
 
-std::string file_text(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  std::ostringstream all;
-  all << in.rdbuf();
-  return all.str();
-}
-
 } // namespace
 
 int cmd_provider(const options& opts) {
@@ -101,7 +95,7 @@ int cmd_provider(const options& opts) {
                        unknown_word("provider", opts.positionals[0], known));
   auto path =
     opts.config_path.empty() ? default_config_path() : opts.config_path;
-  auto parsed = config_json::parse_root(file_text(path));
+  auto parsed = config_json::parse_root(read_file_text(path));
   if (auto* e = std::get_if<config_error>(&parsed)) {
     std::cerr << "nanobot provider: " << path << ": " << e->message() << "\n";
     return 2;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/common/file_text.hpp"
 #include "actors/common/strings.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/common/utf8.hpp"
@@ -20,13 +21,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string read_text(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
-
 /// Cuts `s` to at most `cap` bytes on a UTF-8 boundary.
 std::string capped(const std::string& s, size_t cap) {
   if (s.size() <= cap)
@@ -37,7 +31,7 @@ std::string capped(const std::string& s, size_t cap) {
 } // namespace
 
 int64_t read_dream_cursor(const std::string& workspace) {
-  auto text = trim_space(read_text(workspace + "/memory/.dream_cursor"));
+  auto text = trim_space(read_file_text(workspace + "/memory/.dream_cursor"));
   try {
     size_t used = 0;
     auto v = std::stoll(text, &used);
@@ -124,7 +118,7 @@ caf::behavior dream_worker(caf::event_based_actor* self, dream_job job) {
         self->quit();
         return std::string{"nothing to process"};
       }
-      auto memory_md = read_text(job.workspace + "/memory/MEMORY.md");
+      auto memory_md = read_file_text(job.workspace + "/memory/MEMORY.md");
       struct pending {
         caf::typed_response_promise<std::string> rp;
         bool done = false;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 
+#include "actors/common/file_text.hpp"
 #include "actors/common/log.hpp"
 #include "actors/skills/agent_plugin_parts.hpp"
 #include "actors/skills/front_matter.hpp"
@@ -60,18 +61,11 @@ std::optional<fs::path> contained(const fs::path& path, const fs::path& root,
   return real;
 }
 
-std::string slurp_plugin_file(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 json read_plugin_object(const fs::path& path, const fs::path& root) {
   auto file = contained(path, root, false);
   if (!file)
     return nullptr;
-  auto j = json::parse(slurp_plugin_file(*file), nullptr, false);
+  auto j = json::parse(read_file_text(*file), nullptr, false);
   if (!j.is_object()) {
     log::get("skills")->warn("Ignoring invalid Agent Plugin component '{}'",
                              file->string());
@@ -146,7 +140,7 @@ std::optional<std::string> package_fingerprint(const fs::path& root) {
     if (fs::is_symlink(st)) {
       feed += std::string{"\0link\0", 6} + fs::read_symlink(p, ec).string();
     } else if (fs::is_regular_file(st)) {
-      feed += std::string{"\0file\0", 6} + slurp_plugin_file(p);
+      feed += std::string{"\0file\0", 6} + read_file_text(p);
     } else if (fs::is_directory(st)) {
       feed += std::string{"\0dir\0", 5};
     } else {
@@ -197,7 +191,7 @@ std::vector<std::string> plugin_skill_names(const agent_plugin& p,
     if (!file)
       continue;
     auto name = candidate.filename().string();
-    auto fm = parse_front_matter(slurp_plugin_file(*file));
+    auto fm = parse_front_matter(read_file_text(*file));
     auto desc = json_text(fm.fields, "description");
     bool valid = fm.present && fm.error.empty()
                  && fm.fields.value("name", json()) == json(name)
@@ -279,7 +273,7 @@ bool plugin_enabled(const std::string& workspace, const std::string& config_dir,
   std::error_code ec;
   if (!fs::is_regular_file(marker, ec))
     return false;
-  auto current = slurp_plugin_file(marker);
+  auto current = read_file_text(marker);
   auto activation = activation_marker(p);
   if (activation && current == *activation)
     return true;

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "actors/common/file_text.hpp"
 #include "actors/skills/agent_plugins.hpp"
 #include "actors/skills/front_matter.hpp"
 #include "config/atomic_file.hpp"
@@ -93,13 +94,6 @@ skill_info make_skill(const std::string& dir_name, const std::string& text,
   return s;
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// name → SKILL.md text of the built-ins.
 std::map<std::string, const std::string*> builtin_skills() {
   std::map<std::string, const std::string*> out;
@@ -137,7 +131,7 @@ std::vector<skill_info> list_skills(const std::string& workspace,
   std::sort(names.begin(), names.end());
   for (auto& n : names) {
     try {
-      auto text = read_file(fs::path{workspace} / "skills" / n / "SKILL.md");
+      auto text = read_file_text(fs::path{workspace} / "skills" / n / "SKILL.md");
       out.push_back(make_skill(n, text, "workspace", path_env));
     } catch (const std::exception&) {
       // an unreadable skill is simply not offered
@@ -151,7 +145,7 @@ std::vector<skill_info> list_skills(const std::string& workspace,
     if (std::binary_search(names.begin(), names.end(), ps.name))
       continue;
     try {
-      auto s = make_skill(ps.name, read_file(ps.file), "plugin", path_env);
+      auto s = make_skill(ps.name, read_file_text(ps.file), "plugin", path_env);
       s.path = fs::path{ps.file}.lexically_relative(ws_real).generic_string();
       out.push_back(std::move(s));
       names.insert(std::upper_bound(names.begin(), names.end(), ps.name),
@@ -177,10 +171,10 @@ std::optional<std::string> skill_file_text(const std::string& workspace,
     std::error_code ec;
     auto p = fs::path{workspace} / "skills" / name / "SKILL.md";
     if (fs::is_regular_file(p, ec))
-      return read_file(p);
+      return read_file_text(p);
     for (auto& ps : enabled_plugin_skills(workspace, plugin_home))
       if (ps.name == name)
-        return read_file(ps.file);
+        return read_file_text(ps.file);
     auto builtins = builtin_skills();
     if (auto it = builtins.find(name); it != builtins.end())
       return *it->second;
@@ -198,7 +192,7 @@ void materialize_builtin_skills(const std::string& workspace) {
       if (fs::exists(ws, ec))
         continue;
       auto p = fs::path{workspace} / builtin_dir / name / "SKILL.md";
-      if (fs::exists(p, ec) && read_file(p) == *text)
+      if (fs::exists(p, ec) && read_file_text(p) == *text)
         continue;
       fs::create_directories(p.parent_path(), ec);
       replace_file_atomic(p.string(), *text, 0644);

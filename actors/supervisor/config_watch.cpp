@@ -2,7 +2,6 @@
 
 #include <sys/stat.h>
 
-#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include <caf/stateful_actor.hpp>
 
 #include "actors/common/blocking_task.hpp"
+#include "actors/common/file_text.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
@@ -34,13 +34,6 @@ std::string config_file_stamp(const std::string& path) {
   return out.str();
 }
 
-std::string config_file_text(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 struct config_watch_state {
   // Declared: CAF 0.17 would otherwise try to build the state from the
   // actor's pointer (aggregate initialisation).
@@ -58,53 +51,51 @@ void schedule_next_look(config_watch_pointer self) {
   self->delayed_send(self, self->state.interval, config_tick_atom::value);
 }
 
-/// Hands a changed text to the supervisor as a WebUI save does: the
-/// provider first, then the tools (their side files read on a task's
-/// thread); each refusal is logged with its reason.
-void apply_changed_config(config_watch_pointer self, const std::string& text) {
-  auto lg = log::get("config");
-  auto& st = self->state;
-  timed_request(self, st.supervisor, std::chrono::seconds(15),
-                provider_config{text, st.path})
+void log_not_applied(config_watch_pointer self, const char* what,
+                     const caf::error& err) {
+  log::get("config")->error("{} changed; {} not applied (the running "
+                            "settings stay): {}",
+                            self->state.path, what,
+                            self->system().render(err));
+}
+
+/// The last step of a change: the tools' settings.
+void hand_on_tools(config_watch_pointer self, tools_config change) {
+  timed_request(self, self->state.supervisor, std::chrono::seconds(15),
+                std::move(change))
     .then(
-      [self, text](caf::ok_atom) {
-        auto path = self->state.path;
-        auto read = blocking_task(self, "nb.cfg-watch", [text, path] {
-          tools_config change;
-          change.config_json = text;
-          change.config_path = path;
-          read_tool_side_files(change);
-          return change;
-        });
-        timed_request(self, read, std::chrono::seconds(15),
-                      caf::get_atom::value)
-          .then(
-            [self](tools_config& change) {
-              timed_request(self, self->state.supervisor,
-                            std::chrono::seconds(15), std::move(change))
-                .then(
-                  [self](caf::ok_atom) {
-                    log::get("config")->info(
-                      "{} changed: its provider and tools settings apply "
-                      "from the next turn",
-                      self->state.path);
-                  },
-                  [self](caf::error& err) {
-                    log::get("config")->error(
-                      "{} changed; its tools settings were not applied: {}",
-                      self->state.path, self->system().render(err));
-                  });
-            },
-            [self](caf::error& err) {
-              log::get("config")->error("{}: {}", self->state.path,
-                                        self->system().render(err));
-            });
+      [self](caf::ok_atom) {
+        log::get("config")->info("{} changed: its provider and tools "
+                                 "settings apply from the next turn",
+                                 self->state.path);
       },
-      [self, lg](caf::error& err) {
-        lg->error("{} changed but was not applied (the running settings "
-                  "stay): {}",
-                  self->state.path, self->system().render(err));
-      });
+      [self](caf::error& err) { log_not_applied(self, "its tools settings were", err); });
+}
+
+/// The tools' side files are read on a task's thread, as the WebUI's save
+/// reads them on its worker.
+void read_tools_then_hand_on(config_watch_pointer self,
+                             const std::string& text) {
+  auto read = blocking_task(self, "nb.cfg-watch",
+                            [text, path = self->state.path] {
+                              tools_config change;
+                              change.config_json = text;
+                              change.config_path = path;
+                              read_tool_side_files(change);
+                              return change;
+                            });
+  timed_request(self, read, std::chrono::seconds(15), caf::get_atom::value)
+    .then([self](tools_config& change) { hand_on_tools(self, change); },
+          [self](caf::error& err) { log_not_applied(self, "its tools settings were", err); });
+}
+
+/// Hands a changed text to the supervisor as a WebUI save does: the
+/// provider first, then the tools; each refusal is logged with its reason.
+void apply_changed_config(config_watch_pointer self, const std::string& text) {
+  timed_request(self, self->state.supervisor, std::chrono::seconds(15),
+                provider_config{text, self->state.path})
+    .then([self, text](caf::ok_atom) { read_tools_then_hand_on(self, text); },
+          [self](caf::error& err) { log_not_applied(self, "it was", err); });
 }
 
 /// One look at the file on a thread of its own: {} when its stamp is
@@ -120,7 +111,7 @@ void look_at_config(config_watch_pointer self) {
                               out.push_back(stamp);
                               out.push_back(stamp == "missing"
                                               ? std::string{}
-                                              : config_file_text(path));
+                                              : read_file_text(path));
                               return out;
                             });
   timed_request(self, look, std::chrono::seconds(30), caf::get_atom::value)

@@ -13,13 +13,6 @@
 
 namespace nb::ws {
 
-std::string read_config(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 std::mutex& config_edit_mutex() {
   static std::mutex m;
   return m;

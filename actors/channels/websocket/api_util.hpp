@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/channels/websocket/ws_server.hpp"
+#include "actors/common/file_text.hpp"
 #include "messages/provider_admin.hpp"
 
 namespace nb::ws {
@@ -26,9 +27,6 @@ inline api_reply answer(int status, const nlohmann::json& body) {
 inline api_reply problem(int status, const std::string& text) {
   return answer(status, nlohmann::json{{"error", text}});
 }
-
-/// The config file's text; "" when there is none yet.
-std::string read_config(const std::string& path);
 
 /// Held from reading config.json to writing it back: each WebSocket
 /// channel instance has its own API worker thread, and two saves must not

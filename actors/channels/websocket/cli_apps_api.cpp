@@ -19,7 +19,7 @@ std::optional<api_reply> cli_apps_api(caf::actor_system& sys,
   if (call.name.rfind(route, 0) != 0
       || (call.name.size() > route.size() && call.name[route.size()] != '/'))
     return std::nullopt;
-  auto text = read_config(config_path);
+  auto text = read_file_text(config_path);
   auto loaded = parse_settings(text, config_path);
   if (auto* e = std::get_if<config_error>(&loaded))
     return problem(409, e->message());

@@ -49,7 +49,7 @@ std::optional<route> parse_route(const std::string& call_name) {
 }
 
 json current_view(const std::string& path) {
-  auto text = read_config(path);
+  auto text = read_file_text(path);
   auto raw = config_json::parse_root(text);
   if (auto* e = std::get_if<config_error>(&raw))
     return {{"error", e->message()}};
@@ -121,7 +121,7 @@ std::vector<std::string> tools_restart_keys(const settings& s) {
 api_reply save_form(caf::actor_system& sys, const settings_context& ctx,
                     const settings_form& f) {
   std::lock_guard<std::mutex> one_edit{config_edit_mutex()};
-  auto current = read_config(ctx.config_path);
+  auto current = read_file_text(ctx.config_path);
   auto edited = apply_settings_form(current, f, ctx.config_path);
   if (auto* e = std::get_if<config_error>(&edited))
     return problem(400, e->message());
@@ -219,7 +219,7 @@ std::optional<api_reply> route_call(caf::actor_system& sys,
       if (m != "POST")
         return problem(405, "POST only");
       auto edited = apply_settings_form(
-        read_config(ctx.config_path),
+        read_file_text(ctx.config_path),
         settings_form{settings_page::mcp, r.name, body}, ctx.config_path);
       if (auto* e = std::get_if<config_error>(&edited))
         return problem(400, e->message());

@@ -93,7 +93,7 @@ make_candidate(const std::string& config_path, const json& form,
     return "agents.defaults.provider: " + std::string{spec->unsupported};
   if (s.model.empty() && !need_model)
     s.model = "-"; // listing models needs none
-  auto edited = apply_provider_setup(read_config(config_path), s);
+  auto edited = apply_provider_setup(read_file_text(config_path), s);
   if (auto* e = std::get_if<config_error>(&edited))
     return e->message();
   candidate out;
@@ -166,7 +166,7 @@ std::optional<api_reply> setup_api(caf::actor_system& sys,
     return std::nullopt;
   if (call.name == "setup" && call.method == "GET") {
     auto out = live_provider_status(sys);
-    out["providers"] = registry_rows(read_config(config_path));
+    out["providers"] = registry_rows(read_file_text(config_path));
     return answer(200, out);
   }
   bool put = call.name == "setup" && call.method == "PUT";
