@@ -9,6 +9,8 @@
 #include <caf/typed_actor.hpp>
 #include <caf/replies_to.hpp>
 
+#include "messages/conversation.hpp"
+
 namespace nb {
 
 /// A function call the model asked for. `name` may be empty when the model
@@ -89,6 +91,13 @@ struct model_request {
   /// llm_timeout_s 0); the stream's idle limit and the attempts' own
   /// limits still hold.
   bool no_wall_clock = false;
+  /// The session's saved Responses conversation, with the messages added
+  /// since as its pending ones: a Responses call for the state's own
+  /// endpoint and model sends its items and then only those messages.
+  conversation_state conversation;
+  /// The model's context window (agents.defaults.contextWindowTokens): a
+  /// direct OpenAI Responses call asks for server compaction below it.
+  int64_t context_window_tokens = 0;
 };
 
 template <class Inspector>
@@ -96,7 +105,7 @@ typename Inspector::result_type inspect(Inspector& f, model_request& x) {
   return f(caf::meta::type_name("model_request"), x.request_id, x.model,
            x.messages_json, x.tools_json, x.max_tokens, x.temperature, x.stream,
            x.stream_to, x.provider, x.agent, x.reasoning_effort,
-           x.no_wall_clock);
+           x.no_wall_clock, x.conversation, x.context_window_tokens);
 }
 
 /// The outcome of one call. Provider failures are values, not errors:
@@ -117,6 +126,12 @@ struct model_reply {
   /// The fallback model that answered after the requested one failed;
   /// "" = the requested model answered (or everything failed).
   std::string fallback_model;
+  /// The call went to a Responses endpoint: `conversation` is the state to
+  /// go on from (its input and output items), or none when this answer
+  /// cannot be resumed. False: the call kept no state (Chat Completions,
+  /// Anthropic), whatever it was given stays as it was.
+  bool stateful = false;
+  conversation_state conversation;
 };
 
 template <class Inspector>
@@ -124,7 +139,8 @@ typename Inspector::result_type inspect(Inspector& f, model_reply& x) {
   return f(caf::meta::type_name("model_reply"), x.content,
            x.reasoning_content, x.tool_calls, x.finish_reason, x.usage,
            x.error, x.http_status, x.attempts, x.latency_us,
-           x.thinking_blocks_json, x.fallback_model);
+           x.thinking_blocks_json, x.fallback_model, x.stateful,
+           x.conversation);
 }
 
 /// Tells the provider its caller no longer wants the call with this

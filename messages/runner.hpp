@@ -76,13 +76,19 @@ struct turn_outcome {
   /// The message tool already answered this turn's chat: the final reply
   /// need not be sent again.
   bool delivered_by_tool = false;
+  /// A Responses call ran: the session file's provider_state becomes
+  /// `conversation` (none: dropped). False: the file's state, if any, is
+  /// carried as it is, the turn's messages added to its pending ones.
+  bool conversation_set = false;
+  conversation_state conversation;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, turn_outcome& x) {
   return f(caf::meta::type_name("turn_outcome"), x.final_content,
            x.new_messages, x.stop_reason, x.usage, x.iterations, x.tool_calls,
-           x.streamed, x.delivered_by_tool);
+           x.streamed, x.delivered_by_tool, x.conversation_set,
+           x.conversation);
 }
 
 } // namespace nb

@@ -7,16 +7,21 @@
 
 #include <caf/meta/type_name.hpp>
 
+#include "messages/conversation.hpp"
+
 namespace nb {
 
 /// Asks for a session's file as it is on disk.
 struct session_load {
   std::string key;
+  /// Only the file's saved provider conversation (the snapshot's
+  /// `conversation`; no messages): read when a turn starts.
+  bool conversation_only = false;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_load& x) {
-  return f(caf::meta::type_name("session_load"), x.key);
+  return f(caf::meta::type_name("session_load"), x.key, x.conversation_only);
 }
 
 /// A session file's content: the metadata line and one JSON text per message.
@@ -26,24 +31,34 @@ struct session_snapshot {
   std::string metadata_json = "{}"; ///< the "metadata" object of line one
   std::vector<std::string> messages;
   int32_t skipped_lines = 0; ///< corrupt lines left out (kept on disk)
+  /// The file has a provider_state line (read with conversation_only).
+  bool has_conversation = false;
+  conversation_state conversation; ///< filled for conversation_only
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_snapshot& x) {
   return f(caf::meta::type_name("session_snapshot"), x.key, x.existed,
-           x.metadata_json, x.messages, x.skipped_lines);
+           x.metadata_json, x.messages, x.skipped_lines, x.has_conversation,
+           x.conversation);
 }
 
 /// Appends messages (JSON object texts) to a session file and fsyncs it.
 /// Creates the file, with its metadata line, when it does not exist yet.
+/// `conversation_set`: the file's provider_state line becomes
+/// `conversation` (no record: the line goes); otherwise a line the file has
+/// is carried, the messages added to its pending ones.
 struct session_append {
   std::string key;
   std::vector<std::string> messages;
+  bool conversation_set = false;
+  conversation_state conversation;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_append& x) {
-  return f(caf::meta::type_name("session_append"), x.key, x.messages);
+  return f(caf::meta::type_name("session_append"), x.key, x.messages,
+           x.conversation_set, x.conversation);
 }
 
 /// Atomically replaces a whole session file (temp file, fsync, rename).
@@ -56,12 +71,14 @@ struct session_replace {
   std::string metadata_json = "{}";
   std::vector<std::string> messages;
   uint64_t keep = 0;
+  bool conversation_set = false; ///< as session_append's
+  conversation_state conversation;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, session_replace& x) {
   return f(caf::meta::type_name("session_replace"), x.key, x.metadata_json,
-           x.messages, x.keep);
+           x.messages, x.keep, x.conversation_set, x.conversation);
 }
 
 // -- session activity (issue 4: the heartbeat's target)

@@ -95,15 +95,22 @@ template <> model_delta_sink sample(caf::actor_system& sys) {
     return {[](const model_delta&) {}, [](const model_retry_notice&) {}};
   }));
 }
+/// A saved Responses conversation: its record shared, one pending message.
+conversation_state sample_conversation() {
+  return {std::make_shared<const std::string>(
+            R"({"kind":"openai_responses","version":1,"payload":{"items":[]}})"),
+          {R"({"role":"user","content":"next"})"}};
+}
+
 template <> model_request sample(caf::actor_system& sys) {
   return {"r1", "gpt", "[]", "[{}]", 512, 0.2, true, sample<model_delta_sink>(sys),
-          "anthropic", "work", "high"};
+          "anthropic", "work", "high", true, sample_conversation(), 400000};
 }
 template <> model_reply sample(caf::actor_system& sys) {
   return {"answer", "thinking", {sample<tool_call>(sys)}, "tool_calls",
           sample<token_usage>(sys), "", 200, 2, 777,
           R"([{"type":"thinking","thinking":"t","signature":"s"}])",
-          "backup-model"};
+          "backup-model", true, sample_conversation()};
 }
 template <> model_cancel sample(caf::actor_system&) {
   return {"telegram:42:t1:3"};
@@ -115,14 +122,20 @@ template <> run_turn sample(caf::actor_system& sys) {
 }
 template <> turn_outcome sample(caf::actor_system& sys) {
   return {"done", {R"({"role":"assistant"})"}, "completed",
-          sample<token_usage>(sys), 3, 2, true, true};
+          sample<token_usage>(sys), 3, 2, true, true, true,
+          sample_conversation()};
 }
-template <> session_load sample(caf::actor_system&) { return {"cli:direct"}; }
+template <> session_load sample(caf::actor_system&) { return {"cli:direct", true}; }
 template <> session_snapshot sample(caf::actor_system&) {
-  return {"k", true, R"({"a":1})", {R"({"role":"user"})"}, 2};
+  return {"k", true, R"({"a":1})", {R"({"role":"user"})"}, 2, true,
+          sample_conversation()};
 }
-template <> session_append sample(caf::actor_system&) { return {"k", {"{}", "{}"}}; }
-template <> session_replace sample(caf::actor_system&) { return {"k", "{}", {"{}"}}; }
+template <> session_append sample(caf::actor_system&) {
+  return {"k", {"{}", "{}"}, true, sample_conversation()};
+}
+template <> session_replace sample(caf::actor_system&) {
+  return {"k", "{}", {"{}"}, 3, true, sample_conversation()};
+}
 template <> actor_sample sample(caf::actor_system&) {
   return {"session", 1, 0, 5, 1, 3, {0, 1, 2}};
 }
