@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <exception>
+#include <optional>
 #include <string_view>
 
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include "actors/common/file_lock.hpp"
 #include "actors/store/session_handles.hpp"
 #include "actors/store/posix_io.hpp"
+#include "actors/store/session_conversation.hpp"
 #include "actors/store/session_format.hpp"
 
 namespace nb {
@@ -50,7 +52,8 @@ int64_t usable_mark(const json& v, size_t messages) {
 }
 
 caf::expected<session_snapshot> load_impl(const std::string& dir,
-                                          const std::string& key) {
+                                          const std::string& key,
+                                          bool conversation_only = false) {
   auto path = session_path(dir, key);
   if (!path)
     return path.error();
@@ -65,6 +68,11 @@ caf::expected<session_snapshot> load_impl(const std::string& dir,
   }
   out.existed = true;
   auto parsed = parse_lines(*text);
+  out.has_conversation = !parsed.provider_state_line.empty();
+  if (conversation_only) {
+    out.conversation = conversation_of_line(parsed.provider_state_line);
+    return out;
+  }
   out.messages = std::move(parsed.messages);
   out.skipped_lines = parsed.skipped;
   if (parsed.has_meta) {
@@ -124,30 +132,35 @@ bool holds_provider_state(const std::string& path) {
   return is_provider_state_line(second.substr(0, second.find('\n')));
 }
 
+/// `state_line`: the provider_state line to write ("" = none); null: the
+/// old file's is carried (carried_provider_state).
 caf::error replace_impl(const std::string& dir, const std::string& key,
                         const std::string& metadata_json,
                         const std::vector<std::string>& messages,
-                        uint64_t keep);
+                        uint64_t keep, const std::string* state_line);
 
 /// An append to a file holding the original's provider_state: the file is
 /// rewritten with every message kept and its metadata as it is (the
 /// appended messages go into the state's pending messages).
 caf::error append_by_rewrite(const std::string& dir, const std::string& key,
-                             const std::vector<std::string>& messages) {
+                             const std::vector<std::string>& messages,
+                             const std::string* state_line) {
   auto snap = load_impl(dir, key);
   if (!snap)
     return snap.error();
   return replace_impl(dir, key, snap->metadata_json, messages,
-                      snap->messages.size());
+                      snap->messages.size(), state_line);
 }
 
 caf::error append_impl(const std::string& dir, const std::string& key,
-                       const std::vector<std::string>& messages) {
+                       const std::vector<std::string>& messages,
+                       const std::string* state_line) {
   auto path = session_path(dir, key);
   if (!path)
     return path.error();
-  if (holds_provider_state(*path))
-    return append_by_rewrite(dir, key, messages);
+  // A state to write, or one on disk to carry: the line sits second.
+  if ((state_line && !state_line->empty()) || holds_provider_state(*path))
+    return append_by_rewrite(dir, key, messages, state_line);
   auto body = message_lines(*path, messages);
   if (!body)
     return body.error();
@@ -214,38 +227,10 @@ caf::error keep_corrupt_copy(const std::string& path) {
   return caf::none;
 }
 
-/// The original's Responses state line for a rewrite of `old` into its
-/// first `keep` messages and then `messages` ('\n' included; "" drops it).
-/// While every message it covers stays (the same JSON), it stays, and the
-/// messages after them go into its pending messages, as the original's own
-/// turns leave them: going back, it continues with our turns too. A
-/// transcript that lost or changed one of them (/new, a trim) drops it, as
-/// the original drops it when it clears or trims a session; it then sends
-/// the whole transcript.
-std::string carried_provider_state(const parsed_file& old,
-                                   const std::vector<std::string>& messages,
-                                   uint64_t keep) {
-  if (old.provider_state_line.empty()
-      || keep + messages.size() < old.messages.size())
-    return "";
-  // Compared as values: our sessions write keys in another order.
-  using unordered = nlohmann::json;
-  for (auto i = keep; i < old.messages.size(); ++i)
-    if (unordered::parse(old.messages[i], nullptr, false)
-        != unordered::parse(messages[i - keep], nullptr, false))
-      return "";
-  auto covered =
-    old.messages.size() - std::min<size_t>(keep, old.messages.size());
-  std::vector<std::string> after(messages.begin() + covered, messages.end());
-  if (after.empty())
-    return old.provider_state_line + "\n";
-  return provider_state_with_pending(old.provider_state_line, after) + "\n";
-}
-
 caf::error replace_impl(const std::string& dir, const std::string& key,
                         const std::string& metadata_json,
                         const std::vector<std::string>& messages,
-                        uint64_t keep) {
+                        uint64_t keep, const std::string* state_line) {
   auto path = session_path(dir, key);
   if (!path)
     return path.error();
@@ -270,7 +255,8 @@ caf::error replace_impl(const std::string& dir, const std::string& key,
     auto lc = parsed.meta.find("last_consolidated");
     if (parsed.has_meta && lc != parsed.meta.end() && lc->is_number_integer())
       consolidated = lc->get<int64_t>();
-    provider_state = carried_provider_state(parsed, messages, keep);
+    provider_state = state_line ? *state_line
+                                : carried_provider_state(parsed, messages, keep);
     // The @handle belongs to the file (assigned by the session tools or
     // the original under the exclusive lock): a session writing metadata it
     // read before the handle existed keeps it.
@@ -291,6 +277,8 @@ caf::error replace_impl(const std::string& dir, const std::string& key,
       kept += parsed.messages[i] + '\n';
   } else if (err != ENOENT) {
     return old.error();
+  } else if (state_line) {
+    provider_state = *state_line;
   } else if (keep > 0) {
     return store_error("cannot rewrite " + *path + ": it is gone, with the "
                        + std::to_string(keep) + " messages to keep");
@@ -358,20 +346,30 @@ file_lock lock_dir(const std::string& dir) {
 } // namespace
 
 caf::expected<session_snapshot> load_session(const std::string& dir,
-                                             const std::string& key) {
+                                             const std::string& key,
+                                             bool conversation_only) {
   try {
     auto lock = lock_dir(dir);
-    return load_impl(dir, key);
+    return load_impl(dir, key, conversation_only);
   } catch (const std::exception& ex) {
     return exception_error("load_session", ex);
   }
 }
 
+/// The line a write's `conversation_set` asks for (null: carry the file's).
+static std::optional<std::string> session_files_state_line(const conversation_state* set) {
+  if (!set)
+    return std::nullopt;
+  return conversation_line(*set);
+}
+
 caf::error append_session(const std::string& dir, const std::string& key,
-                          const std::vector<std::string>& messages) {
+                          const std::vector<std::string>& messages,
+                          const conversation_state* set_conversation) {
   try {
     auto lock = lock_dir(dir);
-    return append_impl(dir, key, messages);
+    auto line = session_files_state_line(set_conversation);
+    return append_impl(dir, key, messages, line ? &*line : nullptr);
   } catch (const std::exception& ex) {
     return exception_error("append_session", ex);
   }
@@ -380,10 +378,13 @@ caf::error append_session(const std::string& dir, const std::string& key,
 caf::error replace_session(const std::string& dir, const std::string& key,
                            const std::string& metadata_json,
                            const std::vector<std::string>& messages,
-                           uint64_t keep) {
+                           uint64_t keep,
+                           const conversation_state* set_conversation) {
   try {
     auto lock = lock_dir(dir);
-    return replace_impl(dir, key, metadata_json, messages, keep);
+    auto line = session_files_state_line(set_conversation);
+    return replace_impl(dir, key, metadata_json, messages, keep,
+                        line ? &*line : nullptr);
   } catch (const std::exception& ex) {
     return exception_error("replace_session", ex);
   }

@@ -47,15 +47,22 @@ inline constexpr const char* session_files_lock = ".session-files.lock";
 /// counted; a bad or missing metadata line keeps the messages and gives "{}".
 /// The file is never modified. Read errors (EACCES, EIO, EISDIR...) are
 /// errors, never "corrupt, start empty".
+/// `conversation_only`: only whether the file has a provider_state line
+/// and the state it holds (snapshot.conversation), no messages.
 caf::expected<session_snapshot> load_session(const std::string& dir,
-                                             const std::string& key);
+                                             const std::string& key,
+                                             bool conversation_only = false);
 
 /// Appends messages (each a JSON object text) with O_APPEND and fsyncs the
 /// file. Creates it (mode 0600, metadata line first) when missing or empty,
 /// then fsyncs the directory. A last line cut off by a crash is closed with
 /// '\n' first, so the new lines stay readable.
+/// `set_conversation`: the file's provider_state line becomes this state
+/// (none: the line goes); null: a line the file has is carried, the
+/// messages added to its pending ones (the file is then rewritten).
 caf::error append_session(const std::string& dir, const std::string& key,
-                          const std::vector<std::string>& messages);
+                          const std::vector<std::string>& messages,
+                          const conversation_state* set_conversation = nullptr);
 
 /// Replaces the whole file atomically: writes `.<name>.<hex>.tmp`, fsyncs,
 /// renames over, fsyncs the directory. On failure the old file is intact and
@@ -67,7 +74,8 @@ caf::error append_session(const std::string& dir, const std::string& key,
 caf::error replace_session(const std::string& dir, const std::string& key,
                            const std::string& metadata_json,
                            const std::vector<std::string>& messages,
-                           uint64_t keep = 0);
+                           uint64_t keep = 0,
+                           const conversation_state* set_conversation = nullptr);
 
 /// The human-readable text of a store error (its context), or "" for none.
 std::string store_error_text(const caf::error& err);

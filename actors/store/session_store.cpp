@@ -36,8 +36,9 @@ caf::result<T> guarded(worker_ptr self, const std::string& key,
   }
 }
 
-caf::result<session_snapshot> do_load(worker_ptr self, const std::string& key) {
-  auto r = load_session(self->state.dir, key);
+caf::result<session_snapshot> do_load(worker_ptr self, const std::string& key,
+                                      bool conversation_only) {
+  auto r = load_session(self->state.dir, key, conversation_only);
   if (!r)
     return report(self, key, "load", std::move(r.error()));
   if (r->skipped_lines > 0)
@@ -66,12 +67,16 @@ store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
     [=](session_load& m) {
       auto t = self->state.meter.measure();
       return guarded<session_snapshot>(self, m.key, "load",
-                                       [&] { return do_load(self, m.key); });
+                                       [&] {
+        return do_load(self, m.key, m.conversation_only);
+      });
     },
     [=](session_append& m) {
       auto t = self->state.meter.measure();
       return guarded<caf::ok_atom>(self, m.key, "append", [&] {
-        auto err = append_session(self->state.dir, m.key, m.messages);
+        auto err = append_session(self->state.dir, m.key, m.messages,
+                                  m.conversation_set ? &m.conversation
+                                                     : nullptr);
         return done(self, m.key, "append", std::move(err));
       });
     },
@@ -79,7 +84,9 @@ store_worker_impl(worker_ptr self, std::string dir, stats_actor stats) {
       auto t = self->state.meter.measure();
       return guarded<caf::ok_atom>(self, m.key, "replace", [&] {
         auto err = replace_session(self->state.dir, m.key, m.metadata_json,
-                                   m.messages, m.keep);
+                                   m.messages, m.keep,
+                                   m.conversation_set ? &m.conversation
+                                                      : nullptr);
         return done(self, m.key, "replace", std::move(err));
       });
     },

@@ -125,3 +125,62 @@ TEST_CASE("the original's Responses state is read, kept and continued") {
   REQUIRE_FALSE(replace_session(d.path, "websocket:c1", "{}", {}));
   CHECK(state_record(path).is_null());
 }
+
+TEST_CASE("our own Responses state: read for a turn, written, dropped") {
+  temp_dir d;
+  auto path = responses_home(d);
+  // A turn reads only the state: the record as the original wrote it.
+  auto got = load_session(d.path, "websocket:c1", true);
+  REQUIRE(got);
+  CHECK(got->has_conversation);
+  CHECK(got->messages.empty());
+  REQUIRE(got->conversation.record);
+  CHECK(json::parse(*got->conversation.record)
+        == json::parse(responses_state_line)["state"]);
+  CHECK(load_session(d.path, "websocket:c1")->has_conversation);
+
+  // A turn of ours sets its own state; its pending messages go into the
+  // record's pending_messages as the model sees them.
+  auto next = json::parse(responses_state_line)["state"];
+  next["payload"]["items"].push_back(
+    {{"type", "reasoning"}, {"id", "rs_2"}, {"encrypted_content", "gAAAAB-2"}});
+  conversation_state set{std::make_shared<const std::string>(next.dump()),
+                         {json{{"role", "tool"}, {"tool_call_id", "c9"},
+                               {"content", "ok"}, {"timestamp", "t"}}.dump()}};
+  std::vector<std::string> turn = {
+    json{{"role", "user"}, {"content", "more"}}.dump(),
+    json{{"role", "assistant"}, {"content", "sure"}}.dump()};
+  REQUIRE_FALSE(append_session(d.path, "websocket:c1", turn, &set));
+  auto record = state_record(path);
+  REQUIRE(record.is_object());
+  CHECK(record["state"]["payload"] == next["payload"]);
+  CHECK(record["state"]["pending_messages"]
+        == json::parse(R"([{"role": "tool", "tool_call_id": "c9",
+                            "content": "ok"}])"));
+  auto text = slurp(path);
+  auto second = text.substr(text.find('\n') + 1);
+  CHECK(json::parse(second.substr(0, second.find('\n'))) == record);
+  CHECK(load_session(d.path, "websocket:c1")->messages.size() == 4);
+
+  // A new file gets the line too, second after its metadata line.
+  REQUIRE_FALSE(append_session(d.path, "api:new", turn, &set));
+  auto fresh = d.path + "/" + session_file_name("api:new");
+  CHECK(state_record(fresh)["state"]["payload"] == next["payload"]);
+  CHECK(load_session(d.path, "api:new")->messages.size() == 2);
+
+  // No record: the line goes (an answer that cannot be resumed).
+  conversation_state none;
+  REQUIRE_FALSE(append_session(d.path, "websocket:c1", {turn[0]}, &none));
+  CHECK(state_record(path).is_null());
+  CHECK(load_session(d.path, "websocket:c1")->messages.size() == 5);
+  CHECK_FALSE(load_session(d.path, "websocket:c1", true)->has_conversation);
+
+  // A line the original would not load gives no state.
+  spit(d.path + "/" + session_file_name("api:bad"),
+       responses_meta_line + "\n"
+         + R"({"_type": "provider_state", "state": {"kind": "x"}})" + "\n");
+  auto bad = load_session(d.path, "api:bad", true);
+  REQUIRE(bad);
+  CHECK(bad->has_conversation);
+  CHECK_FALSE(bad->conversation.record);
+}

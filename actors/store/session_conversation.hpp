@@ -1,0 +1,39 @@
+// The session file's provider_state line (the original's private record of
+// a Responses conversation) as conversation_state values: read for a turn,
+// written after one, carried through rewrites. Internal to actors/store.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "actors/store/session_format.hpp"
+#include "messages/conversation.hpp"
+
+namespace nb::session_format {
+
+/// The line ('\n' included) that holds `state`: {"_type":
+/// "provider_state", "state": record} with `state.pending` added to the
+/// record's pending_messages; "" when there is no record (the line goes).
+std::string conversation_line(const conversation_state& state);
+
+/// The state a provider_state line holds (its record's text), or none when
+/// the original would not load it (ProviderConversationState's checks:
+/// kind, provider and model non-empty text, version an integer, payload
+/// an object, pending_messages a list of objects).
+conversation_state conversation_of_line(std::string_view line);
+
+/// The provider_state line for a rewrite of `old` into its first `keep`
+/// messages and then `messages` ('\n' included; "" drops it). While every
+/// message it covers stays (the same JSON), it stays, and the messages
+/// after them go into its pending messages, as the original's own turns
+/// leave them: going back, it continues with our turns too. A transcript
+/// that lost or changed one of them (/new, a trim) drops it, as the
+/// original drops it when it clears or trims a session; it then sends the
+/// whole transcript.
+std::string carried_provider_state(const parsed_file& old,
+                                   const std::vector<std::string>& messages,
+                                   uint64_t keep);
+
+} // namespace nb::session_format
