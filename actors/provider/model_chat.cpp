@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "actors/common/log.hpp"
+#include "actors/provider/responses_route.hpp"
+#include "actors/provider/responses_state.hpp"
 #include "actors/provider/text_quirks.hpp"
 
 namespace nb {
@@ -18,6 +20,7 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
   int32_t status = 0;
   bool shown = false;
   std::optional<attempt_failure> last;
+  bool responses = d.choice.api == wire_api::openai_responses;
   auto failed = [&](std::string text) {
     if (info) {
       info->failure = last;
@@ -31,6 +34,9 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
     r.latency_us = std::chrono::duration_cast<std::chrono::microseconds>(
                      clock_type::now() - start)
                      .count();
+    if (responses && last)
+      settle_failed_responses_state(
+        r, last->transient || last->kind == failure_kind::cancelled);
     return r;
   };
   if (!d.choice.ready())
@@ -43,6 +49,14 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
   std::string why;
   body_options opts{req.reasoning_effort, d.choice.thinking_style,
                     d.choice.extra_body};
+  if (responses) {
+    opts.conversation_provider = responses_state_provider(d.choice);
+    // Server compaction on the direct OpenAI endpoint only (the original's
+    // supports_native_compaction).
+    if (d.choice.name == "openai" && is_direct_openai_base(d.choice.api_base))
+      opts.compact_threshold = responses_compact_threshold(
+        req.context_window_tokens, req.max_tokens > 0 ? req.max_tokens : 8192);
+  }
   auto body = d.wire->body(req, model, opts, why);
   if (body.empty())
     return failed(why);
@@ -63,6 +77,8 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
                              clock_type::now() - start)
                              .count();
       apply_text_quirks(a.reply);
+      if (responses)
+        settle_responses_state(a.reply, opts.conversation_provider, body);
       if (info) {
         info->failure.reset();
         info->streamed = shown;
@@ -72,6 +88,15 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
     last = a.failure;
     auto& f = *a.failure;
     status = f.status;
+    if (opts.compact_threshold > 0
+        && responses_compaction_refused(f.status, f.detail)) {
+      // An endpoint without server compaction: once more without it.
+      log->warn("model {}: server compaction refused; sent without it",
+                model);
+      opts.compact_threshold = 0;
+      body = d.wire->body(req, model, opts, why);
+      continue;
+    }
     if (f.kind == failure_kind::cancelled)
       return failed(f.detail);
     if (a.deadline_hit && clock_type::now() >= deadline)

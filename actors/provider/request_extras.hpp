@@ -3,6 +3,7 @@
 // extraBody and extraQuery. Pure functions over JSON.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -15,6 +16,11 @@ struct body_options {
   std::string reasoning_effort; ///< "" = the provider's own default
   std::string thinking_style;   ///< provider_choice::thinking_style
   std::string extra_body;       ///< a JSON object as text, "" = none
+  /// Responses: whose saved conversation the call may resume
+  /// (responses_state_provider); "" = none is resumed.
+  std::string conversation_provider;
+  /// Responses: server compaction above this many tokens (0 = not asked).
+  int64_t compact_threshold = 0;
 };
 
 /// Chat Completions: `reasoning_effort` unless it is "none", the thinking

@@ -7,6 +7,7 @@
 
 #include "actors/common/strings.hpp"
 #include "actors/provider/request_extras.hpp"
+#include "actors/provider/responses_state.hpp"
 #include "actors/provider/wire_json.hpp"
 
 namespace nb {
@@ -227,6 +228,13 @@ std::string build_responses_body(const model_request& req,
   json input;
   if (!to_responses_input(history, instructions, input, error))
     return {};
+  // A saved conversation of this endpoint and model: its exact items, then
+  // only the messages since (the instructions still come from the whole
+  // transcript). Otherwise the whole transcript, as converted above.
+  bool resumed = !opts.conversation_provider.empty()
+                 && responses_resume_input(req.conversation,
+                                           opts.conversation_provider, model,
+                                           input);
   json body{{"model", model}};
   if (!instructions.empty())
     body["instructions"] = instructions;
@@ -235,6 +243,9 @@ std::string build_responses_body(const model_request& req,
     body["max_output_tokens"] = req.max_tokens;
   body["store"] = false;
   body["stream"] = req.stream;
+  if (opts.compact_threshold > 0)
+    body["context_management"] = json::array(
+      {{{"type", "compaction"}, {"compact_threshold", opts.compact_threshold}}});
   auto& effort = opts.reasoning_effort;
   bool warm = responses_takes_temperature(model, effort);
   if (warm && req.temperature >= 0)
@@ -245,6 +256,8 @@ std::string build_responses_body(const model_request& req,
     body["include"] = json::array({"reasoning.encrypted_content"});
   if (!effort.empty() && ascii_lower(effort) != "none")
     body["reasoning"] = {{"effort", effort}};
+  if (resumed && ascii_lower(model).find("gpt-5.6") != std::string::npos)
+    body["reasoning"]["context"] = "all_turns";
   if (!req.tools_json.empty()) {
     auto tools = parse_bounded(req.tools_json, why);
     if (!tools.is_array()) {

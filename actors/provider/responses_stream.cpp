@@ -142,6 +142,10 @@ std::string parse_responses_body(std::string_view body, model_reply& out) {
                         : map_responses_status(r, !out.tool_calls.empty());
   if (r.contains("usage"))
     out.usage = read_responses_usage(r["usage"]);
+  // Every output item, reasoning included: the next state is made of them
+  // (settle_responses_state).
+  out.conversation.record = std::make_shared<const std::string>(
+    r["output"].dump(-1, ' ', false, json::error_handler_t::replace));
   return {};
 }
 
@@ -197,6 +201,13 @@ std::vector<stream_piece> responses_stream::apply(std::string_view data) {
         if (ev.contains("arguments") && ev["arguments"].is_string())
           call.arguments = ev["arguments"].get<std::string>();
   } else if (type == "response.output_item.done") {
+    if (item.is_object()) {
+      auto index = ev.contains("output_index")
+                       && ev["output_index"].is_number_integer()
+                     ? ev["output_index"].get<int64_t>()
+                     : static_cast<int64_t>(done_items_.size());
+      done_items_[index] = item;
+    }
     auto itype = string_field(item, "type");
     if (itype == "function_call") {
       auto call_id = string_field(item, "call_id");
@@ -244,6 +255,17 @@ void responses_stream::finish(model_reply& out) {
   out.finish_reason = map_responses_status(response_, !out.tool_calls.empty());
   if (response_.contains("usage"))
     out.usage = read_responses_usage(response_["usage"]);
+  // The output items for the next state: the terminal object's, else the
+  // items as each was done (the original's ResponsesStreamCapture).
+  json output = json::array();
+  if (response_.contains("output") && response_["output"].is_array()
+      && !response_["output"].empty())
+    output = response_["output"];
+  else
+    for (auto& [index, item] : done_items_)
+      output.push_back(std::move(item));
+  out.conversation.record = std::make_shared<const std::string>(
+    output.dump(-1, ' ', false, json::error_handler_t::replace));
   // A model that only answered in the terminal object (no deltas).
   if (out.content.empty() && out.tool_calls.empty()
       && response_.contains("output")) {

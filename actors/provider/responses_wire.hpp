@@ -4,6 +4,7 @@
 // in, values out; no sockets, no clocks.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -59,6 +60,9 @@ token_usage read_responses_usage(const nlohmann::json& usage);
 
 /// Fills `out` from a non-streamed Response object; returns "" or why the
 /// body is not a usable answer (an error object, a failed response).
+/// `out.conversation.record` gets the output items (a JSON array), which
+/// settle_responses_state turns into the next state; the stream's finish()
+/// does the same.
 std::string parse_responses_body(std::string_view body, model_reply& out);
 
 /// Rebuilds one streamed Response from its events: output_text deltas are
@@ -87,6 +91,7 @@ private:
   std::string reasoning_;
   bool reasoning_streamed_ = false;
   nlohmann::json response_; ///< the terminal event's response object
+  std::map<int64_t, nlohmann::json> done_items_; ///< by output_index
   std::string error_;
   bool finished_ = false;
 };
