@@ -36,6 +36,8 @@ void finish(runner_pointer self, std::string final_content,
   st.outcome.final_content = std::move(final_content);
   st.outcome.stop_reason = to_string(stop_reason);
   st.outcome.iterations = st.iteration;
+  st.outcome.conversation_set =
+    st.conversation.finish(st.messages, st.outcome.conversation);
   if (st.model_calls > 0)
     stamp_usage(st.outcome.new_messages, st.usage_sum,
                 st.outcome.usage.prompt_tokens, st.model_calls,
@@ -94,6 +96,7 @@ void final_request(runner_pointer self, const char* prompt,
     .then(
       [=](model_reply& reply) {
         count_reply(self, reply);
+        self->state.conversation.observe(reply, self->state.messages.size());
         bool streamed = close_stream_segment(self);
         if (reply.finish_reason == "error" || reply.content.empty()) {
           add_message(self, {{"role", "assistant"}, {"content", fallback}});
@@ -115,6 +118,7 @@ void final_request(runner_pointer self, const char* prompt,
 void on_model_reply(runner_pointer self, model_reply& reply) {
   auto& st = self->state;
   count_reply(self, reply);
+  st.conversation.observe(reply, st.messages.size());
   if (reply.finish_reason == "error") {
     close_stream_segment(self);
     add_message(self, {{"role", "assistant"}, {"content", texts::reply_unavailable}});
@@ -227,6 +231,11 @@ void start(runner_pointer self) {
     return !tool_permitted(s.name, st.tools_allow, st.tools_deny);
   });
   st.tools_json = tool_definitions_json(st.specs);
+  // The saved conversation covers what came before the turn's message.
+  auto& msgs = st.messages;
+  bool own_last = !msgs.empty() && msgs.back()->message().value("role", "") == "user";
+  st.conversation.start(std::move(st.given_conversation),
+                        own_last ? msgs.size() - 1 : msgs.size());
   model_step(self);
 }
 
@@ -270,6 +279,7 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
   st.tools = std::move(settings.tools);
   st.given_specs = std::move(settings.tool_specs);
   st.model_timeout = settings.model_timeout;
+  st.given_conversation = std::move(settings.conversation);
   st.tool_timeout = settings.tool_timeout;
   if (settings.messages) {
     st.messages = std::move(*settings.messages);

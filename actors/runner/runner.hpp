@@ -17,6 +17,7 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/runner/conversation_keeper.hpp"
 #include "actors/runner/model_message.hpp"
 #include "actors/runner/tool_batches.hpp"
 #include "actors/runner/tool_offload.hpp"
@@ -61,6 +62,10 @@ struct runner_state {
   token_usage usage_sum;
   int32_t model_calls = 0;
   std::string answered_by; ///< the model of the last reply (a fallback's)
+
+  /// The provider's saved conversation (Responses item replay).
+  conversation_keeper conversation;
+  conversation_state given_conversation; ///< until the run starts
 
   // Mid-turn messages and /stop.
   bool injections_waiting = false; ///< the session has messages for us
@@ -116,6 +121,9 @@ struct runner_settings {
   /// itself (spawn, send_to_agent, create_goal, update_goal), as the tools
   /// front applies them to its own.
   std::vector<std::string> tools_allow, tools_deny;
+  /// The session file's saved provider conversation, without the turn's
+  /// own message (the last of `messages`), which the run adds as pending.
+  conversation_state conversation;
 };
 
 /// Runs one turn and quits.

@@ -35,6 +35,8 @@ model_request make_request(runner_pointer self, bool with_tools,
     body += json{{"role", "user"}, {"content", extra_user_prompt}}.dump();
     body += ']';
   }
+  rq.conversation = st.conversation.for_request(st.messages, extra_user_prompt);
+  rq.context_window_tokens = st.context_window_tokens;
   if (with_tools)
     rq.tools_json = st.tools_json;
   rq.max_tokens = st.request.max_tokens;

@@ -32,6 +32,11 @@ struct running_turn {
   runner_actor runner; ///< the running model loop (null outside RUN)
   bool tools_asked = false; ///< RUN asked the tools front for its catalog
   std::vector<nlohmann::json> to_save; ///< persisted at SAVE
+  /// The provider's saved conversation: read at BUILD for the runner, then
+  /// the runner's state for SAVE (when conversation_set). Kept with the
+  /// turn: an idle chat holds none (it may be large).
+  conversation_state conversation;
+  bool conversation_set = false;
   std::string reply;
   turn_stop stop_reason = turn_stop::none;
   answer_finish finish_reason = answer_finish::normal; ///< of the last reply

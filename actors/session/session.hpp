@@ -95,6 +95,8 @@ struct session_state {
   system_prompt_cache prompt; ///< without a workspace actor
 
   bool loaded = false;                ///< transcript read from disk
+  /// The file has a provider_state line: each turn reads it at BUILD.
+  bool has_conversation = false;
   /// The messages from number `base` of the session file on: those before
   /// are archived and dropped from memory (session_window.cpp).
   transcript_entries transcript;

@@ -66,6 +66,10 @@ void write_memory_meta(session_pointer self) {
   session_replace rq{st.key, st.file_meta.dump(), {}};
   rq.keep = st.base; // dropped from memory, still in the file
   rq.messages = dump_all(st.transcript);
+  // Archived turns live on in the summary, not in a provider's saved
+  // items: the state goes, as the original drops it when it consolidates.
+  rq.conversation_set = true;
+  st.has_conversation = false;
   st.meta_dirty = false;
   st.meta_writing = true;
   timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(rq))
@@ -214,6 +218,8 @@ void clear_session(session_pointer self, std::function<void()> then,
   meta.erase(summary_key);
   meta["cleared_at"] = iso_now();
   session_replace fresh{st.key, meta.dump(), {}};
+  fresh.conversation_set = true; // a new conversation: no saved state
+  st.has_conversation = false;
   timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(fresh))
     .then(
       guard("session", [=](caf::ok_atom) {

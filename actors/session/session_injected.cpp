@@ -75,6 +75,11 @@ void save_rewritten(session_pointer self, std::vector<json> msgs,
   // The metadata as loaded and merged since (archive mark, model preset).
   session_replace rq{st.key, st.file_meta.dump(), dump_all(all)};
   rq.keep = st.base; // the archived messages dropped from memory
+  if (st.turn && st.turn->conversation_set) {
+    rq.conversation_set = true;
+    rq.conversation = st.turn->conversation;
+    st.has_conversation = rq.conversation.record != nullptr;
+  }
   timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](caf::ok_atom) mutable {

@@ -191,6 +191,7 @@ void do_run(session_pointer self) {
   rs.tools_allow = st.cfg.tools_allow;
   rs.tools_deny = st.cfg.tools_deny;
   rs.messages = model_messages(self); // handed over, not sent as text
+  rs.conversation = std::move(st.turn->conversation);
   auto runner = self->spawn(runner_impl, std::move(rs));
   st.turn->runner = runner;
   if (!st.pending.empty())
@@ -237,6 +238,8 @@ void do_run(session_pointer self) {
           st.last_usage = out.usage;
           st.turn->runner = nullptr;
           st.turn->delivered_by_tool = out.delivered_by_tool;
+          st.turn->conversation_set = out.conversation_set;
+          st.turn->conversation = std::move(out.conversation);
           fire(self, turn_event::ok);
         });
       },

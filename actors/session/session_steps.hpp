@@ -38,14 +38,25 @@ std::vector<std::string> dump_all(const Messages& msgs) {
 }
 
 /// Appends `msgs` to the session file; `then` runs once they are durable.
+/// `conversation`: the file's provider_state becomes it (null: carried).
 template <class Then>
 void persist(session_pointer self, std::vector<nlohmann::json> msgs, std::string what,
-             Then then) {
+             Then then, const conversation_state* conversation = nullptr) {
   auto& st = self->state;
-  timed_request(self, st.svc.store, st.cfg.store_timeout,
-                session_append{st.key, dump_all(msgs)})
+  session_append rq;
+  rq.key = st.key;
+  rq.messages = dump_all(msgs);
+  if (conversation) {
+    rq.conversation_set = true;
+    rq.conversation = *conversation;
+  }
+  // -1: the file's line is carried as it is (has_conversation stays).
+  int kept = conversation ? conversation->record != nullptr : -1;
+  timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](caf::ok_atom) mutable {
+        if (kept >= 0)
+          self->state.has_conversation = kept == 1;
         auto& tr = self->state.transcript;
         tr.insert(tr.end(), msgs.begin(), msgs.end());
         guarded(self, then);

@@ -41,6 +41,7 @@ void do_restore(session_pointer self) {
           st.transcript.assign(loaded.begin(), loaded.end());
           load_memory_meta(self, snap.metadata_json);
           load_model_choice(self, snap.metadata_json);
+          st.has_conversation = snap.has_conversation;
           if (snap.skipped_lines > 0)
             self->state.log->warn("[{}] skipped {} corrupt line(s) in the "
                                       "session file", st.key, snap.skipped_lines);
@@ -86,8 +87,31 @@ void do_build(session_pointer self) {
               });
             });
   };
+  auto with_conversation = [=](std::function<void()> then) {
+    // The saved provider conversation, as it was before the user's message
+    // (the runner adds the message, as the model sees it, to its pending).
+    if (!self->state.has_conversation) {
+      then();
+      return;
+    }
+    auto& st = self->state;
+    timed_request(self, st.svc.store, st.cfg.store_timeout,
+                  session_load{st.key, true})
+      .then(
+        [=](session_snapshot& snap) {
+          self->state.has_conversation = snap.has_conversation;
+          self->state.turn->conversation = std::move(snap.conversation);
+          then();
+        },
+        [=](caf::error& err) {
+          // Without it the model is sent the whole transcript.
+          self->state.log->warn("[{}] provider state unreadable: {}",
+                                self->state.key, render(self, err));
+          then();
+        });
+  };
   if (st.turn->message.media.empty()) {
-    persist_user();
+    with_conversation(persist_user);
     return;
   }
   auto worker = self->spawn<caf::detached>(
@@ -98,9 +122,9 @@ void do_build(session_pointer self) {
         self->state.turn->user_content = json::parse(content, nullptr, false);
         if (self->state.turn->user_content.is_discarded())
           self->state.turn->user_content = nullptr;
-        persist_user();
+        with_conversation(persist_user);
       },
-      [=](caf::error&) { persist_user(); });
+      [=](caf::error&) { with_conversation(persist_user); });
 }
 
 // -- SAVE and RESPOND -------------------------------------------------------------
@@ -153,7 +177,8 @@ void do_save(session_pointer self) {
     save_rewritten(self, std::move(msgs), saved);
     return;
   }
-  persist(self, std::move(msgs), "this turn", saved);
+  persist(self, std::move(msgs), "this turn", saved,
+          st.turn->conversation_set ? &st.turn->conversation : nullptr);
 }
 
 void do_respond(session_pointer self) {

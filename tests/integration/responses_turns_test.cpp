@@ -8,6 +8,7 @@
 
 #include "tests/integration/gateway_fixture.hpp"
 #include "tests/integration/harness.hpp"
+#include "tests/integration/responses_gateway.hpp"
 #include "tests/support/fake_openai_responses.hpp"
 
 using namespace nb;
@@ -19,15 +20,7 @@ namespace {
 
 struct responses_gateway : gateway_fixture {
   responses_gateway()
-      : gateway_fixture([](settings& cfg, fake_llm& llm) {
-          cfg.agent.model = "gpt-5";
-          cfg.agent.provider = "openai";
-          cfg.providers.erase("custom");
-          auto& p = cfg.providers["openai"];
-          p.api_key = "sk-openai-test";
-          p.api_base = llm.base_url();
-          p.api_type = "responses";
-        }) {}
+      : gateway_fixture(use_openai_responses) {}
 };
 
 /// The input items of `body` of type `type`.
