@@ -7,6 +7,7 @@
 
 #include "actors/common/strings.hpp"
 #include "actors/provider/request_extras.hpp"
+#include "actors/provider/responses_route.hpp"
 #include "actors/provider/responses_state.hpp"
 #include "actors/provider/wire_json.hpp"
 
@@ -104,6 +105,35 @@ std::string responses_unique_id(std::string id, std::set<std::string>& used) {
     if (used.insert(candidate).second)
       return candidate;
   }
+}
+
+/// OpenAI's hosted web search asked in extraBody: it replaces our own
+/// web_search function (one search tool for the model), once, and its
+/// sources come back with the answer (the original's managed tools).
+void responses_manage_hosted_search(json& body) {
+  if (!body.contains("tools") || !body["tools"].is_array())
+    return;
+  json kept = json::array();
+  bool hosted_seen = false;
+  for (auto& tool : body["tools"]) {
+    if (wire::string_field(tool, "type") == "function"
+        && wire::string_field(tool, "name") == "web_search")
+      continue;
+    if (responses_hosted_search_tool(tool)) {
+      if (hosted_seen)
+        continue;
+      hosted_seen = true;
+    }
+    kept.push_back(tool);
+  }
+  body["tools"] = std::move(kept);
+  auto& include = body["include"];
+  if (!include.is_array())
+    include = json::array();
+  if (std::find(include.begin(), include.end(),
+                "web_search_call.action.sources")
+      == include.end())
+    include.push_back("web_search_call.action.sources");
 }
 
 /// The original's rule: gpt-5 and the o-series take no temperature, and
@@ -281,6 +311,8 @@ std::string build_responses_body(const model_request& req,
         merged.push_back(v);
     body["include"] = std::move(merged);
   }
+  if (responses_hosted_web_search(opts.extra_body))
+    responses_manage_hosted_search(body);
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

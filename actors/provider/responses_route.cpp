@@ -1,5 +1,7 @@
 #include "actors/provider/responses_route.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "actors/common/strings.hpp"
 
 namespace nb {
@@ -12,12 +14,34 @@ bool is_direct_openai_base(std::string_view api_base) {
          && base.find("openrouter") == std::string::npos;
 }
 
+bool responses_hosted_search_tool(const nlohmann::json& tool) {
+  auto type = tool.is_object() ? tool.value("type", nlohmann::json{})
+                               : nlohmann::json{};
+  return type.is_string()
+         && (type == "web_search"
+             || type.get<std::string>().rfind("web_search_", 0) == 0);
+}
+
+bool responses_hosted_web_search(const std::string& extra_body) {
+  if (extra_body.empty())
+    return false;
+  auto extra = nlohmann::json::parse(extra_body, nullptr, false);
+  if (!extra.is_object() || !extra.contains("tools")
+      || !extra["tools"].is_array())
+    return false;
+  for (auto& tool : extra["tools"])
+    if (responses_hosted_search_tool(tool))
+      return true;
+  return false;
+}
+
 responses_use responses_route(const provider_choice& choice,
                               const std::string& model,
                               const std::string& effort) {
   if (choice.name != "openai" || choice.api_type == "chat_completions")
     return responses_use::never;
-  if (choice.api_type == "responses")
+  if (choice.api_type == "responses"
+      || responses_hosted_web_search(choice.extra_body))
     return responses_use::required;
   if (!is_direct_openai_base(choice.api_base))
     return responses_use::never;

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "actors/provider/provider_registry.hpp"
 #include "actors/provider/retry_policy.hpp"
 
@@ -25,12 +27,22 @@ enum class responses_use {
 inline constexpr int responses_failure_threshold = 3;
 inline constexpr std::chrono::seconds responses_probe_interval{300};
 
+/// Whether the user's extraBody asks for OpenAI's hosted web search (a
+/// "tools" entry of type "web_search" or "web_search_*"): such calls
+/// must go through the Responses API (the original's
+/// _hosted_web_search_enabled).
+bool responses_hosted_web_search(const std::string& extra_body);
+
+/// A tool entry of OpenAI's hosted web search (type "web_search" or
+/// "web_search_<version>").
+bool responses_hosted_search_tool(const nlohmann::json& tool);
+
 /// True for the direct OpenAI endpoint (an apiBase naming api.openai.com,
 /// or none), not for OpenAI-compatible gateways.
 bool is_direct_openai_base(std::string_view api_base);
 
 /// The original's choice for provider `openai`: apiType "chat_completions"
-/// never, "responses" always; "auto" prefers Responses on the direct
+/// never, "responses" (or a hosted web search in extraBody) always; "auto" prefers Responses on the direct
 /// OpenAI base when reasoning is asked for (an effort other than "none")
 /// or the model is gpt-5 / o1 / o3 / o4. Every other provider: never.
 responses_use responses_route(const provider_choice& choice,

@@ -318,3 +318,32 @@ TEST_CASE("responses: which failures fall back, and the breaker's timing") {
   b.record("k", false, t0 + std::chrono::seconds{601});
   CHECK_FALSE(b.open("k", t0 + std::chrono::seconds{602}));
 }
+
+TEST_CASE("responses: a hosted web search in extraBody takes our web_search's "
+          "place and makes the call a Responses one") {
+  auto extra = R"({"tools": [{"type": "web_search"}, {"type": "web_search_preview"}]})";
+  auto c = openai_choice("auto", "https://gateway.example/v1");
+  CHECK(responses_route(c, "gpt-4o", "") == responses_use::never);
+  c.extra_body = extra;
+  CHECK(responses_route(c, "gpt-4o", "") == responses_use::required);
+  c.api_type = "chat_completions";
+  CHECK(responses_route(c, "gpt-4o", "") == responses_use::never);
+  CHECK_FALSE(responses_hosted_web_search(R"({"tools": [{"type": "function"}]})"));
+
+  auto tools = json::array(
+    {{{"type", "function"},
+      {"function", {{"name", "web_search"}, {"parameters", json::object()}}}},
+     {{"type", "function"},
+      {"function", {{"name", "read_file"}, {"parameters", json::object()}}}}});
+  auto r = responses_request(json::array({{{"role", "user"}, {"content", "news?"}}}),
+                             tools);
+  body_options opts;
+  opts.extra_body = extra;
+  auto body = responses_body_of(r, "gpt-4o", opts);
+  // Ours without web_search, then one hosted search (the first).
+  CHECK(body["tools"]
+        == json::parse(R"([{"type": "function", "name": "read_file",
+                            "description": "", "parameters": {}},
+                           {"type": "web_search"}])"));
+  CHECK(body["include"] == json::array({"web_search_call.action.sources"}));
+}
