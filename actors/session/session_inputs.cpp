@@ -10,7 +10,7 @@
 
 #include "actors/common/thread_name.hpp"
 #include "actors/common/timed_request.hpp"
-#include "actors/session/media.hpp"
+#include "actors/common/image_content.hpp"
 #include "actors/session/prompt.hpp"
 #include "actors/session/session_steps.hpp"
 

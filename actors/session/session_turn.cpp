@@ -12,7 +12,7 @@
 
 #include "actors/session/commands.hpp"
 #include "actors/session/archive.hpp"
-#include "actors/session/media.hpp"
+#include "actors/common/image_content.hpp"
 #include "actors/skills/skills.hpp"
 #include "actors/session/prompt.hpp"
 #include "actors/session/session_recall.hpp"

@@ -3,7 +3,32 @@
 
 #include <algorithm>
 
+#include "actors/common/image_content.hpp"
+
 namespace nb::session_format {
+
+namespace {
+
+/// A user message stored with its attachments ("media": paths) as the
+/// model is given it: image_url parts (data URLs) before its text, as the
+/// original's pending messages hold its images.
+std::string pending_with_images(const std::string& text) {
+  if (text.find("\"media\"") == std::string::npos)
+    return text;
+  auto m = nlohmann::json::parse(text, nullptr, false);
+  if (!m.is_object() || m.value("role", "") != "user" || !m.contains("media")
+      || !m["media"].is_array() || !m.contains("content")
+      || !m["content"].is_string())
+    return text;
+  std::vector<std::string> paths;
+  for (auto& p : m["media"])
+    if (p.is_string())
+      paths.push_back(p.get<std::string>());
+  m["content"] = user_content(m["content"].get<std::string>(), paths);
+  return m.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace
 
 std::string conversation_line(const conversation_state& state) {
   if (!state.record)
@@ -63,6 +88,8 @@ std::string carried_provider_state(const parsed_file& old,
   auto covered =
     old.messages.size() - std::min<size_t>(keep, old.messages.size());
   std::vector<std::string> after(messages.begin() + covered, messages.end());
+  for (auto& text : after)
+    text = pending_with_images(text);
   if (after.empty())
     return old.provider_state_line + "\n";
   return provider_state_with_pending(old.provider_state_line, after) + "\n";

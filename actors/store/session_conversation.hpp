@@ -28,7 +28,8 @@ conversation_state conversation_of_line(std::string_view line);
 /// messages and then `messages` ('\n' included; "" drops it). While every
 /// message it covers stays (the same JSON), it stays, and the messages
 /// after them go into its pending messages, as the original's own turns
-/// leave them: going back, it continues with our turns too. A transcript
+/// leave them (a user message's attached images as data-URL parts, read
+/// from their files): going back, it continues with our turns too. A transcript
 /// that lost or changed one of them (/new, a trim) drops it, as the
 /// original drops it when it clears or trims a session; it then sends the
 /// whole transcript.

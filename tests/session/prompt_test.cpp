@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "actors/session/media.hpp"
+#include "actors/common/image_content.hpp"
 #include "actors/session/prompt.hpp"
 #include "actors/session/session.hpp"
 #include "config/templates.hpp"

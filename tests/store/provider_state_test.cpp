@@ -184,3 +184,30 @@ TEST_CASE("our own Responses state: read for a turn, written, dropped") {
   CHECK(bad->has_conversation);
   CHECK_FALSE(bad->conversation.record);
 }
+
+TEST_CASE("the original's Responses state gets our attached images in its "
+          "pending messages") {
+  temp_dir d;
+  auto path = responses_home(d);
+  auto image = d.path + "/cat.png";
+  spit(image, std::string{"\x89PNG\r\n\x1a\n", 8} + "pixels");
+  std::vector<std::string> turn = {
+    json{{"role", "user"}, {"content", "what is this?"},
+         {"media", json::array({image})}, {"timestamp", "t"}}.dump()};
+  REQUIRE_FALSE(append_session(d.path, "websocket:c1", turn));
+  auto pending = state_record(path)["state"]["pending_messages"];
+  REQUIRE(pending.size() == 1);
+  auto& content = pending[0]["content"];
+  REQUIRE(content.is_array());
+  REQUIRE(content.size() == 2);
+  CHECK(content[0]["type"] == "image_url");
+  CHECK(content[0]["image_url"]["url"].get<std::string>().rfind(
+          "data:image/png;base64,", 0)
+        == 0);
+  CHECK(content[1] == json{{"type", "text"}, {"text", "what is this?"}});
+  CHECK_FALSE(pending[0].contains("media"));
+  // The transcript line itself stays as stored: the path, not the bytes.
+  auto stored = json::parse(load_session(d.path, "websocket:c1")->messages.back());
+  CHECK(stored["content"] == "what is this?");
+  CHECK(stored["media"] == json::array({image}));
+}

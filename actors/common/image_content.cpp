@@ -1,43 +1,12 @@
-#include "actors/session/media.hpp"
+#include "actors/common/image_content.hpp"
+
+#include "actors/common/base64.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
 namespace nb {
-
-namespace {
-
-std::string base64(const std::string& in) {
-  static const char* tbl
-    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((in.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8)
-                 | uint8_t(in[i + 2]);
-    out += tbl[v >> 18];
-    out += tbl[(v >> 12) & 63];
-    out += tbl[(v >> 6) & 63];
-    out += tbl[v & 63];
-  }
-  if (i + 1 == in.size()) {
-    uint32_t v = uint8_t(in[i]) << 16;
-    out += tbl[v >> 18];
-    out += tbl[(v >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == in.size()) {
-    uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8);
-    out += tbl[v >> 18];
-    out += tbl[(v >> 12) & 63];
-    out += tbl[(v >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
-
-} // namespace
 
 std::string sniff_image_mime(const std::string& h) {
   if (h.rfind("\x89PNG\r\n\x1a\n", 0) == 0)
@@ -77,7 +46,7 @@ nlohmann::json user_content(const std::string& text,
       ss << in.rdbuf();
       parts.push_back({{"type", "image_url"},
                        {"image_url",
-                        {{"url", "data:" + mime + ";base64," + base64(ss.str())}}}});
+                        {{"url", "data:" + mime + ";base64," + base64_encode(ss.str())}}}});
     } catch (const std::exception&) {
       others += "\n[attachment: " + path + "]";
     }

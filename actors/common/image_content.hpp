@@ -1,4 +1,5 @@
-// Images attached to a user message, as OpenAI content parts with data URLs.
+// Images attached to a user message, as OpenAI content parts with data URLs
+// (the turn's message, and the store's provider_state pending messages).
 #pragma once
 
 #include <string>
