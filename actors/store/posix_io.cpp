@@ -1,5 +1,6 @@
 #include "actors/store/posix_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -44,7 +45,7 @@ int write_all(int fd, std::string_view data) {
 }
 
 caf::expected<std::string> read_file(const std::string& path,
-                                     int* errno_out) {
+                                     int* errno_out, size_t lines) {
   auto fail = [&](const char* what, int err) {
     if (errno_out)
       *errno_out = err;
@@ -67,6 +68,12 @@ caf::expected<std::string> read_file(const std::string& path,
     if (n == 0)
       break;
     out.append(buf, static_cast<size_t>(n));
+    if (lines > 0) {
+      auto seen = std::count(buf, buf + n, '\n');
+      if (static_cast<size_t>(seen) >= lines)
+        break;
+      lines -= static_cast<size_t>(seen);
+    }
   }
   ::close(fd);
   if (errno_out)

@@ -23,8 +23,10 @@ caf::error store_error(std::string text);
 int write_all(int fd, std::string_view data);
 
 /// Reads the whole file; ENOENT comes back as an error too (check errno_out).
+/// `lines` > 0: stops once that many lines are in (more may follow them).
 caf::expected<std::string> read_file(const std::string& path,
-                                     int* errno_out = nullptr);
+                                     int* errno_out = nullptr,
+                                     size_t lines = 0);
 
 /// fsyncs a directory so that a create or rename in it survives power loss.
 caf::error fsync_dir(const std::string& dir);

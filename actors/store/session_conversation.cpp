@@ -28,6 +28,34 @@ std::string pending_with_images(const std::string& text) {
   return m.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+/// The "state" value's text in a record line `{"_type": "provider_state",
+/// "state": {...}}` (its only other key), as written: a large record is
+/// not serialised again. Empty when the line is not laid out so.
+std::string_view state_text_of_line(std::string_view line) {
+  auto at = line.find("\"provider_state\"");
+  if (at == std::string_view::npos)
+    return {};
+  at += sizeof("\"provider_state\"") - 1;
+  auto key = line.find("\"state\"", at);
+  if (key == std::string_view::npos
+      || line.substr(at, key - at).find_first_not_of(" \t,")
+           != std::string_view::npos)
+    return {};
+  auto colon = line.find(':', key + 7);
+  auto open = line.find('{', colon);
+  auto close = line.rfind('}'); // the record's own
+  if (colon == std::string_view::npos || open == std::string_view::npos
+      || close == std::string_view::npos || close <= open
+      || line.substr(key + 7, open - key - 7).find_first_not_of(" \t:")
+           != std::string_view::npos)
+    return {};
+  auto value = line.substr(open, close - open);
+  auto end = value.find_last_not_of(" \t\r");
+  return end == std::string_view::npos || value[end] != '}'
+           ? std::string_view{}
+           : value.substr(0, end + 1);
+}
+
 } // namespace
 
 std::string conversation_line(const conversation_state& state) {
@@ -45,7 +73,9 @@ conversation_state conversation_of_line(std::string_view line) {
   conversation_state out;
   if (line.empty())
     return out;
-  auto record = json::parse(line.begin(), line.end(), nullptr, false);
+  // Unordered: checked, not rewritten (the record is kept as written).
+  using checked = nlohmann::json;
+  auto record = checked::parse(line.begin(), line.end(), nullptr, false);
   if (!record.is_object() || !record.contains("state"))
     return out;
   auto& state = record["state"];
@@ -65,12 +95,24 @@ conversation_state conversation_of_line(std::string_view line) {
   if (auto pending = state.find("pending_messages"); pending != state.end()) {
     if (!pending->is_array()
         || !std::all_of(pending->begin(), pending->end(),
-                        [](const json& m) { return m.is_object(); }))
+                        [](const checked& m) { return m.is_object(); }))
       return out;
   }
+  auto raw = record.size() == 2 ? state_text_of_line(line) : std::string_view{};
   out.record = std::make_shared<const std::string>(
-    state.dump(-1, ' ', false, json::error_handler_t::replace));
+    !raw.empty() ? std::string{raw}
+                 : state.dump(-1, ' ', false, checked::error_handler_t::replace));
   return out;
+}
+
+conversation_state conversation_of_head(std::string_view head,
+                                        bool& has_line) {
+  auto nl = head.find('\n');
+  auto second = nl == std::string_view::npos ? std::string_view{}
+                                             : head.substr(nl + 1);
+  second = second.substr(0, second.find('\n'));
+  has_line = is_provider_state_line(second);
+  return has_line ? conversation_of_line(second) : conversation_state{};
 }
 
 std::string carried_provider_state(const parsed_file& old,

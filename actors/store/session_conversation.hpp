@@ -24,6 +24,11 @@ std::string conversation_line(const conversation_state& state);
 /// an object, pending_messages a list of objects).
 conversation_state conversation_of_line(std::string_view line);
 
+/// The state of a session file from its first lines (`head`): its second
+/// line, where both programs write the provider_state record.
+conversation_state conversation_of_head(std::string_view head,
+                                        bool& has_line);
+
 /// The provider_state line for a rewrite of `old` into its first `keep`
 /// messages and then `messages` ('\n' included; "" drops it). While every
 /// message it covers stays (the same JSON), it stays, and the messages

@@ -60,19 +60,20 @@ caf::expected<session_snapshot> load_impl(const std::string& dir,
   session_snapshot out;
   out.key = key;
   int err = 0;
-  auto text = read_file(*path, &err);
+  // A turn's state: the first two lines, not a long transcript.
+  auto text = read_file(*path, &err, conversation_only ? 2 : 0);
   if (!text) {
     if (err == ENOENT)
       return out;
     return text.error();
   }
   out.existed = true;
-  auto parsed = parse_lines(*text);
-  out.has_conversation = !parsed.provider_state_line.empty();
   if (conversation_only) {
-    out.conversation = conversation_of_line(parsed.provider_state_line);
+    out.conversation = conversation_of_head(*text, out.has_conversation);
     return out;
   }
+  auto parsed = parse_lines(*text);
+  out.has_conversation = !parsed.provider_state_line.empty();
   out.messages = std::move(parsed.messages);
   out.skipped_lines = parsed.skipped;
   if (parsed.has_meta) {

@@ -137,6 +137,9 @@ TEST_CASE("our own Responses state: read for a turn, written, dropped") {
   REQUIRE(got->conversation.record);
   CHECK(json::parse(*got->conversation.record)
         == json::parse(responses_state_line)["state"]);
+  // Kept as written (its spacing too), not serialised again.
+  CHECK(got->conversation.record->find(R"("kind": "openai_responses")")
+        == 1);
   CHECK(load_session(d.path, "websocket:c1")->has_conversation);
 
   // A turn of ours sets its own state; its pending messages go into the
