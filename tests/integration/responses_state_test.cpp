@@ -275,3 +275,22 @@ TEST_CASE("responses state: within a turn, a tool call's items are replayed "
   CHECK(line["state"]["payload"]["items"].size() == second.size() + 2);
   CHECK(line["state"]["pending_messages"] == json::array());
 }
+
+TEST_CASE("responses state: an answer refused for good drops the state; the "
+          "next turn sends the whole transcript") {
+  reasoning_server server;
+  state_gateway gw{server};
+  REQUIRE(gw.say_in("er", "before the error", true).content == "answer 1");
+  REQUIRE(gw.state_line("test:er").is_object());
+  // The endpoint rejects the replayed items (a 400 is not retried).
+  gw.llm.push(rs::error(400, "The encrypted content could not be verified."));
+  auto failed = gw.say_in("er", "this one fails", true);
+  REQUIRE_FALSE(failed.timed_out);
+  CHECK(failed.is_error);
+  CHECK(gw.state_line("test:er").is_null());
+  REQUIRE(gw.say_in("er", "after the error", true).content == "answer 2");
+  auto after = server.turn("after the error");
+  CHECK(reasoning_items(after.body["input"]) == 0);
+  CHECK(after.body["input"].size() >= 3);
+  CHECK(gw.state_line("test:er").is_object());
+}
