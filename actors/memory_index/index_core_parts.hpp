@@ -15,6 +15,15 @@ namespace nb::memory {
 inline constexpr const char* memory_md = "memory/MEMORY.md";
 inline constexpr const char* history_jsonl = "memory/history.jsonl";
 inline constexpr size_t candidates_per_list = 50;
+/// The automatic recall of a turn ranks only the newest this many chunks
+/// matching the user's words, so a turn's search does not grow with the
+/// index (ranking costs per match). A word found in more chunks than this
+/// is a common one; the ranking's recency half-life favours the newest
+/// anyway, and memory_search and /memory still rank every match.
+inline constexpr int recall_newest_matches = 100;
+/// Candidates per list for a recall, per snippet it may add (recall_k):
+/// the rows read and de-duplicated per turn.
+inline constexpr int recall_candidates_per_hit = 4;
 inline constexpr size_t max_save_chars = 2000;
 
 int64_t unix_now();

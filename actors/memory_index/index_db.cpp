@@ -208,9 +208,21 @@ int64_t index_db::count() {
 std::vector<text_hit> index_db::match(bool trigrams,
                                       const std::string& fts_query,
                                       const std::string& category,
-                                      int limit) {
+                                      int limit, int newest) {
   std::vector<text_hit> out;
   std::string table = trigrams ? "chunks_trigrams" : "chunks_words";
+  // FTS5 ranks every match (bm25 reads each one's sizes): the cost grows
+  // with the matches. Walking the matches newest first and stopping at the
+  // `newest`-th (rowids ascend with time) bounds it.
+  std::optional<int64_t> oldest;
+  if (newest > 0) {
+    stmt b{*this, ("SELECT rowid FROM " + table + " WHERE " + table
+                   + " MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?")
+                    .c_str()};
+    b.bind(1, fts_query).bind(2, int64_t{newest - 1});
+    if (b.step())
+      oldest = b.i64(0);
+  }
   std::string sql = "SELECT f.rowid, bm25(" + table + ") AS r FROM " + table
                     + " f";
   if (!category.empty())
@@ -218,12 +230,16 @@ std::vector<text_hit> index_db::match(bool trigrams,
   sql += " WHERE " + table + " MATCH ?";
   if (!category.empty())
     sql += " AND c.category = ?";
+  if (oldest)
+    sql += " AND f.rowid >= ?";
   sql += " ORDER BY r LIMIT ?";
   stmt s{*this, sql.c_str()};
   int i = 1;
   s.bind(i++, fts_query);
   if (!category.empty())
     s.bind(i++, category);
+  if (oldest)
+    s.bind(i++, *oldest);
   s.bind(i, int64_t{limit});
   while (s.step())
     out.push_back({s.i64(0), s.real(1)});
@@ -232,17 +248,22 @@ std::vector<text_hit> index_db::match(bool trigrams,
 
 std::vector<text_hit> index_db::contains(const std::string& needle,
                                          const std::string& category,
-                                         int limit) {
+                                         int limit, int newest) {
   std::vector<text_hit> out;
   std::string sql = "SELECT id FROM chunks WHERE instr(text, ?) > 0";
   if (!category.empty())
     sql += " AND category = ?";
+  if (newest > 0)
+    sql += " AND id >= coalesce((SELECT id FROM chunks ORDER BY id DESC "
+           "LIMIT 1 OFFSET ?), 0)";
   sql += " ORDER BY id DESC LIMIT ?";
   stmt s{*this, sql.c_str()};
   int i = 1;
   s.bind(i++, needle);
   if (!category.empty())
     s.bind(i++, category);
+  if (newest > 0)
+    s.bind(i++, int64_t{newest - 1});
   s.bind(i, int64_t{limit});
   while (s.step())
     out.push_back({s.i64(0), 0});
@@ -298,14 +319,22 @@ std::vector<int64_t> index_db::same_text(const std::string& text) {
 }
 
 void index_db::mark_recalled(const std::vector<int64_t>& ids, int64_t now) {
-  stmt s{*this, "UPDATE chunks SET recall_count = recall_count + 1, "
-                "last_recalled = ? WHERE id = ?"};
-  for (auto id : ids) {
-    s.reset();
-    s.bind(1, now).bind(2, id).run();
+  if (ids.empty())
+    return;
+  begin();
+  try {
+    stmt s{*this, "UPDATE chunks SET recall_count = recall_count + 1, "
+                  "last_recalled = ? WHERE id = ?"};
+    for (auto id : ids) {
+      s.reset();
+      s.bind(1, now).bind(2, id).run();
+    }
+  } catch (...) {
+    rollback();
+    throw;
   }
+  commit();
 }
-
 
 int64_t index_db::file_bytes() const {
   int64_t total = 0;

@@ -93,17 +93,22 @@ public:
   int64_t count();
 
   // -- search
-  /// FTS5 `match` over words (unicode61) or trigrams; best first.
+  /// FTS5 `match` over words (unicode61) or trigrams; best first. With
+  /// `newest` > 0 only the newest `newest` matching chunks are ranked.
   std::vector<text_hit> match(bool trigrams, const std::string& fts_query,
-                              const std::string& category, int limit);
-  /// Chunks containing `needle` (for CJK words shorter than a trigram).
+                              const std::string& category, int limit,
+                              int newest = 0);
+  /// Chunks containing `needle` (for CJK words shorter than a trigram);
+  /// with `newest` > 0 only among the newest `newest` chunks.
   std::vector<text_hit> contains(const std::string& needle,
-                                 const std::string& category, int limit);
+                                 const std::string& category, int limit,
+                                 int newest = 0);
   std::optional<chunk_row> row(int64_t id);
   /// Rows of `ids` that exist (any order); `category` filters when set.
   std::vector<chunk_row> rows(const std::vector<int64_t>& ids);
   /// Chunks whose normalised text equals `norm` (near-duplicate check).
   std::vector<int64_t> same_text(const std::string& text);
+  /// Counts a recall of `ids` (one transaction).
   void mark_recalled(const std::vector<int64_t>& ids, int64_t now);
 
   // -- embeddings (vectors are unit length, float32)

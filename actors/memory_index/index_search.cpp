@@ -28,9 +28,15 @@ memory_hits index_core::search(const memory_query& q) {
         ids.push_back(h.id);
       return ids;
     };
+    int newest = q.recall ? recall_newest_matches : 0;
+    int per_list = q.recall
+                     ? std::clamp(opts_.settings.recall_k
+                                    * recall_candidates_per_hit,
+                                  10, static_cast<int>(candidates_per_list))
+                     : static_cast<int>(candidates_per_list);
     auto safe_match = [&](bool trigrams, const std::string& expr) {
       try {
-        return db_->match(trigrams, expr, q.category, candidates_per_list);
+        return db_->match(trigrams, expr, q.category, per_list, newest);
       } catch (const db_error& e) {
         if (e.corrupt())
           throw;
@@ -47,8 +53,8 @@ memory_hits index_core::search(const memory_query& q) {
       if (!cjk.trigram_query.empty())
         ids = ids_of(safe_match(true, cjk.trigram_query));
       for (auto& run : cjk.short_runs)
-        for (auto id : ids_of(db_->contains(run, q.category,
-                                            candidates_per_list)))
+        for (auto id :
+             ids_of(db_->contains(run, q.category, per_list, newest)))
           if (std::find(ids.begin(), ids.end(), id) == ids.end())
             ids.push_back(id);
       lists.push_back(std::move(ids));
@@ -57,8 +63,8 @@ memory_hits index_core::search(const memory_query& q) {
       if (auto qv = embed_query(q.query)) {
         ++active;
         std::vector<int64_t> ids;
-        auto want = q.category.empty() ? candidates_per_list
-                                       : candidates_per_list * 4;
+        auto want = static_cast<size_t>(q.category.empty() ? per_list
+                                                           : per_list * 4);
         for (auto& [id, s] :
              vectors_.top(qv->data(), want,
                           static_cast<float>(opts_.settings.min_similarity)))

@@ -311,3 +311,40 @@ TEST_CASE("vectors are computed in batches and a known text comes from the cache
   CHECK(emb.calls() == calls);
   CHECK(idx.figures().cache_hits >= 1);
 }
+
+TEST_CASE("a turn's recall ranks only the newest matches; search ranks all") {
+  // Ranking costs per match, so the automatic recall looks at the newest
+  // recall_newest_matches chunks with the user's words and its cost stops
+  // growing with the index; memory_search still ranks every match.
+  test::scratch_dir ws;
+  auto today = local_date(std::time(nullptr));
+  auto entry = [&](int cursor, const std::string& text) {
+    return R"({"cursor":)" + std::to_string(cursor) + R"(,"timestamp":")"
+           + today + R"( 09:00","content":"- )" + text + "\"}\n";
+  };
+  std::string history = entry(1, "lantern lantern lantern in the attic");
+  int cursor = 1;
+  auto add_plain = [&](int n) {
+    for (int i = 0; i < n; ++i, ++cursor)
+      history += entry(cursor + 1, "note " + std::to_string(cursor)
+                                     + " says a lantern was seen among the "
+                                       "boxes, crates and old furniture");
+    write(ws.at("memory/history.jsonl"), history);
+  };
+  add_plain(60);
+  index_core idx{options_for(ws.path)};
+  auto recall = index_query(ws.path, "lantern", 1);
+  recall.recall = true;
+  auto best = "lantern lantern lantern in the attic";
+  auto first = idx.search(recall);
+  REQUIRE(first.hits.size() >= 1);
+  CHECK(first.hits[0].text == best); // within the newest: ranked first
+  add_plain(60);
+  auto later = idx.search(recall);
+  REQUIRE(later.hits.size() >= 1);
+  for (auto& h : later.hits)
+    CHECK(h.text != best); // 120 newer matches: past the recall's window
+  auto search = idx.search(index_query(ws.path, "lantern", 1));
+  REQUIRE(search.hits.size() == 1);
+  CHECK(search.hits[0].text == best);
+}
