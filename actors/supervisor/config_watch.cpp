@@ -10,6 +10,7 @@
 #include <caf/stateful_actor.hpp>
 
 #include "actors/common/blocking_task.hpp"
+#include "actors/common/clock.hpp"
 #include "actors/common/file_text.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
@@ -22,16 +23,30 @@ namespace {
 
 using config_tick_atom = caf::atom_constant<caf::atom("cfgtick")>;
 
+/// Taken before main(): the running settings were read after it, so a file
+/// modified since may be newer than they are (re-applying the same text is
+/// harmless; missing an edit is not).
+const int64_t config_watch_process_began_ms = unix_ms();
+
 /// Inode, size and modification time: an editor's in-place write and a
 /// save by rename both change it.
-std::string config_file_stamp(const std::string& path) {
+struct config_file_look {
+  std::string stamp = "missing";
+  int64_t modified_ms = 0;
+};
+
+config_file_look look_at_config_file(const std::string& path) {
+  config_file_look out;
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
-    return "missing";
-  std::ostringstream out;
-  out << st.st_ino << ':' << st.st_size << ':' << st.st_mtim.tv_sec << '.'
-      << st.st_mtim.tv_nsec;
-  return out.str();
+    return out;
+  std::ostringstream stamp;
+  stamp << st.st_ino << ':' << st.st_size << ':' << st.st_mtim.tv_sec << '.'
+        << st.st_mtim.tv_nsec;
+  out.stamp = stamp.str();
+  out.modified_ms = int64_t{st.st_mtim.tv_sec} * 1000
+                    + st.st_mtim.tv_nsec / 1000000;
+  return out;
 }
 
 struct config_watch_state {
@@ -99,19 +114,23 @@ void apply_changed_config(config_watch_pointer self, const std::string& text) {
 }
 
 /// One look at the file on a thread of its own: {} when its stamp is
-/// unchanged, else {stamp, text}.
+/// unchanged, else {stamp, text, "edited" when it was written after the
+/// running settings were read}.
 void look_at_config(config_watch_pointer self) {
   auto& st = self->state;
   auto look = blocking_task(self, "nb.cfg-watch",
-                            [path = st.path, seen = st.stamp] {
+                            [path = st.path, seen = st.stamp,
+                             began = config_watch_process_began_ms] {
                               std::vector<std::string> out;
-                              auto stamp = config_file_stamp(path);
-                              if (stamp == seen)
+                              auto file = look_at_config_file(path);
+                              if (file.stamp == seen)
                                 return out;
-                              out.push_back(stamp);
-                              out.push_back(stamp == "missing"
+                              out.push_back(file.stamp);
+                              out.push_back(file.stamp == "missing"
                                               ? std::string{}
                                               : read_file_text(path));
+                              out.push_back(file.modified_ms >= began
+                                              ? "edited" : "");
                               return out;
                             });
   timed_request(self, look, std::chrono::seconds(30), caf::get_atom::value)
@@ -119,16 +138,20 @@ void look_at_config(config_watch_pointer self) {
       [self](std::vector<std::string>& seen) {
         auto& st = self->state;
         schedule_next_look(self);
-        if (seen.size() != 2)
+        if (seen.size() != 3)
           return;
         bool first = st.stamp.empty();
         st.stamp = seen[0];
-        // At start, and for a text already handed on (a WebUI save writes
-        // what it applied), there is nothing to do; a deleted file keeps
-        // the running settings until a new one appears.
-        if (first)
+        // The first look takes the file as the running settings unless it
+        // was written after they were read (an edit in the gateway's first
+        // second). A text already handed on (a WebUI save writes what it
+        // applied) needs nothing; a deleted file keeps the running settings
+        // until a new one appears.
+        if (first && seen[2].empty()) {
           st.text = seen[1];
-        if (first || seen[1] == st.text || seen[0] == "missing")
+          return;
+        }
+        if (seen[1] == st.text || seen[0] == "missing")
           return;
         st.text = seen[1];
         apply_changed_config(self, st.text);

@@ -23,6 +23,8 @@ inline constexpr std::chrono::milliseconds config_watch_interval{1000};
 
 /// Watches `config_path` and hands a changed file's text to `supervisor`
 /// (provider_config, then tools_config with the tools' side files read).
+/// A file written since the process began (it read its settings after
+/// that) is handed on at the first look.
 caf::actor spawn_config_watch(caf::actor_system& sys,
                               supervisor_admin_actor supervisor,
                               std::string config_path,

@@ -5,7 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <csignal>
+#include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "tests/integration/gateway_home.hpp"
 #include "tests/support/eventually.hpp"
@@ -40,7 +42,38 @@ json edited_config(const home_with_config& h, const std::string& model) {
   return cfg;
 }
 
+/// Threads of process `pid`: more than one once its actor system runs,
+/// which is after it read its settings.
+size_t thread_count(pid_t pid) {
+  std::error_code ec;
+  auto dir = "/proc/" + std::to_string(pid) + "/task";
+  size_t n = 0;
+  for (auto it = std::filesystem::directory_iterator{dir, ec};
+       !ec && it != std::filesystem::directory_iterator{}; it.increment(ec))
+    ++n;
+  return n;
+}
+
 } // namespace
+
+TEST_CASE("an edit while the gateway starts is not taken as its settings") {
+  fake_llm llm;
+  home_with_config h{custom_provider(llm)};
+  auto edited = edited_config(h, "edited-model").dump(2);
+  auto gw = h.start_gateway();
+  // Written once the gateway has read its settings and is starting its
+  // actors: the watch's first look must still see an edit, not the start.
+  REQUIRE(eventually([&] { return thread_count(gw.pid()) > 1; }));
+  std::ofstream{h.config} << edited;
+  REQUIRE(eventually(
+    [&] {
+      auto r = ask(h, "hello");
+      return r && r->status == 200 && last_model_asked(llm) == "edited-model";
+    },
+    std::chrono::seconds(20)));
+  gw.signal(SIGTERM);
+  CHECK(gw.wait(std::chrono::seconds(30)) == 0);
+}
 
 TEST_CASE("a hand edit of config.json applies from the next turn") {
   fake_llm llm;
