@@ -5,7 +5,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <set>
+#include <unordered_map>
 
 #include "config/keys.hpp"
 #include "config/pipeline.hpp"
@@ -17,9 +19,9 @@ namespace {
 using nlohmann::json;
 
 std::string upper(std::string_view s) {
-  std::string out;
-  for (char c : s)
-    out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string out{s};
+  for (auto& c : out)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -40,15 +42,36 @@ struct step {
   bool name = false; ///< a user-chosen name: match verbatim / as snake_case
 };
 
+/// The env spellings of one step's key: UPPER_SNAKE and UPPERCAMEL (one
+/// when they are the same). Kept per key: one load asks for the same keys
+/// under every provider.
+class spelling_cache {
+public:
+  const std::vector<std::string>& of(const std::string& key) {
+    auto [it, added] = spellings_.try_emplace(key);
+    if (added) {
+      // In byte order, as the first spelling set is matched first.
+      std::set<std::string> both{upper(snake_case(key)), upper(key)};
+      it->second.assign(both.begin(), both.end());
+    }
+    return it->second;
+  }
+
+private:
+  std::unordered_map<std::string, std::vector<std::string>> spellings_;
+};
+
 /// The variable names that address `steps`: every part either UPPER_SNAKE
 /// or UPPERCAMEL (the lookup itself may ignore case).
-std::vector<std::string> env_names(const std::vector<step>& steps) {
+std::vector<std::string> env_names(const std::vector<step>& steps,
+                                   spelling_cache& spellings) {
   std::vector<std::string> names{"NANOBOT"};
   for (const auto& s : steps) {
-    std::set<std::string> spellings{upper(snake_case(s.key)), upper(s.key)};
+    const auto& these = spellings.of(s.key);
     std::vector<std::string> next;
+    next.reserve(names.size() * these.size());
     for (const auto& prefix : names)
-      for (const auto& spelling : spellings)
+      for (const auto& spelling : these)
         next.push_back(prefix + (prefix == "NANOBOT" ? "_" : "__") + spelling);
     names = std::move(next);
   }
@@ -75,8 +98,9 @@ json* member(json& obj, const step& s, std::string& shown) {
 }
 
 void apply_one(json& root, const key_spec& spec, std::vector<step> steps,
-               const env_lookup& env, diagnostics& diag) {
-  for (const auto& var : env_names(steps)) {
+               const env_lookup& env, spelling_cache& spellings,
+               diagnostics& diag) {
+  for (const auto& var : env_names(steps, spellings)) {
     auto raw = env(var);
     if (!raw)
       continue;
@@ -146,6 +170,7 @@ std::optional<double> seconds(const std::string& text) {
 void apply_env_overrides(json& root, const env_lookup& env,
                          diagnostics& diag) {
   auto providers = provider_names(root);
+  spelling_cache spellings;
   for (const auto& spec : key_table()) {
     if (spec.kind == key_kind::section || spec.kind == key_kind::ignored
         || spec.kind == key_kind::named_sections
@@ -153,13 +178,14 @@ void apply_env_overrides(json& root, const env_lookup& env,
         || spec.kind == key_kind::external)
       continue;
     if (spec.path.find('*') == spec.path.npos) {
-      apply_one(root, spec, steps_of(spec.path, ""), env, diag);
+      apply_one(root, spec, steps_of(spec.path, ""), env, spellings, diag);
       continue;
     }
     if (!spec.path.starts_with("providers."))
       continue; // preset names are the file's own; no override addresses them
     for (const auto& name : providers)
-      apply_one(root, spec, steps_of(spec.path, name), env, diag);
+      apply_one(root, spec, steps_of(spec.path, name), env, spellings,
+                diag);
   }
 }
 
@@ -195,18 +221,33 @@ void read_timeouts(const env_lookup& env, timeout_settings& out,
 namespace nb {
 
 env_lookup system_env() {
-  return [](const std::string& name) -> std::optional<std::string> {
+  // The NANOBOT_ variables present, by their upper-case names (first in
+  // environ order), taken once: loading a config asks for a few thousand
+  // spellings, and each miss would otherwise scan the whole environment.
+  auto nanobot_vars =
+    std::make_shared<std::unordered_map<std::string, std::string>>();
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string_view entry{*e};
+    auto eq = entry.find('=');
+    if (eq != entry.npos && eq >= 8
+        && config::iequals(entry.substr(0, 8), "NANOBOT_"))
+      nanobot_vars->try_emplace(config::upper(entry.substr(0, eq)),
+                                entry.substr(eq + 1));
+  }
+  return [nanobot_vars](
+           const std::string& name) -> std::optional<std::string> {
+    if (name.size() < 8 || !config::iequals(name.substr(0, 8), "NANOBOT_")) {
+      if (const char* value = std::getenv(name.c_str()))
+        return std::string{value};
+      return std::nullopt;
+    }
+    auto found = nanobot_vars->find(config::upper(name));
+    if (found == nanobot_vars->end())
+      return std::nullopt;
+    // The exact spelling wins over another case of it.
     if (const char* value = std::getenv(name.c_str()))
       return std::string{value};
-    if (name.size() < 8 || !config::iequals(name.substr(0, 8), "NANOBOT_"))
-      return std::nullopt;
-    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-      std::string_view entry{*e};
-      auto eq = entry.find('=');
-      if (eq != entry.npos && config::iequals(entry.substr(0, eq), name))
-        return std::string{entry.substr(eq + 1)};
-    }
-    return std::nullopt;
+    return found->second;
   };
 }
 

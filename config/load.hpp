@@ -18,8 +18,9 @@ using env_lookup =
   std::function<std::optional<std::string>(const std::string&)>;
 
 /// The process environment. Names starting with "NANOBOT_" also match
-/// case-insensitively (nanobot's overrides ignore case); `${VAR}` names are
-/// exact.
+/// case-insensitively (nanobot's overrides ignore case) and are those set
+/// when system_env() was called (one load asks for thousands of them);
+/// `${VAR}` names are exact and read at each call.
 env_lookup system_env();
 
 /// A configuration that cannot be used. Never contains a configured value:

@@ -110,7 +110,10 @@ TEST_CASE("the system environment matches NANOBOT_ names in any case") {
   CHECK_FALSE(env("nb_config_test_exact").has_value());
   unsetenv("nanobot_Test_Probe__Key");
   unsetenv("NB_CONFIG_TEST_EXACT");
-  CHECK_FALSE(env("NANOBOT_TEST_PROBE__KEY").has_value());
+  CHECK_FALSE(env("NB_CONFIG_TEST_EXACT").has_value());
+  // NANOBOT_ names are as they were when the lookup was made (one load).
+  CHECK(env("NANOBOT_TEST_PROBE__KEY") == std::optional<std::string>{"v1"});
+  CHECK_FALSE(system_env()("NANOBOT_TEST_PROBE__KEY").has_value());
 }
 
 TEST_CASE("timeout variables are parsed and clamped") {
