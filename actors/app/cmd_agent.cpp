@@ -21,7 +21,6 @@ int cmd_agent(const options& opts) {
   auto cfg = load_config_or_report(opts);
   if (!cfg)
     return 2;
-  refuse_exec_without_sandbox(*cfg);
   read_tool_side_files(*cfg);
   try {
     // The chat takes Ctrl+C on this thread (to stop a turn): every thread

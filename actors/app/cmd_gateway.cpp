@@ -73,7 +73,6 @@ int cmd_gateway(const options& opts) {
     return 2;
   if (opts.port)
     cfg->gateway.port = *opts.port;
-  refuse_exec_without_sandbox(*cfg);
   read_tool_side_files(*cfg);
   auto lg = log::get("gateway");
   auto signals = block_shutdown_signals();

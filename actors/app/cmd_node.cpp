@@ -112,7 +112,6 @@ int cmd_node(const options& opts) {
     return 2;
   if (opts.port)
     cfg->gateway.port = *opts.port;
-  refuse_exec_without_sandbox(*cfg);
   read_tool_side_files(*cfg);
   auto cc = load_cluster_config(cfg->config_path);
   if (auto* err = std::get_if<config_error>(&cc)) {

@@ -3,7 +3,6 @@
 #include <iostream>
 
 #include "actors/common/log.hpp"
-#include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "config/load.hpp"
 
 namespace nb {
@@ -28,11 +27,6 @@ std::optional<settings> load_config_or_report(
   if (!opts.workspace.empty())
     loaded.value.agent.workspace = opts.workspace;
   return std::move(loaded.value);
-}
-
-void refuse_exec_without_sandbox(settings& cfg) {
-  if (auto why = disable_exec_without_sandbox(cfg); !why.empty())
-    log::get("tools")->error("{}", why);
 }
 
 } // namespace nb

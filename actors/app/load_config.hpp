@@ -17,9 +17,4 @@ namespace nb {
 std::optional<settings> load_config_or_report(
   const options& opts, std::vector<std::string>* notices = nullptr);
 
-/// For the commands that run tools: when exec must run in the bubblewrap
-/// sandbox and this machine cannot provide one, turns exec off and logs
-/// why and how to install bubblewrap (the rest of the gateway runs).
-void refuse_exec_without_sandbox(settings& cfg);
-
 } // namespace nb

@@ -110,7 +110,7 @@ std::optional<tool_output> put_in_sandbox(const tool_context& ctx,
                                           exec_launch& out) {
   if (!ctx.restrict_to_workspace)
     return std::nullopt;
-  auto& status = sandbox_status_for();
+  auto& status = sandbox_status_for(ctx.bwrap);
   if (!status.available)
     return tool_failure("Error: " + sandbox_unavailable_text(status));
   out.sandboxed = true;

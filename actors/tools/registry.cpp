@@ -85,6 +85,8 @@ const tool_entry* tool_registry::find(const std::string& name) const {
   return it == tools_.end() ? nullptr : &it->second;
 }
 
+void tool_registry::remove(const std::string& name) { tools_.erase(name); }
+
 std::vector<std::string> tool_registry::names() const {
   // std::map keeps names sorted; MCP tools go after the built-ins.
   std::vector<std::string> out;

@@ -35,6 +35,9 @@ struct tool_context {
   std::string workspace;            ///< absolute, '~' expanded
   bool restrict_to_workspace = true;
   exec_settings exec;
+  /// The bubblewrap whose availability decides whether exec may run
+  /// sandboxed ("" = find_bwrap(), the one the sandbox then runs).
+  std::string bwrap;
   /// config.json and its directory (sessions/ and the keys): never visible
   /// to a sandboxed command, even when inside the workspace or a bind. The
   /// session tools read the sessions below config_dir ("" = those tools
@@ -110,6 +113,9 @@ public:
 
   /// Returns the tool called exactly `name`, or null.
   const tool_entry* find(const std::string& name) const;
+
+  /// Removes the tool called `name`, if there is one.
+  void remove(const std::string& name);
 
   /// Returns the specs: built-ins sorted by name, then `mcp_*` sorted.
   std::vector<tool_spec> definitions() const;

@@ -63,6 +63,7 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
   stop_with(self, st.pool);
   st.meter.start(self, "tools", std::move(stats));
   refresh_catalog(self);
+  check_exec_sandbox(self);
   self->set_down_handler(
     [self](caf::down_msg& down) { forget_holder(self, down); });
   return {

@@ -42,6 +42,10 @@ struct tools_state {
   tool_catalog catalog;
   std::set<caf::actor_addr> catalog_holders;
   actor_meter meter;
+  /// The exec sandbox's check (tools_sandbox.cpp): started once exec is
+  /// offered sandboxed; when bubblewrap cannot run, exec is withdrawn.
+  bool sandbox_checked = false;
+  bool sandbox_missing = false;
 };
 
 using tools_front_pointer = tools_admin_actor::stateful_pointer<tools_state>;
@@ -66,6 +70,19 @@ void start_mcp_server(tools_front_pointer self, const std::string& name,
 /// MCP servers started, stopped or restarted where their entry changed.
 /// The browser and the exec watch stay as they are.
 void reload_tools(tools_front_pointer self, const settings& view);
+
+// -- the exec sandbox's check (tools_sandbox.cpp) ----------------------------
+
+/// Checks, once, on a thread of its own, that bubblewrap runs here when the
+/// registry offers exec sandboxed; when it does not, logs why and how to
+/// fix it and withdraws exec and its session tools. The gateway is ready
+/// before this ends (it runs `bwrap ... true`, ~12 ms): a call that comes
+/// first is refused by exec itself with the same explanation.
+void check_exec_sandbox(tools_front_pointer self);
+
+/// Removes exec and its session tools from `reg` when the sandbox was
+/// found missing (a reload keeps them withdrawn).
+void withhold_unsandboxable_exec(const tools_state& st, tool_registry& reg);
 
 // -- the catalog (tools_catalog.cpp) ----------------------------------------
 

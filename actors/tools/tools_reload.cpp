@@ -56,12 +56,14 @@ void reload_tools(tools_front_pointer self, const settings& view) {
   fresh.browsers = st.base.browsers;
   fresh.resolve = st.base.resolve;
   fresh.agent = st.base.agent;
+  fresh.bwrap = st.base.bwrap;
   // The workspace is the agent's (agents.list), which changes with a
   // restart only: its sessions keep the one they started with.
   fresh.workspace = st.base.workspace;
   st.base = std::move(fresh);
-  st.registry =
-    std::make_shared<const tool_registry>(make_builtin_registry(view));
+  auto registry = make_builtin_registry(view);
+  withhold_unsandboxable_exec(st, registry);
+  st.registry = std::make_shared<const tool_registry>(std::move(registry));
   // A new pool for new calls. The old one answers the calls it has and,
   // once nobody holds it, ends; the front's end still stops it.
   st.pool = self->spawn(tool_pool_impl, st.registry, st.base, st.tool_workers,
@@ -90,6 +92,7 @@ void reload_tools(tools_front_pointer self, const settings& view) {
   // The sessions holding the catalog drop it for this one at their next
   // turn (which, while a new MCP server has not listed, asks again).
   refresh_catalog(self);
+  check_exec_sandbox(self); // exec newly offered: checked once
 }
 
 } // namespace nb

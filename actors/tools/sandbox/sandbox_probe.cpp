@@ -112,15 +112,4 @@ std::string describe_sandbox(const settings& cfg, const sandbox_status& s) {
                   + ")");
 }
 
-std::string disable_exec_without_sandbox(settings& cfg) {
-  auto& exec = cfg.tools.exec;
-  if (!exec.enable || !exec_sandboxed(cfg))
-    return {};
-  auto& s = sandbox_status_for();
-  if (s.available)
-    return {};
-  exec.enable = false;
-  return sandbox_unavailable_text(s);
-}
-
 } // namespace nb

@@ -42,8 +42,4 @@ std::string sandbox_unavailable_text(const sandbox_status& s);
 /// One line for `nanobot status`: on/off, network mode, process limit.
 std::string describe_sandbox(const settings& cfg, const sandbox_status& s);
 
-/// At start-up: when exec needs the sandbox and it is unavailable, turns
-/// tools.exec off and returns the explanation to log ("" otherwise).
-std::string disable_exec_without_sandbox(settings& cfg);
-
 } // namespace nb
