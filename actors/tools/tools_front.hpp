@@ -81,7 +81,7 @@ void reload_tools(tools_front_pointer self, const settings& view);
 void check_exec_sandbox(tools_front_pointer self);
 
 /// Removes exec and its session tools from `reg` when the sandbox was
-/// found missing (a reload keeps them withdrawn).
+/// found missing and exec must run in it (a reload keeps them withdrawn).
 void withhold_unsandboxable_exec(const tools_state& st, tool_registry& reg);
 
 // -- the catalog (tools_catalog.cpp) ----------------------------------------

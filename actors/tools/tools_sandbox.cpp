@@ -36,7 +36,8 @@ void withdraw_exec(tools_front_pointer self) {
 } // namespace
 
 void withhold_unsandboxable_exec(const tools_state& st, tool_registry& reg) {
-  if (st.sandbox_missing)
+  // Unrestricted, exec runs without the sandbox, as in nanobot.
+  if (st.sandbox_missing && st.base.restrict_to_workspace)
     for (const char* name : exec_tool_names)
       reg.remove(name);
 }
