@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include <caf/typed_actor.hpp>
 
 namespace nb {
+
+class model_message; // actors/runner/model_message.hpp
 
 /// What one session's system prompt depends on besides the files.
 struct prompt_request {
@@ -34,6 +37,11 @@ typename Inspector::result_type inspect(Inspector& f, prompt_request& x) {
 struct prompt_reply {
   std::string text;
   int64_t generation = 0;
+  /// The prompt as the model is given it, made once and shared by every
+  /// session of the agent whose prompt is the same text (so thousands of
+  /// chats hold one copy, not one each). Not sent across a process
+  /// boundary: there it is null and the session makes its own from text.
+  std::shared_ptr<const model_message> made;
 };
 
 template <class Inspector>

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/runner/model_message.hpp"
 #include "actors/runner/run_end.hpp"
 #include "messages/interfaces.hpp"
 
@@ -22,6 +23,9 @@ struct running_turn {
   /// not the session: an idle chat holds no copy of it (with thousands of
   /// chats open, a few KB each).
   std::string system_prompt;
+  /// The same prompt made, shared with the agent's other sessions whose
+  /// prompt is the same text (null: made from system_prompt at RUN).
+  shared_model_message system_made;
   bool user_persisted = false; ///< BUILD saved the user's message
   /// The CLI apps the message attaches or mentions, as runtime-context
   /// lines ("\n"-led each; "" = none), read at BUILD.

@@ -125,7 +125,8 @@ struct session_state {
   int background = 0;
   std::vector<caf::typed_response_promise<bool>> flush_waiters;
   int64_t prompt_tokens = 0; ///< estimate of the last system prompt
-  /// The last turn's system message, made once per change of the prompt.
+  /// The last turn's system message: the workspace actor's, shared with the
+  /// agent's other sessions of the same prompt, or made once per change.
   shared_model_message system_message;
   replay_estimate replay; ///< the replay's estimate, kept between turns
   /// The session file's metadata object as loaded; the archive mark is

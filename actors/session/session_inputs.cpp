@@ -60,7 +60,9 @@ void fetch_prompt(session_pointer self, std::function<void()> then) {
   timed_request(self, st.svc.workspace, st.cfg.store_timeout, std::move(rq))
     .then(
       [=](prompt_reply& r) {
-        if (self->state.turn)
+        if (self->state.turn && r.made)
+          self->state.turn->system_made = std::move(r.made);
+        else if (self->state.turn)
           self->state.turn->system_prompt = std::move(r.text);
         then();
       },

@@ -21,12 +21,16 @@ using json = nlohmann::json;
 
 namespace {
 
-/// The system message for `prompt`: the last turn's when the prompt did not
-/// change (compared, so it can never be another prompt's), else a new one.
+/// The system message for `prompt`: the workspace actor's shared one when
+/// it sent it (`made`), else the last turn's when the prompt did not change
+/// (compared, so it can never be another prompt's), else a new one.
 shared_model_message system_message(session_pointer self,
-                                    const std::string& prompt) {
+                                    const std::string& prompt,
+                                    shared_model_message made = nullptr) {
   auto& last = self->state.system_message;
-  if (!last || last->message()["content"] != prompt)
+  if (made)
+    last = std::move(made);
+  else if (!last || last->message()["content"] != prompt)
     last = make_model_message({{"role", "system"}, {"content", prompt}});
   return last;
 }
@@ -36,7 +40,8 @@ std::vector<shared_model_message> model_messages(session_pointer self) {
   std::vector<shared_model_message> msgs;
   if (st.svc.workspace) {
     // Served by the workspace actor at BUILD.
-    msgs.push_back(system_message(self, st.turn->system_prompt));
+    msgs.push_back(system_message(self, st.turn->system_prompt,
+                                  st.turn->system_made));
   } else {
     auto path = std::getenv("PATH");
     prompt_inputs in{st.cfg.workspace, st.turn->message.channel,

@@ -84,7 +84,9 @@ workspace_admin_actor::behavior_type workspace_impl(workspace_pointer self,
       ++st.figures.served;
       prompt_inputs in{st.cfg.workspace, rq.channel, rq.session_key,
                        rq.summary, rq.summary_at, st.path_env};
-      return {assemble_system_prompt(st.parts, in), st.figures.generation};
+      auto text = assemble_system_prompt(st.parts, in);
+      auto made = st.system_messages.get(text);
+      return {std::move(text), st.figures.generation, std::move(made)};
     }),
     guard("workspace", [self](workspace_append& rq)
                          -> caf::result<caf::ok_atom> {

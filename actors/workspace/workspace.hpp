@@ -16,6 +16,7 @@
 
 #include "actors/common/meter.hpp"
 #include "actors/session/prompt.hpp"
+#include "actors/workspace/system_message_pool.hpp"
 #include "messages/control.hpp"
 #include "messages/interfaces.hpp"
 
@@ -35,6 +36,8 @@ struct workspace_state {
   std::string stamp;    ///< of the files the parts were read from
   bool loaded = false;
   workspace_parts parts;
+  /// The sessions' made system messages, one per distinct prompt.
+  system_message_pool system_messages;
   workspace_figures figures;
   stats_actor stats;
   actor_meter meter;

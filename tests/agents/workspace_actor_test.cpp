@@ -10,6 +10,7 @@
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
 
+#include "actors/runner/model_message.hpp"
 #include "actors/workspace/workspace.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/integration/harness.hpp"
@@ -190,5 +191,41 @@ TEST_CASE("skills: disabledSkills are neither offered nor shown as usable") {
             != std::string::npos);
     }
   CHECK(shown);
+  caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("sessions with the same prompt share one made system message") {
+  temp_home home;
+  auto dir = home.dir / "ws";
+  write_all(dir / "AGENTS.md", "Agents file.");
+  actor_fixture fx;
+  auto ws = spawn_workspace(*fx.sys, {"main", dir.string()}, {});
+  caf::scoped_actor self{*fx.sys};
+  auto ask = [&](prompt_request rq) {
+    prompt_reply out;
+    self->request(ws, std::chrono::seconds(10), std::move(rq))
+      .receive([&](prompt_reply& r) { out = std::move(r); },
+               [&](caf::error& err) { FAIL(fx.sys->render(err)); });
+    return out;
+  };
+  auto a = ask({"api:a", "api", "", ""});
+  auto b = ask({"api:b", "api", "", ""});
+  auto summed = ask({"api:c", "api", "older things", "2026-01-01"});
+  auto again = ask({"api:d", "api", "", ""});
+  REQUIRE(a.made);
+  // The made message is the prompt as the model gets it.
+  CHECK(a.made->message()["role"] == "system");
+  CHECK(a.made->message()["content"] == a.text);
+  CHECK(a.made->text()
+        == nlohmann::json({{"role", "system"}, {"content", a.text}}).dump());
+  CHECK(a.made->tokens() > 0);
+  // The same text: one message for both sessions, also after another
+  // prompt was served in between; another text: its own.
+  CHECK(b.text == a.text);
+  CHECK(b.made == a.made);
+  CHECK(again.made == a.made);
+  REQUIRE(summed.made);
+  CHECK(summed.made != a.made);
+  CHECK(summed.made->message()["content"] == summed.text);
   caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
 }
