@@ -112,7 +112,7 @@ void start_turn(session_pointer self, inbound_msg in) {
   auto& st = self->state;
   ++st.turn_number;
   // Everything of the last turn went with it; this one starts afresh.
-  st.turn.emplace();
+  st.turn = std::make_unique<running_turn>();
   st.turn->message = std::move(in);
   st.machine.start(now_us());
   self->become(busy(self));
@@ -172,7 +172,7 @@ void turn_finished(session_pointer self) {
   auto& st = self->state;
   turn_sample sample;
   sample.agent = st.cfg.agent;
-  sample.trace = st.machine.trace();
+  sample.trace = st.machine.take_trace();
   for (auto& s : sample.trace)
     sample.total_us += s.duration_us;
   auto stop = st.turn ? st.turn->stop_reason : turn_stop::none;

@@ -4,7 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
+#include <list>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -137,15 +137,17 @@ struct session_state {
 
   /// Messages that arrived while a turn ran, in arrival order: the runner
   /// takes plain ones for injection, the rest start turns afterwards.
-  std::deque<inbound_msg> pending;
+  /// A list: an empty one allocates nothing (an empty deque holds a block).
+  std::list<inbound_msg> pending;
   /// The gateway is stopping (a flush arrived): the running turn may end,
   /// nothing new starts; what waits stays queued (in the inbox journal).
   bool draining = false;
 
   // The turn in progress: its state machine, and its own data while it
-  // runs (engaged from RESTORE to DONE).
+  // runs (made at RESTORE, dropped at DONE; out of line, so an idle
+  // session's actor is 600 bytes smaller).
   turn_machine machine;
-  std::optional<running_turn> turn;
+  std::unique_ptr<running_turn> turn;
 
   // Sustained goals (session_goal.cpp). The goal itself lives in
   // file_meta ("goal_state"), as the original keeps it.

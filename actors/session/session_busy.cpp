@@ -43,7 +43,7 @@ command_context command_context_for(session_pointer self) {
   ctx.earlier_usage = &st.earlier_usage;
   ctx.last_usage = st.last_usage;
   ctx.uptime_s = (now_us() - st.cfg.started_at_us) / 1000000;
-  ctx.busy = st.turn.has_value();
+  ctx.busy = st.turn != nullptr;
   ctx.active_tasks = ctx.busy ? 1 : 0;
   ctx.memory_status = st.memory_mode;
   return ctx;

@@ -50,6 +50,7 @@ void turn_machine::start(int64_t now_us) {
   entered_us_ = now_us;
   failed_ = false;
   trace_.clear();
+  trace_.reserve(8); // a plain turn's states, in one allocation
   error_.clear();
 }
 

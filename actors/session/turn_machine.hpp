@@ -41,6 +41,9 @@ public:
   /// True once any state reported `fail` during this turn.
   bool failed() const { return failed_; }
   const std::vector<state_trace>& trace() const { return trace_; }
+  /// Hands the finished turn's trace over (for its turn_sample): an idle
+  /// session keeps none.
+  std::vector<state_trace> take_trace() { return std::move(trace_); }
   const std::string& error() const { return error_; }
 
 private:
