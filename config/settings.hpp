@@ -67,7 +67,7 @@ struct model_preset {
   int32_t max_tokens = 8192;
   int32_t context_window_tokens = 200000; ///< the original's default
   double temperature = 0.1;
-  std::string reasoning_effort; ///< "" = the provider's default
+  std::string reasoning_effort{}; ///< "" = the provider's default
 };
 
 /// providers.<name>
@@ -306,9 +306,9 @@ struct agent_profile {
 struct agent_binding {
   std::string agent;
   std::string channel;  ///< the platform (channels.<name>.type, else name)
-  std::string instance; ///< the channels.<name> key ("" = any)
-  std::string chat_id;
-  std::string sender_id;
+  std::string instance{}; ///< the channels.<name> key ("" = any)
+  std::string chat_id{};
+  std::string sender_id{};
   int group = -1;       ///< -1 = any, 0 = direct chats, 1 = group chats
 };
 

@@ -94,7 +94,7 @@ struct model_request {
   /// The session's saved Responses conversation, with the messages added
   /// since as its pending ones: a Responses call for the state's own
   /// endpoint and model sends its items and then only those messages.
-  conversation_state conversation;
+  conversation_state conversation{};
   /// The model's context window (agents.defaults.contextWindowTokens): a
   /// direct OpenAI Responses call asks for server compaction below it.
   int64_t context_window_tokens = 0;
@@ -131,7 +131,7 @@ struct model_reply {
   /// cannot be resumed. False: the call kept no state (Chat Completions,
   /// Anthropic), whatever it was given stays as it was.
   bool stateful = false;
-  conversation_state conversation;
+  conversation_state conversation{};
 };
 
 template <class Inspector>

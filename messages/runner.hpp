@@ -80,7 +80,7 @@ struct turn_outcome {
   /// `conversation` (none: dropped). False: the file's state, if any, is
   /// carried as it is, the turn's messages added to its pending ones.
   bool conversation_set = false;
-  conversation_state conversation;
+  conversation_state conversation{};
 };
 
 template <class Inspector>

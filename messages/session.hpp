@@ -78,9 +78,9 @@ struct session_services {
   stats_actor stats;
   outbound_sink outbox; ///< replies without a reply_to (null: none yet)
   subagents_actor subagents; ///< the spawn tool's manager (null: none)
-  inbox_settle_sink inbox;   ///< settles journaled messages (null: none)
+  inbox_settle_sink inbox{};   ///< settles journaled messages (null: none)
   /// The agent's workspace files (null: the session reads them itself).
-  workspace_actor workspace;
+  workspace_actor workspace{};
 };
 
 template <class Inspector>

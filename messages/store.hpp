@@ -52,7 +52,7 @@ struct session_append {
   std::string key;
   std::vector<std::string> messages;
   bool conversation_set = false;
-  conversation_state conversation;
+  conversation_state conversation{};
 };
 
 template <class Inspector>
@@ -72,7 +72,7 @@ struct session_replace {
   std::vector<std::string> messages;
   uint64_t keep = 0;
   bool conversation_set = false; ///< as session_append's
-  conversation_state conversation;
+  conversation_state conversation{};
 };
 
 template <class Inspector>
@@ -100,7 +100,7 @@ struct session_activity {
   int64_t updated_ms = 0; ///< epoch milliseconds
   bool archived = false;  ///< archived in the WebUI's sidebar
   /// unifiedSession: the chat its user last wrote from ("telegram:42").
-  std::string last_channel;
+  std::string last_channel{};
 };
 
 template <class Inspector>

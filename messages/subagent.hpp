@@ -28,8 +28,8 @@ struct spawn_subagent {
   /// The calling agent: the subagent works in its workspace with its tools
   /// and reports back into its session.
   std::string agent = "main";
-  std::string workspace; ///< "" = the manager's (main's)
-  caf::actor tools;      ///< a tools_actor; null = the manager's
+  std::string workspace{}; ///< "" = the manager's (main's)
+  caf::actor tools{};      ///< a tools_actor; null = the manager's
 };
 
 template <class Inspector>

@@ -18,7 +18,7 @@ struct body_options {
   std::string extra_body;       ///< a JSON object as text, "" = none
   /// Responses: whose saved conversation the call may resume
   /// (responses_state_provider); "" = none is resumed.
-  std::string conversation_provider;
+  std::string conversation_provider{};
   /// Responses: server compaction above this many tokens (0 = not asked).
   int64_t compact_threshold = 0;
 };

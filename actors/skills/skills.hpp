@@ -34,7 +34,7 @@ struct skill_selection {
   std::vector<std::string> disabled;
   /// The config directory whose plugin-data/ records the enabled Agent
   /// Plugins, whose skills are then offered too ("" = none).
-  std::string plugin_home;
+  std::string plugin_home{};
   bool offers(const std::string& name) const;
 };
 

@@ -25,7 +25,7 @@ namespace nb {
 struct workspace_config {
   std::string agent = "main";
   std::string workspace; ///< absolute
-  skill_selection skills; ///< agents.list[].skills, disabledSkills
+  skill_selection skills{}; ///< agents.list[].skills, disabledSkills
 };
 
 struct workspace_state {

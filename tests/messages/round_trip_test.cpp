@@ -151,7 +151,9 @@ template <> tool_sample sample(caf::actor_system&) {
 template <> prompt_request sample(caf::actor_system&) {
   return {"work:telegram:1", "telegram", "older turns", "2026-12-01 10:00"};
 }
-template <> prompt_reply sample(caf::actor_system&) { return {"You are", 3}; }
+template <> prompt_reply sample(caf::actor_system&) {
+  return {"You are", 3, nullptr}; // made: not sent across processes
+}
 template <> workspace_append sample(caf::actor_system&) {
   return {"work:telegram:1", "talked about boats", {"likes boats"}};
 }
