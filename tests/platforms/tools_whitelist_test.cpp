@@ -13,6 +13,7 @@
 #include <httplib.h>
 
 #include "tests/integration/channel_port.hpp"
+#include "tests/support/config_file.hpp"
 #include "tests/platforms/link_host.hpp"
 #include "tests/platforms/round_trip_fixture.hpp"
 
@@ -33,16 +34,10 @@ TEST_CASE("a tools.ssrfWhitelist saved in the WebUI reaches the QQ adapter") {
   gw.enable("qq", qq_keys);
   ws["enabled"] = true;
   // The file the WebUI edits: the same settings the gateway runs with.
-  std::ofstream{gw.cfg.config_path}
-    << json{{"agents",
-             {{"defaults",
-               {{"workspace", gw.cfg.agent.workspace},
-                {"model", "test-model"},
-                {"provider", "custom"}}}}},
-            {"providers",
-             {{"custom", {{"apiBase", gw.cfg.providers["custom"].api_base}}}}},
-            {"channels", {{"websocket", ws}, {"qq", qq_keys}}}}
-         .dump();
+  auto file = test::scripted_model_config(gw.cfg.agent.workspace,
+                                          gw.cfg.providers["custom"].api_base);
+  file["channels"] = {{"websocket", ws}, {"qq", qq_keys}};
+  std::ofstream{gw.cfg.config_path} << file.dump();
   gw.start();
   REQUIRE(qq.wait_sessions(1, 15s));
   auto port = channel_port(*gw.rt);

@@ -13,6 +13,7 @@
 
 #include <httplib.h>
 
+#include "tests/support/config_file.hpp"
 #include "tests/websocket/ws_gateway.hpp"
 
 namespace nb::test {
@@ -82,19 +83,12 @@ struct cli_registry {
 /// model, the WebSocket channel, and `tools`.
 inline void write_cli_apps_config(gateway& gw,
                                   const json& tools = json::object()) {
-  std::ofstream{gw.cfg.config_path}
-    << json{{"agents",
-             {{"defaults",
-               {{"workspace", gw.cfg.agent.workspace},
-                {"model", "test-model"},
-                {"provider", "custom"}}}}},
-            {"providers",
-             {{"custom", {{"apiBase", gw.cfg.providers["custom"].api_base}}}}},
-            {"tools", tools},
-            {"channels",
-             {{"websocket",
-               {{"enabled", true}, {"port", 0}, {"streaming", false}}}}}}
-         .dump();
+  auto file = test::scripted_model_config(gw.cfg.agent.workspace,
+                                          gw.cfg.providers["custom"].api_base);
+  file["tools"] = tools;
+  file["channels"] = {
+    {"websocket", {{"enabled", true}, {"port", 0}, {"streaming", false}}}};
+  std::ofstream{gw.cfg.config_path} << file.dump();
 }
 
 /// GET `path` from the WebUI's API: its JSON body (a 200 is required).
