@@ -21,11 +21,18 @@ struct memory_store_state {
   struct held {
     std::string metadata_json = "{}";
     std::vector<std::string> messages;
+    /// The saved Responses state as the file store's provider_state line
+    /// (no '\n'; "" = none) and the messages written since it was set,
+    /// which join its pending messages when a turn reads it (their images
+    /// are read from files then, off the scheduler).
+    std::string state_line;
+    std::vector<std::string> state_after;
   };
   std::map<std::string, held> sessions;
 };
 
-/// No I/O, so it runs on the scheduler like any event-based actor. It never
+/// No I/O of its own, so it runs on the scheduler like any event-based
+/// actor (a saved state's pending images are read by a blocking task). It never
 /// lists its sessions: session_list and the catalog answer empty, so the
 /// heartbeat and the sessions page see only stored chats.
 store_admin_actor::behavior_type memory_store_impl(

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/store/session_conversation.hpp"
 #include "actors/store/session_files.hpp"
 #include "messages/errc.hpp"
 
@@ -57,6 +58,49 @@ caf::error insert_after_last(pg_connection& db, const std::string& key,
   return {};
 }
 
+/// The session's saved state line (the file store's provider_state line,
+/// without its '\n'; "" when there is none), its row locked for the rest
+/// of the transaction.
+caf::expected<std::string> locked_state_line(pg_connection& db,
+                                             const std::string& key) {
+  pg_rows rows;
+  if (auto err = db.exec("SELECT provider_state FROM nb_sessions WHERE "
+                         "key = $1 FOR UPDATE",
+                         {key}, &rows))
+    return err;
+  return rows.empty() ? std::string{} : rows[0][0].value_or("");
+}
+
+/// The line a write's `set` asks for (no '\n'; "" drops it).
+std::string pg_state_line_of(const conversation_state& set) {
+  auto line = session_format::conversation_line(set);
+  if (!line.empty())
+    line.pop_back();
+  return line;
+}
+
+/// Writes the session's state line ("" = none).
+caf::error store_state_line(pg_connection& db, const std::string& key,
+                            const std::string& line) {
+  return db.exec("UPDATE nb_sessions SET provider_state = NULLIF($2, '') "
+                 "WHERE key = $1",
+                 {key, line});
+}
+
+/// The stored messages from position `keep` on, in order.
+caf::expected<std::vector<std::string>>
+messages_from(pg_connection& db, const std::string& key, uint64_t keep) {
+  pg_rows rows;
+  if (auto err = db.exec("SELECT body FROM nb_messages WHERE key = $1 "
+                         "ORDER BY seq OFFSET $2",
+                         {key, std::to_string(keep)}, &rows))
+    return err;
+  std::vector<std::string> out;
+  for (auto& r : rows)
+    out.push_back(r[0].value_or("{}"));
+  return out;
+}
+
 } // namespace
 
 caf::error pg_ensure_schema(pg_connection& db) {
@@ -80,7 +124,11 @@ caf::error pg_ensure_schema(pg_connection& db) {
          "CREATE TABLE IF NOT EXISTS nb_leases ("
          " name text PRIMARY KEY,"
          " owner text NOT NULL,"
-         " expires_at timestamptz NOT NULL)"})
+         " expires_at timestamptz NOT NULL)",
+         // The saved Responses conversation (the session file's
+         // provider_state line); tables made before it get the column.
+         "ALTER TABLE nb_sessions ADD COLUMN IF NOT EXISTS provider_state "
+         "text"})
     if (auto err = db.exec(sql))
       return err;
   return caf::error{};
@@ -88,18 +136,26 @@ caf::error pg_ensure_schema(pg_connection& db) {
 }
 
 caf::expected<session_snapshot> pg_load_session(pg_connection& db,
-                                                const std::string& key) {
+                                                const std::string& key,
+                                                bool conversation_only) {
   if (auto err = check_key(key))
     return err;
   session_snapshot out;
   out.key = key;
   pg_rows rows;
-  if (auto err = db.exec("SELECT metadata FROM nb_sessions WHERE key = $1",
+  if (auto err = db.exec("SELECT metadata, provider_state FROM nb_sessions "
+                         "WHERE key = $1",
                          {key}, &rows))
     return err;
   if (rows.empty())
     return out;
   out.existed = true;
+  auto state_line = rows[0][1].value_or("");
+  out.has_conversation = !state_line.empty();
+  if (conversation_only) {
+    out.conversation = session_format::conversation_of_line(state_line);
+    return out;
+  }
   auto meta = json::parse(rows[0][0].value_or("{}"), nullptr, false);
   out.metadata_json = meta.is_object() ? meta.dump() : "{}";
   if (auto err = db.exec("SELECT body FROM nb_messages WHERE key = $1 "
@@ -112,7 +168,8 @@ caf::expected<session_snapshot> pg_load_session(pg_connection& db,
 }
 
 caf::error pg_append_session(pg_connection& db, const std::string& key,
-                             const std::vector<std::string>& messages) {
+                             const std::vector<std::string>& messages,
+                             const conversation_state* set_conversation) {
   if (auto err = check_key(key))
     return err;
   auto msgs = normalised(key, messages);
@@ -123,9 +180,14 @@ caf::error pg_append_session(pg_connection& db, const std::string& key,
                            "ON CONFLICT (key) DO UPDATE SET updated_at = now()",
                            {key}))
       return err;
-    if (auto err = db.exec("SELECT 1 FROM nb_sessions WHERE key = $1 "
-                           "FOR UPDATE",
-                           {key}))
+    auto line = locked_state_line(db, key);
+    if (!line)
+      return line.error();
+    if (set_conversation)
+      *line = pg_state_line_of(*set_conversation);
+    else if (!line->empty()) // carried: the messages join its pending ones
+      *line = session_format::state_line_continued(*line, *msgs);
+    if (auto err = store_state_line(db, key, *line))
       return err;
     return insert_after_last(db, key, *msgs);
   });
@@ -134,7 +196,8 @@ caf::error pg_append_session(pg_connection& db, const std::string& key,
 caf::error pg_replace_session(pg_connection& db, const std::string& key,
                               const std::string& metadata_json,
                               const std::vector<std::string>& messages,
-                              uint64_t keep) {
+                              uint64_t keep,
+                              const conversation_state* set_conversation) {
   if (auto err = check_key(key))
     return err;
   auto meta = json::parse(metadata_json, nullptr, false);
@@ -150,9 +213,22 @@ caf::error pg_replace_session(pg_connection& db, const std::string& key,
                            "metadata = $2, updated_at = now()",
                            {key, meta.dump()}))
       return err;
-    if (auto err = db.exec("SELECT 1 FROM nb_sessions WHERE key = $1 "
-                           "FOR UPDATE",
-                           {key}))
+    auto line = locked_state_line(db, key);
+    if (!line)
+      return line.error();
+    if (set_conversation) {
+      *line = pg_state_line_of(*set_conversation);
+    } else if (!line->empty()) {
+      // Carried while the messages it covers stay, as in the files.
+      auto tail = messages_from(db, key, keep);
+      if (!tail)
+        return tail.error();
+      auto after = session_format::messages_after_state(*tail, *msgs);
+      *line = after ? session_format::state_line_continued(*line,
+                                                           std::move(*after))
+                    : std::string{};
+    }
+    if (auto err = store_state_line(db, key, *line))
       return err;
     if (keep == 0) {
       if (auto err = db.exec("DELETE FROM nb_messages WHERE key = $1", {key}))

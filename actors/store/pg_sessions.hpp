@@ -17,24 +17,36 @@
 
 namespace nb {
 
-/// Creates the tables when missing (nb_sessions, nb_messages, nb_leases).
+/// Creates the tables when missing (nb_sessions, nb_messages, nb_leases)
+/// and adds the columns later versions use to tables made before them.
 caf::error pg_ensure_schema(pg_connection& db);
 
 /// A session as stored; `existed` false when there is none.
+/// `conversation_only`: only its saved Responses state (the snapshot's
+/// `conversation`), no messages, as the file store's load_session.
 caf::expected<session_snapshot> pg_load_session(pg_connection& db,
-                                                const std::string& key);
+                                                const std::string& key,
+                                                bool conversation_only = false);
 
 /// Appends messages (JSON object texts) after the existing ones, creating
 /// the session when missing. Nothing is written when one is not an object.
+/// `set_conversation`: the saved state becomes it (no record: none); null:
+/// a saved state is carried, the messages added to its pending ones (the
+/// file store's append_session).
 caf::error pg_append_session(pg_connection& db, const std::string& key,
-                             const std::vector<std::string>& messages);
+                             const std::vector<std::string>& messages,
+                             const conversation_state* set_conversation
+                             = nullptr);
 
 /// Replaces a session's metadata and messages in one transaction; keeps
 /// its created_at and its first `keep` messages (fewer stored: an error).
+/// The saved state as the file store's replace_session treats it.
 caf::error pg_replace_session(pg_connection& db, const std::string& key,
                               const std::string& metadata_json,
                               const std::vector<std::string>& messages,
-                              uint64_t keep = 0);
+                              uint64_t keep = 0,
+                              const conversation_state* set_conversation
+                              = nullptr);
 
 /// Sessions by last write, newest first (`limit` 0 = all), as the session
 /// files' list_sessions gives them.

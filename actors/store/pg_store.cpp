@@ -61,7 +61,7 @@ pg_worker_impl(worker_ptr self, std::string dsn, stats_actor stats) {
       auto t = self->state.meter.measure();
       return run<session_snapshot>(self, m.key, "load", [&](pg_connection& db)
                                      -> caf::result<session_snapshot> {
-        auto r = pg_load_session(db, m.key);
+        auto r = pg_load_session(db, m.key, m.conversation_only);
         if (!r)
           return report(self, m.key, "load", std::move(r.error()));
         return std::move(*r);
@@ -71,7 +71,9 @@ pg_worker_impl(worker_ptr self, std::string dsn, stats_actor stats) {
       auto t = self->state.meter.measure();
       return run<caf::ok_atom>(self, m.key, "append", [&](pg_connection& db) {
         return done(self, m.key, "append",
-                    pg_append_session(db, m.key, m.messages));
+                    pg_append_session(db, m.key, m.messages,
+                                      m.conversation_set ? &m.conversation
+                                                         : nullptr));
       });
     },
     [=](session_replace& m) {
@@ -79,7 +81,9 @@ pg_worker_impl(worker_ptr self, std::string dsn, stats_actor stats) {
       return run<caf::ok_atom>(self, m.key, "replace", [&](pg_connection& db) {
         return done(self, m.key, "replace",
                     pg_replace_session(db, m.key, m.metadata_json,
-                                       m.messages, m.keep));
+                                       m.messages, m.keep,
+                                       m.conversation_set ? &m.conversation
+                                                          : nullptr));
       });
     },
     [=](session_list& m) {

@@ -115,26 +115,43 @@ conversation_state conversation_of_head(std::string_view head,
   return has_line ? conversation_of_line(second) : conversation_state{};
 }
 
+std::optional<std::vector<std::string>>
+messages_after_state(const std::vector<std::string>& old_tail,
+                     const std::vector<std::string>& messages) {
+  if (messages.size() < old_tail.size())
+    return std::nullopt;
+  // Compared as values: our sessions write keys in another order.
+  using unordered = nlohmann::json;
+  for (size_t i = 0; i < old_tail.size(); ++i)
+    if (unordered::parse(old_tail[i], nullptr, false)
+        != unordered::parse(messages[i], nullptr, false))
+      return std::nullopt;
+  return std::vector<std::string>(messages.begin() + old_tail.size(),
+                                  messages.end());
+}
+
+std::string state_line_continued(std::string_view line,
+                                 std::vector<std::string> after) {
+  if (after.empty())
+    return std::string{line};
+  for (auto& text : after)
+    text = pending_with_images(text);
+  return provider_state_with_pending(line, after);
+}
+
 std::string carried_provider_state(const parsed_file& old,
                                    const std::vector<std::string>& messages,
                                    uint64_t keep) {
-  if (old.provider_state_line.empty()
-      || keep + messages.size() < old.messages.size())
+  if (old.provider_state_line.empty())
     return "";
-  // Compared as values: our sessions write keys in another order.
-  using unordered = nlohmann::json;
-  for (auto i = keep; i < old.messages.size(); ++i)
-    if (unordered::parse(old.messages[i], nullptr, false)
-        != unordered::parse(messages[i - keep], nullptr, false))
-      return "";
-  auto covered =
-    old.messages.size() - std::min<size_t>(keep, old.messages.size());
-  std::vector<std::string> after(messages.begin() + covered, messages.end());
-  for (auto& text : after)
-    text = pending_with_images(text);
-  if (after.empty())
-    return old.provider_state_line + "\n";
-  return provider_state_with_pending(old.provider_state_line, after) + "\n";
+  auto from = std::min<size_t>(keep, old.messages.size());
+  std::vector<std::string> tail(old.messages.begin() + from,
+                                old.messages.end());
+  auto after = messages_after_state(tail, messages);
+  if (!after)
+    return "";
+  return state_line_continued(old.provider_state_line, std::move(*after))
+         + "\n";
 }
 
 } // namespace nb::session_format

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,20 @@ conversation_state conversation_of_line(std::string_view line);
 /// line, where both programs write the provider_state record.
 conversation_state conversation_of_head(std::string_view head,
                                         bool& has_line);
+
+/// The messages of a rewrite (`messages`, after the kept ones) that come
+/// after those a saved state covers (`old_tail`: the stored messages after
+/// the kept ones, which its pending messages already hold); nullopt when
+/// the rewrite lost or changed one of them (the state goes).
+std::optional<std::vector<std::string>>
+messages_after_state(const std::vector<std::string>& old_tail,
+                     const std::vector<std::string>& messages);
+
+/// The provider_state line `line` (no '\n') with `after` added to its
+/// pending messages as the model is given them (images as data-URL parts,
+/// read from their files: blocking).
+std::string state_line_continued(std::string_view line,
+                                 std::vector<std::string> after);
 
 /// The provider_state line for a rewrite of `old` into its first `keep`
 /// messages and then `messages` ('\n' included; "" drops it). While every
