@@ -62,6 +62,50 @@ std::string write_temp(const std::string& path, std::string_view content,
   return tmp;
 }
 
+/// Whether `path` holds exactly `expected` (a missing file holds "").
+bool file_holds(const std::string& path, std::string_view expected) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return errno == ENOENT && expected.empty();
+  std::string text;
+  char buf[16384];
+  for (;;) {
+    auto n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    text.append(buf, static_cast<size_t>(n));
+    if (text.size() > expected.size())
+      break;
+  }
+  ::close(fd);
+  return text == expected;
+}
+
+/// Both replacements; `expected` null: unconditional.
+write_result replace_checked(const std::string& path, std::string_view content,
+                             const std::string_view* expected, unsigned mode,
+                             existing_mode policy) {
+  struct stat st{};
+  if (policy == existing_mode::keep && ::stat(path.c_str(), &st) == 0)
+    mode = st.st_mode & 07777;
+  auto tmp = write_temp(path, content, mode);
+  if (tmp.empty())
+    return failure("write", path, errno);
+  if (expected && !file_holds(path, *expected)) {
+    ::unlink(tmp.c_str());
+    return {write_outcome::kept, {}};
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return failure("replace", path, err);
+  }
+  sync_dir(parent_of(path));
+  return {write_outcome::written, {}};
+}
+
 } // namespace
 
 write_result create_file_atomic(const std::string& path,
@@ -96,19 +140,14 @@ write_result create_file_atomic(const std::string& path,
 write_result replace_file_atomic(const std::string& path,
                                  std::string_view content, unsigned mode,
                                  existing_mode policy) {
-  struct stat st{};
-  if (policy == existing_mode::keep && ::stat(path.c_str(), &st) == 0)
-    mode = st.st_mode & 07777;
-  auto tmp = write_temp(path, content, mode);
-  if (tmp.empty())
-    return failure("write", path, errno);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    return failure("replace", path, err);
-  }
-  sync_dir(parent_of(path));
-  return {write_outcome::written, {}};
+  return replace_checked(path, content, nullptr, mode, policy);
+}
+
+write_result replace_file_if_unchanged(const std::string& path,
+                                       std::string_view content,
+                                       std::string_view expected,
+                                       unsigned mode, existing_mode policy) {
+  return replace_checked(path, content, &expected, mode, policy);
 }
 
 std::string append_file_synced(const std::string& path,

@@ -33,6 +33,18 @@ write_result replace_file_atomic(const std::string& path,
                                  std::string_view content, unsigned mode,
                                  existing_mode policy = existing_mode::keep);
 
+/// replace_file_atomic while `path` still holds `expected`, compared once
+/// the new content is on disk, just before it is moved into place: `kept`,
+/// and nothing replaced, when another writer (a hand edit, another program)
+/// changed the file since the caller read it. A missing file matches "".
+/// Never throws.
+write_result replace_file_if_unchanged(const std::string& path,
+                                       std::string_view content,
+                                       std::string_view expected,
+                                       unsigned mode,
+                                       existing_mode policy =
+                                         existing_mode::keep);
+
 /// Appends `content` to `path` (created with `mode` when missing) with
 /// O_APPEND and fsyncs it: "" or the error ("cannot write /x: ..."). Never
 /// throws.

@@ -1,7 +1,6 @@
 #include "config/provider_edit.hpp"
 
 #include <cctype>
-#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -75,17 +74,6 @@ void adopt_model_choice(settings& into, const settings& from) {
   a.context_window_tokens = b.context_window_tokens;
   into.providers = from.providers;
   into.model_presets = from.model_presets;
-}
-
-write_result save_config_text(const std::string& path, std::string_view text) {
-  std::error_code ec;
-  std::string target = path;
-  if (std::filesystem::is_symlink(path, ec)) {
-    auto real = std::filesystem::canonical(path, ec);
-    if (!ec)
-      target = real.string();
-  }
-  return replace_file_atomic(target, text, 0600, existing_mode::replace);
 }
 
 } // namespace nb

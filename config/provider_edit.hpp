@@ -6,7 +6,6 @@
 #include <string_view>
 #include <variant>
 
-#include "config/atomic_file.hpp"
 #include "config/load.hpp"
 
 namespace nb {
@@ -34,10 +33,5 @@ apply_provider_setup(std::string_view current, const provider_setup& s);
 /// and modelPresets. The rest of `into` (ports, workspace, command-line
 /// overrides) stays; that is what a running gateway can take over.
 void adopt_model_choice(settings& into, const settings& from);
-
-/// Writes config text atomically (temp file, fsync, rename, directory
-/// fsync) with mode 0600 whatever the old file's mode was: it holds keys. A
-/// symlinked config.json is written where the link points. Never throws.
-write_result save_config_text(const std::string& path, std::string_view text);
 
 } // namespace nb

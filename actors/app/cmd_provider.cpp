@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <variant>
 
 #include <termios.h>
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include "actors/app/commands.hpp"
 #include "actors/common/file_text.hpp"
 #include "actors/common/strings.hpp"
+#include "config/config_save.hpp"
 #include "config/json_edit.hpp"
 #include "config/keys.hpp"
 #include "config/load.hpp"
@@ -62,6 +65,66 @@ std::string read_key(const std::string& name) {
   return trim_space(key);
 }
 
+/// Why an edit of config.json stops: the exit code, and what to say (on
+/// standard output for 0: there was no key to remove).
+struct key_edit_stop {
+  int code = 2;
+  std::string message;
+};
+
+int report(const key_edit_stop& stop) {
+  (stop.code == 0 ? std::cout : std::cerr) << stop.message << "\n";
+  return stop.code;
+}
+
+/// `current` (config.json's text) with NAME's API key set to `key`, or
+/// removed when `key` is "".
+std::variant<std::string, key_edit_stop>
+edit_key(const std::string& current, const std::string& path,
+         const std::string& name, const std::string& key, bool set_main) {
+  auto failed = [&](const std::string& why) {
+    return key_edit_stop{2, "nanobot provider: " + path + ": " + why};
+  };
+  auto parsed = config_json::parse_root(current);
+  if (auto* e = std::get_if<config_error>(&parsed))
+    return failed(e->message());
+  auto root = std::move(std::get<config_json::ojson>(parsed));
+  auto providers = config_json::section(root, "providers", "providers");
+  if (auto* e = std::get_if<config_error>(&providers))
+    return failed(e->message());
+  auto& all = *std::get<config_json::ojson*>(providers);
+  config_json::ojson* entry = nullptr;
+  for (auto it = all.begin(); it != all.end(); ++it)
+    if (config_json::loose(it.key()) == config_json::loose(name))
+      entry = &*it;
+  if (key.empty()) {
+    if (!entry || !entry->is_object() || !config_json::find(*entry, "apiKey"))
+      return key_edit_stop{0, "No API key for " + name + " in " + path + "."};
+    config_json::erase(*entry, "apiKey");
+    return config_json::dump(root);
+  }
+  if (!entry)
+    entry = &all[name];
+  if (entry->is_null())
+    *entry = config_json::ojson::object();
+  if (!entry->is_object())
+    return failed("providers." + name + ": expected an object");
+  config_json::member(*entry, "apiKey") = key;
+  if (set_main) {
+    auto agents = config_json::section(root, "agents", "agents");
+    auto* a = std::get_if<config_json::ojson*>(&agents);
+    auto defaults =
+      a ? config_json::section(**a, "defaults", "agents.defaults")
+        : std::variant<config_json::ojson*, config_error>{
+          config_error{"agents", "expected an object"}};
+    if (auto* e = std::get_if<config_error>(&defaults))
+      return failed(e->message());
+    config_json::member(*std::get<config_json::ojson*>(defaults),
+                        "provider") = name;
+  }
+  return config_json::dump(root);
+}
+
 } // namespace
 
 int cmd_provider(const options& opts) {
@@ -95,68 +158,40 @@ int cmd_provider(const options& opts) {
                        unknown_word("provider", opts.positionals[0], known));
   auto path =
     opts.config_path.empty() ? default_config_path() : opts.config_path;
-  auto parsed = config_json::parse_root(read_file_text(path));
-  if (auto* e = std::get_if<config_error>(&parsed)) {
-    std::cerr << "nanobot provider: " << path << ": " << e->message() << "\n";
-    return 2;
-  }
-  auto root = std::move(std::get<config_json::ojson>(parsed));
-  auto providers = config_json::section(root, "providers", "providers");
-  if (auto* e = std::get_if<config_error>(&providers)) {
-    std::cerr << "nanobot provider: " << path << ": " << e->message() << "\n";
-    return 2;
-  }
-  auto& all = *std::get<config_json::ojson*>(providers);
-  config_json::ojson* entry = nullptr;
-  for (auto it = all.begin(); it != all.end(); ++it)
-    if (config_json::loose(it.key()) == config_json::loose(name))
-      entry = &*it;
-  if (action == "logout") {
-    if (!entry || !entry->is_object() || !config_json::find(*entry, "apiKey")) {
-      std::cout << "No API key for " << name << " in " << path << ".\n";
-      return 0;
-    }
-    config_json::erase(*entry, "apiKey");
-  } else {
-    auto key = read_key(name);
+  bool logout = action == "logout";
+  std::string key;
+  if (!logout) {
+    // A file the key cannot go into is reported before the key is asked.
+    auto trial = edit_key(read_file_text(path), path, name, "-", opts.set_main);
+    if (auto* stop = std::get_if<key_edit_stop>(&trial))
+      return report(*stop);
+    key = read_key(name);
     if (key.empty()) {
       std::cerr << "nanobot provider: no API key given (type it, or pipe it "
                    "in: `echo $KEY | nanobot provider login "
                 << name << "`)\n";
       return 1;
     }
-    if (!entry)
-      entry = &all[name];
-    if (entry->is_null())
-      *entry = config_json::ojson::object();
-    if (!entry->is_object()) {
-      std::cerr << "nanobot provider: " << path << ": providers." << name
-                << ": expected an object\n";
-      return 2;
-    }
-    config_json::member(*entry, "apiKey") = key;
-    if (opts.set_main) {
-      auto agents = config_json::section(root, "agents", "agents");
-      auto* a = std::get_if<config_json::ojson*>(&agents);
-      auto defaults =
-        a ? config_json::section(**a, "defaults", "agents.defaults")
-          : std::variant<config_json::ojson*, config_error>{
-            config_error{"agents", "expected an object"}};
-      if (auto* e = std::get_if<config_error>(&defaults)) {
-        std::cerr << "nanobot provider: " << path << ": " << e->message()
-                  << "\n";
-        return 2;
-      }
-      config_json::member(*std::get<config_json::ojson*>(defaults),
-                          "provider") = name;
-    }
   }
-  auto w = save_config_text(path, config_json::dump(root));
+  // Edited again from the file when it changed before the save (the
+  // gateway's WebUI, a hand edit): neither change is lost.
+  std::optional<key_edit_stop> stopped;
+  auto w = edit_config_file(
+    path, [&](const std::string& current) -> std::optional<std::string> {
+      auto edited = edit_key(current, path, name, key, opts.set_main);
+      if (auto* stop = std::get_if<key_edit_stop>(&edited)) {
+        stopped = std::move(*stop);
+        return std::nullopt;
+      }
+      return std::move(std::get<std::string>(edited));
+    });
+  if (stopped)
+    return report(*stopped);
   if (w.outcome == write_outcome::failed) {
     std::cerr << "nanobot provider: " << w.error << "\n";
     return 1;
   }
-  if (action == "logout") {
+  if (logout) {
     std::cout << "Removed the API key for " << name << " from " << path
               << ".\n";
   } else {

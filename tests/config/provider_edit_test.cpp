@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/config_save.hpp"
 #include "config/provider_edit.hpp"
 #include "tests/config/helpers.hpp"
 #include "tests/support/scratch_dir.hpp"

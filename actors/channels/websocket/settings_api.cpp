@@ -10,6 +10,7 @@
 #include "actors/channels/websocket/api_util.hpp"
 #include "actors/channels/websocket/mcp_probe.hpp"
 #include "actors/common/log.hpp"
+#include "config/config_save.hpp"
 #include "config/json_edit.hpp"
 #include "config/provider_edit.hpp"
 #include "config/settings_forms.hpp"
@@ -121,22 +122,36 @@ std::vector<std::string> tools_restart_keys(const settings& s) {
 api_reply save_form(caf::actor_system& sys, const settings_context& ctx,
                     const settings_form& f) {
   std::lock_guard<std::mutex> one_edit{config_edit_mutex()};
-  auto current = read_file_text(ctx.config_path);
-  auto edited = apply_settings_form(current, f, ctx.config_path);
-  if (auto* e = std::get_if<config_error>(&edited))
-    return problem(400, e->message());
-  auto& change = std::get<settings_change>(edited);
   bool channel =
     f.page == settings_page::channel || f.page == settings_page::channel_add;
   bool own = channel && f.name == ctx.own_channel;
-  if (channel) {
-    if (auto why = ask_manager(sys, ctx, f.name, change.text, true);
-        !why.empty())
-      return problem(400, why);
-  }
-  auto w = save_config_text(ctx.config_path, change.text);
+  // Made again from the file when it changed before the save (a hand
+  // edit): the form's change goes on top of it, neither is lost.
+  std::optional<settings_change> made;
+  std::optional<api_reply> refused;
+  auto w = edit_config_file(
+    ctx.config_path,
+    [&](const std::string& current) -> std::optional<std::string> {
+      auto edited = apply_settings_form(current, f, ctx.config_path);
+      if (auto* e = std::get_if<config_error>(&edited)) {
+        refused = problem(400, e->message());
+        return std::nullopt;
+      }
+      made = std::move(std::get<settings_change>(edited));
+      if (channel) {
+        if (auto why = ask_manager(sys, ctx, f.name, made->text, true);
+            !why.empty()) {
+          refused = problem(400, why);
+          return std::nullopt;
+        }
+      }
+      return made->text;
+    });
+  if (refused)
+    return std::move(*refused);
   if (w.outcome != write_outcome::written)
     return problem(500, w.error);
+  auto& change = *made;
   log::get("channels")->info("WebUI settings saved to {}",
                              ctx.config_path);
   switch (f.page) {

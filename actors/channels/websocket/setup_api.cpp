@@ -1,6 +1,7 @@
 #include "actors/channels/websocket/setup_api.hpp"
 
 #include <cctype>
+#include <optional>
 
 #include <caf/actor_system.hpp>
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "actors/common/log.hpp"
 #include "actors/provider/provider_probe.hpp"
 #include "actors/provider/provider_registry.hpp"
+#include "config/config_save.hpp"
 #include "config/json_edit.hpp"
 #include "config/keys.hpp"
 #include "config/provider_edit.hpp"
@@ -77,8 +79,8 @@ struct candidate {
 /// name the key, keys come from the file or the environment when the form
 /// has none.
 std::variant<candidate, std::string>
-make_candidate(const std::string& config_path, const json& form,
-               bool need_model) {
+make_candidate(const std::string& config_path, const std::string& current,
+               const json& form, bool need_model) {
   auto field = [&](const char* k) {
     return form.contains(k) && form[k].is_string() ? form[k].get<std::string>()
                                                    : std::string{};
@@ -93,7 +95,7 @@ make_candidate(const std::string& config_path, const json& form,
     return "agents.defaults.provider: " + std::string{spec->unsupported};
   if (s.model.empty() && !need_model)
     s.model = "-"; // listing models needs none
-  auto edited = apply_provider_setup(read_file_text(config_path), s);
+  auto edited = apply_provider_setup(current, s);
   if (auto* e = std::get_if<config_error>(&edited))
     return e->message();
   candidate out;
@@ -106,7 +108,8 @@ make_candidate(const std::string& config_path, const json& form,
 }
 
 api_reply list(const std::string& config_path, const json& form) {
-  auto c = make_candidate(config_path, form, false);
+  auto c = make_candidate(config_path, read_file_text(config_path), form,
+                          false);
   if (auto* e = std::get_if<std::string>(&c))
     return problem(400, *e);
   auto listed = list_models(std::get<candidate>(c).choice, probe_options());
@@ -117,7 +120,8 @@ api_reply list(const std::string& config_path, const json& form) {
 }
 
 api_reply test(const std::string& config_path, const json& form) {
-  auto c = make_candidate(config_path, form, true);
+  auto c =
+    make_candidate(config_path, read_file_text(config_path), form, true);
   if (auto* e = std::get_if<std::string>(&c))
     return problem(400, *e);
   auto& choice = std::get<candidate>(c).choice;
@@ -134,18 +138,34 @@ api_reply test(const std::string& config_path, const json& form) {
 api_reply save(caf::actor_system& sys, const std::string& config_path,
                const json& form) {
   std::lock_guard<std::mutex> one_edit{config_edit_mutex()};
-  auto c = make_candidate(config_path, form, true);
-  if (auto* e = std::get_if<std::string>(&c))
-    return problem(400, *e);
-  auto& cand = std::get<candidate>(c);
-  if (!cand.choice.ready())
-    return problem(400, cand.choice.problem);
-  if (!find_supervisor(sys))
-    return problem(409, "this process runs no gateway supervisor to apply "
-                        "the provider to");
-  auto w = save_config_text(config_path, cand.text);
+  // Made again from the file when it changed before the save (a hand
+  // edit): the provider goes on top of it, neither is lost.
+  std::optional<candidate> made;
+  std::optional<api_reply> refused;
+  auto w = edit_config_file(
+    config_path, [&](const std::string& current) -> std::optional<std::string> {
+      auto c = make_candidate(config_path, current, form, true);
+      if (auto* e = std::get_if<std::string>(&c)) {
+        refused = problem(400, *e);
+        return std::nullopt;
+      }
+      made = std::move(std::get<candidate>(c));
+      if (!made->choice.ready()) {
+        refused = problem(400, made->choice.problem);
+        return std::nullopt;
+      }
+      if (!find_supervisor(sys)) {
+        refused = problem(409, "this process runs no gateway supervisor to "
+                               "apply the provider to");
+        return std::nullopt;
+      }
+      return made->text;
+    });
+  if (refused)
+    return std::move(*refused);
   if (w.outcome != write_outcome::written)
     return problem(500, w.error);
+  auto& cand = *made;
   log::get("channels")->info("WebUI setup: provider {} saved to {}",
                              cand.choice.name, config_path);
   auto failed = apply_provider(sys, cand.text, config_path);
