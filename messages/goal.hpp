@@ -26,6 +26,17 @@ typename Inspector::result_type inspect(Inspector& f, goal_tool_call& x) {
   return f(caf::meta::type_name("goal_tool_call"), x.call);
 }
 
+/// The running turn's model gave a final answer (no tool calls): the
+/// session answers with the user message that continues its goal while
+/// one is active, as the goal is now (one the turn created or ended
+/// counts), or "" when none is. Local only, as goal_tool_call.
+struct goal_continue_query {};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, goal_continue_query&) {
+  return f(caf::meta::type_name("goal_continue_query"));
+}
+
 /// A goal event for the WebUI (goal_state, goal_status): a progress
 /// message without text whose metadata carries the original's flag
 /// "_goal_state_sync" or "_goal_status". Only the WebSocket channel shows
@@ -39,10 +50,11 @@ inline bool is_goal_event(const outbound_msg& m) {
 }
 
 /// What a session actor answers in all: the narrow session_actor, the
-/// WebUI's admin changes, its runner's goal calls and its tools front's
-/// newer catalogs.
+/// WebUI's admin changes, its runner's goal calls and questions and its
+/// tools front's newer catalogs.
 using session_goal_view = session_admin_view::extend<
   caf::replies_to<goal_tool_call>::with<tool_result>,
+  caf::replies_to<goal_continue_query>::with<std::string>,
   caf::reacts_to<tool_catalog>>;
 
 } // namespace nb

@@ -36,6 +36,10 @@ void finish(runner_pointer self, std::string final_content,
   st.outcome.final_content = std::move(final_content);
   st.outcome.stop_reason = to_string(stop_reason);
   st.outcome.iterations = st.iteration;
+  // As the original: once the goal carried the turn on, its last answer
+  // goes out even if the message tool wrote to the chat meanwhile.
+  if (st.goal_continued)
+    st.outcome.delivered_by_tool = false;
   st.outcome.conversation_set =
     st.conversation.finish(st.messages, st.outcome.conversation);
   if (st.model_calls > 0)
@@ -176,10 +180,15 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
   keep_reasoning(msg, reply);
   // A refusal is no answer a sustained goal goes on from: the session reads
   // (and drops) this mark before it stores the message.
-  if (fr == "refusal" || fr == "content_filter")
+  bool refused = fr == "refusal" || fr == "content_filter";
+  if (refused)
     msg["_finish_reason"] = fr;
   add_message(self, std::move(msg));
-  finish(self, reply.content, turn_stop::completed, streamed);
+  if (refused) {
+    finish(self, reply.content, turn_stop::completed, streamed);
+    return;
+  }
+  answer_or_continue_goal(self, reply.content, streamed);
 }
 
 void model_step(runner_pointer self) {

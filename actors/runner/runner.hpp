@@ -1,6 +1,7 @@
 // The runner: one turn's model loop. Calls the provider, runs the tool calls
 // it asks for in batches, feeds the results back, and stops on a final answer
-// or at the iteration limit with one no-tools finalisation request.
+// (unless the session's goal is still active: goal_continue.cpp) or at the
+// iteration limit with one no-tools finalisation request.
 #pragma once
 
 #include <chrono>
@@ -72,6 +73,8 @@ struct runner_state {
   bool taking = false;             ///< asking the session for them
   int injection_cycles = 0;
   bool cancelled = false;
+  /// A final answer was followed by the goal's continuation message.
+  bool goal_continued = false;
   /// The request id of the last model call sent: a /stop cancels it at the
   /// provider (the provider ignores an id whose call has ended).
   std::string model_call;

@@ -30,6 +30,10 @@ void model_step(runner_pointer self);
 void continue_run(runner_pointer self);
 /// Ends a run the user stopped, keeping a legal transcript.
 void finish_cancelled(runner_pointer self);
+/// A final answer: ends the turn, or carries it on while the session's
+/// goal is active (goal_continue.cpp).
+void answer_or_continue_goal(runner_pointer self, std::string answer,
+                             bool streamed);
 /// Runs the next batch of tool calls (runner_tools.cpp).
 void execute_batches(runner_pointer self);
 

@@ -3,7 +3,8 @@
 // older key "thread_goal", as an object or a JSON text), what create_goal
 // and update_goal do to it (the original's checks, result texts and state
 // shape, so a home stays readable by either program), and the texts that
-// guide the model and continue a goal. session_goal.cpp does the I/O.
+// guide the model and continue a goal (goal_texts.cpp). session_goal.cpp
+// does the I/O.
 #pragma once
 
 #include <string>
@@ -65,5 +66,10 @@ std::string guidance(bool start_requested, bool goal_active);
 
 /// The text of an internal continuation turn for the goal in `metadata`.
 std::string continuation_prompt(const nlohmann::json& metadata);
+
+/// The user message that continues the active goal in `metadata` within
+/// the turn, after a final answer (the original's runner appends it); ""
+/// when no goal is active. goal_texts.cpp, with the texts above.
+std::string in_turn_prompt(const nlohmann::json& metadata);
 
 } // namespace nb::goal

@@ -101,6 +101,8 @@ session_goal_view::behavior_type busy(session_pointer self) {
     guard("session",
           [=](take_injections_atom) { return hand_out_injections(self); }),
     guard("session", [=](goal_tool_call& g) { return goal_call(self, g); }),
+    guard("session",
+          [=](goal_continue_query) { return goal_continue_text(self); }),
     guard("session", [=](tool_catalog& c) { keep_tool_catalog(self, c); }),
     [=](session_admin&) -> caf::result<caf::ok_atom> {
       return caf::skip; // applied once the turn has ended (in accepting)
@@ -144,6 +146,8 @@ session_goal_view::behavior_type accepting(session_pointer self) {
     },
     [=](take_injections_atom) { return std::vector<inbound_msg>{}; },
     guard("session", [=](goal_tool_call& g) { return goal_call(self, g); }),
+    guard("session",
+          [=](goal_continue_query) { return goal_continue_text(self); }),
     guard("session",
           [=](session_admin& a) { return apply_admin(self, a); }),
     guard("session", [=](tool_catalog& c) { keep_tool_catalog(self, c); }),

@@ -312,6 +312,10 @@ nlohmann::json admin_meta_patch(const session_admin& a);
 /// stored (a metadata patch of the session file) before the answer.
 caf::result<tool_result> goal_call(session_pointer self, goal_tool_call& g);
 
+/// The runner's question at a final answer: the user message that
+/// continues the active goal within the turn, "" when no goal is active.
+std::string goal_continue_text(session_pointer self);
+
 /// For the WebUI: a goal_status event ("running" as the model is called,
 /// "idle" at the turn's end) on WebSocket turns; nothing elsewhere.
 void goal_status_event(session_pointer self, const char* status);

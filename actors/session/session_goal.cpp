@@ -1,7 +1,9 @@
 // Sustained goals in the session: the session owns the goal state (in its
-// file's metadata, "goal_state", the original's shape) and runs the goal
-// tools' calls the runner hands it; while the goal stays active, a turn's
-// end schedules an internal continuation turn that enters like any other
+// file's metadata, "goal_state", the original's shape), runs the goal
+// tools' calls the runner hands it and tells it, at each final answer,
+// whether (and with what message) the goal goes on within the turn. When
+// a turn runs out of iterations with the goal still active, its end
+// schedules an internal continuation turn that enters like any other
 // message (journaled in the durable inbox when there is one), so one turn
 // at a time per chat still holds and a crash loses none. Bounded by
 // goal::max_rounds per goal; never after a refusal; /stop, /new and the
@@ -196,6 +198,14 @@ caf::result<tool_result> goal_call(session_pointer self, goal_tool_call& g) {
   return rp;
 }
 
+std::string goal_continue_text(session_pointer self) {
+  // A /stop or /new since the turn began ended what it was working on.
+  auto& st = self->state;
+  if (!st.turn || st.machine.done())
+    return {};
+  return goal::in_turn_prompt(st.file_meta);
+}
+
 void goal_status_event(session_pointer self, const char* status) {
   auto& turn = self->state.turn;
   if (!turn || !shows_goal_events(turn->message))
@@ -234,9 +244,11 @@ bool goal_goes_on(session_pointer self) {
   auto& st = self->state;
   if (!goal::active(st.file_meta))
     return false;
+  // A final answer with the goal active goes on within the turn (the
+  // runner's continuation): only a turn cut at its iteration limit needs
+  // another, as in the original.
   bool ended_well = !st.machine.failed()
-                    && (st.turn->stop_reason == turn_stop::completed
-                        || st.turn->stop_reason == turn_stop::max_iterations)
+                    && st.turn->stop_reason == turn_stop::max_iterations
                     && st.turn->finish_reason == answer_finish::normal;
   // Stopping (a drain): the inbox keeps it for the next start; without
   // one it would be lost in the queue.

@@ -89,6 +89,23 @@ inline bool continuation(const recorded_request& r) {
   return last_user(r).starts_with("Carry on with the active sustained goal");
 }
 
+/// The message that carries an active goal on within a turn, for a goal
+/// create_call recorded (its summary "count").
+inline std::string in_turn_continuation(const std::string& objective) {
+  return "A sustained goal is still active:\n\nGoal (active):\n" + objective
+         + "\nSummary: count\n\nKeep working toward it with your tools. If "
+           "the objective is really achieved, call update_goal with "
+           "action='complete'.";
+}
+
+/// Whether the request's last message carries the goal on within the turn.
+inline bool in_turn(const recorded_request& r) {
+  auto& last = r.body["messages"].back();
+  return last["role"] == "user" && last["content"].is_string()
+         && last["content"].get<std::string>().starts_with(
+           "A sustained goal is still active:");
+}
+
 inline json file_meta(const gateway& gw, const std::string& key) {
   auto dir = resolve_sessions_dir(gw.cfg);
   REQUIRE(dir);
@@ -123,13 +140,31 @@ inline void ping(gateway& gw, ws_client& c, const std::string& chat,
   CHECK(last_user(reqs[index]).starts_with("ping"));
 }
 
+/// ping for a chat whose goal is still active: the answer is carried on,
+/// and the model then completes the goal ("ok" answers). Its first model
+/// request must be number `index`.
+inline void ping_goal(gateway& gw, ws_client& c, const std::string& chat,
+                      size_t index) {
+  gw.llm.push(text("pong"));
+  gw.llm.push(
+    tool_calls({call("gp", "update_goal", {{"action", "complete"}})}));
+  gw.llm.push(text("ok"));
+  say(c, chat, "ping");
+  auto evs = read_turns(c, 1);
+  CHECK(answers(evs) == std::vector<std::string>{"ok"});
+  auto reqs = gw.llm.requests();
+  REQUIRE(reqs.size() == index + 3);
+  CHECK(last_user(reqs[index]).starts_with("ping"));
+  CHECK(in_turn(reqs[index + 1]));
+}
+
 inline fake_response create_call(const std::string& objective) {
   return tool_calls({call(
     "g1", "create_goal", {{"objective", objective}, {"ui_summary", "count"}})});
 }
 
-/// A goal whose first continuation turn is running a long exec call (its
-/// model request arrived): the chat.
+/// A goal turn running a long exec call after an answer the goal carried
+/// on (its model request arrived): the chat.
 inline std::string goal_running_exec(gateway& gw, ws_client& c) {
   gw.llm.push(create_call("Wait for the build."));
   gw.llm.push(text("started"));
@@ -137,7 +172,8 @@ inline std::string goal_running_exec(gateway& gw, ws_client& c) {
   REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
   auto chat = ready_chat(c);
   say(c, chat, "/goal wait for the build");
-  read_turns(c, 1);
+  // "started" is carried on within the turn: the exec call is its third
+  // model request.
   for (int i = 0; i < 600 && gw.llm.request_count() < 3; ++i)
     std::this_thread::sleep_for(50ms);
   REQUIRE(gw.llm.request_count() == 3);

@@ -19,7 +19,7 @@ TEST_CASE("goal: a browser attaching to the chat gets the goal and the "
   ws_client c;
   auto chat = goal_running_exec(gw, c);
 
-  // A second browser (a refresh) attaches while the continuation runs.
+  // A second browser (a refresh) attaches while the goal's turn runs.
   ws_client late;
   auto evs = attach_as(gw, late, "ann", chat);
   auto states = of_kind(evs, "goal_state");
@@ -138,6 +138,7 @@ TEST_CASE(
   // The file's turns are days old: no idle archiving (a model call of its
   // own) in this test.
   gw.cfg.agent.idle_compact_after_minutes = 0;
+  gw.cfg.agent.max_tool_iterations = 2; // each turn is cut at two answers
   gw.rt.reset();
   gw.rt = std::make_unique<runtime>(gw.cfg, true);
   const std::string key = "websocket:goalfix";
@@ -151,22 +152,37 @@ TEST_CASE(
                                 "notes/.";
   gw.llm.push(text("still sorting"));
   gw.llm.push(text("December next"));
+  gw.llm.push(text("November done"));
+  gw.llm.push(text("October done"));
+  gw.llm.push(text("three months sorted so far"));
   {
     ws_client c;
     REQUIRE(c.connect(gw.port("websocket"), "/?client_id=ann") == 101);
     ready_chat(c);
     say(c, "goalfix", "how is it going?");
-    auto evs = read_turns(c, 2); // the user's turn and the last round
+    // The user's turn: both answers carried on by the goal, the limit cuts
+    // it quietly; the file's 11 rounds leave one continuation turn, the
+    // last, whose limit is summarised: its answer is the one the user
+    // gets.
+    auto evs = read_turns(c, 2);
     CHECK(answers(evs)
-          == std::vector<std::string>{"still sorting", "December next"});
+          == std::vector<std::string>{"three months sorted so far"});
     auto reqs = gw.llm.requests();
-    REQUIRE(reqs.size() == 2);
+    REQUIRE(reqs.size() == 5);
     auto user = last_user(reqs[0]);
     CHECK(user.find("Goal (active):\n" + objective + "\nSummary: sort notes")
           != std::string::npos);
-    CHECK(continuation(reqs[1]));
-    ping(gw, c, "goalfix", 2); // the 12th round was the last
-    CHECK(gw.llm.requests().size() == 3);
+    auto& carry = reqs[1].body["messages"].back();
+    CHECK(carry["role"] == "user");
+    CHECK(carry["content"]
+          == "A sustained goal is still active:\n\nGoal (active):\n"
+               + objective
+               + "\nSummary: sort notes\n\nKeep working toward it with "
+                 "your tools. If the objective is really achieved, call "
+                 "update_goal with action='complete'.");
+    CHECK(continuation(reqs[2]));
+    CHECK(in_turn(reqs[3]));
+    CHECK(tool_names(reqs[4]).empty()); // the last round's summary
   }
   auto meta = file_meta(gw, key);
   CHECK(meta["_sustained_goal_continuation_rounds"] == 12);
@@ -187,7 +203,10 @@ TEST_CASE(
   auto evs = ann_says(gw, c, "goalfix", "finish up");
   CHECK(answers(evs) == std::vector<std::string>{"all sorted"});
   auto reqs = gw.llm.requests();
-  CHECK(last_user(reqs[reqs.size() - 2]).find(objective) != std::string::npos);
+  // The 12th round was the last: no turn ran between it and this one.
+  REQUIRE(reqs.size() == 7);
+  CHECK(last_user(reqs[5]).find("finish up") != std::string::npos);
+  CHECK(last_user(reqs[5]).find(objective) != std::string::npos);
   meta = file_meta(gw, key);
   CHECK(meta["goal_state"]["status"] == "completed");
   CHECK(meta["goal_state"]["started_at"] == "2026-11-30T09:15:02.123456");
