@@ -34,7 +34,9 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
     r.latency_us = std::chrono::duration_cast<std::chrono::microseconds>(
                      clock_type::now() - start)
                      .count();
-    if (responses && last)
+    // Whatever the API: the original drops a saved state after a failure
+    // that will not pass, even one of Chat Completions.
+    if (last)
       settle_failed_responses_state(
         r, last->transient || last->kind == failure_kind::cancelled);
     return r;

@@ -48,10 +48,10 @@ responses_next_state(const std::string& provider, const std::string& model,
 void settle_responses_state(model_reply& reply, const std::string& provider,
                             const std::string& body);
 
-/// A failed Responses call: transient failures (a timeout, a 5xx, a
-/// cancel) keep the conversation as it was (stateful false); any other
-/// drops it (stateful, no state), as the original discards state after a
-/// non-transient error.
+/// A failed call (Responses or Chat Completions): transient failures (a
+/// timeout, a 5xx, a cancel) keep the conversation as it was (stateful
+/// false); any other drops it (stateful, no state), as the original
+/// discards state after a non-transient error.
 void settle_failed_responses_state(model_reply& reply, bool transient);
 
 /// Server compaction's threshold for a context window (the original's

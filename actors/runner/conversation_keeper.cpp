@@ -34,8 +34,19 @@ conversation_keeper::for_request(const std::vector<shared_model_message>& msgs,
 }
 
 void conversation_keeper::observe(model_reply& reply, size_t message_count) {
-  if (!reply.stateful)
+  if (!reply.stateful) {
+    // A failure that may pass (a timeout, a 5xx) keeps it; an answer that
+    // came another way (Chat Completions, apiType auto after its breaker
+    // opened, another provider) drops it, as the original's
+    // observe_response: the next Responses call sends the whole transcript.
+    if (reply.finish_reason == "error")
+      return;
+    touched_ = true;
+    state_ = {};
+    answer_at_ = static_cast<size_t>(-1);
+    boundary_ = message_count;
     return;
+  }
   touched_ = true;
   state_ = {std::move(reply.conversation.record), {}};
   reply.conversation = {};

@@ -29,8 +29,9 @@ public:
   /// After an answer, given the messages the call was made with: a
   /// Responses answer's state replaces ours (none: ours is dropped, as
   /// the original drops it after an answer it cannot resume); the
-  /// assistant message made from it next is already in its items. Any
-  /// other answer leaves the state as it is.
+  /// assistant message made from it next is already in its items. An
+  /// answer that is no Responses one (Chat Completions) drops it too; a
+  /// failure that may pass leaves it as it is.
   void observe(model_reply& reply, size_t message_count);
 
   /// The state the session file keeps: ours with the messages after the
