@@ -52,6 +52,7 @@ model_reply call_candidate(client_pool& pool, const candidate& c,
                            const model_request& sent, const callbacks& cb,
                            call_info& info,
                            const std::vector<std::string>& responses_open,
+                           const std::vector<std::string>& compaction_off,
                            responses_report& report) {
   auto route = responses_route(c.choice, c.choice.model, sent.reasoning_effort);
   auto key =
@@ -62,7 +63,13 @@ model_reply call_candidate(client_pool& pool, const candidate& c,
       || (route == responses_use::preferred && !open)) {
     auto rc = c.choice;
     rc.api = wire_api::openai_responses;
+    auto endpoint = compaction_key(c.choice);
+    info.compaction_allowed =
+      std::find(compaction_off.begin(), compaction_off.end(), endpoint)
+      == compaction_off.end();
     auto reply = pool.get(rc).chat(sent, cb, &info);
+    if (info.compaction_refused)
+      report.compaction_refused.push_back(std::move(endpoint));
     if (route == responses_use::required)
       return reply;
     if (reply.finish_reason != "error") {
@@ -82,6 +89,10 @@ model_reply call_candidate(client_pool& pool, const candidate& c,
 }
 
 } // namespace
+
+std::string compaction_key(const provider_choice& choice) {
+  return choice.name + '\n' + choice.api_base;
+}
 
 std::string responses_key_for(const candidate& c, const model_request& req) {
   const auto& effort = fallback_effort(req.reasoning_effort, c);
@@ -109,7 +120,8 @@ model_client& client_pool::get(const provider_choice& choice) {
 fallback_outcome
 call_with_fallbacks(client_pool& pool, const std::vector<candidate>& plan,
                     size_t start, model_request req, const callbacks& cb,
-                    const std::vector<std::string>& responses_open) {
+                    const std::vector<std::string>& responses_open,
+                    const std::vector<std::string>& compaction_off) {
   static const auto log = nb::log::get("provider");
   fallback_outcome out;
   const caller_settings caller{req.max_tokens, req.temperature,
@@ -127,8 +139,8 @@ call_with_fallbacks(client_pool& pool, const std::vector<candidate>& plan,
     call_info info;
     if (c.choice.ready()) {
       aim_at_candidate(req, c, caller);
-      out.reply =
-        call_candidate(pool, c, req, cb, info, responses_open, out.responses);
+      out.reply = call_candidate(pool, c, req, cb, info, responses_open,
+                                 compaction_off, out.responses);
     } else {
       // An unusable fallback (no key, ...) is like an authentication
       // failure: the next one may work.

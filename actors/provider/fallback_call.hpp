@@ -35,12 +35,19 @@ private:
 struct responses_report {
   std::vector<std::string> answered; ///< Responses calls that succeeded
   std::vector<std::string> refused;  ///< fell back to Chat Completions
+  /// Endpoints (compaction_key()) that refused server compaction.
+  std::vector<std::string> compaction_refused;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, responses_report& x) {
-  return f(caf::meta::type_name("responses_report"), x.answered, x.refused);
+  return f(caf::meta::type_name("responses_report"), x.answered, x.refused,
+           x.compaction_refused);
 }
+
+/// Whose server compaction a refusal turns off: the configured provider
+/// and its endpoint (the original's provider instance), every model there.
+std::string compaction_key(const provider_choice& choice);
 
 /// What a call with fallbacks ended with.
 struct fallback_outcome {
@@ -62,10 +69,12 @@ std::string responses_key_for(const candidate& c, const model_request& req);
 /// which model failed and which fallback takes over. A candidate that
 /// prefers the Responses API (responses_route()) speaks it unless its key is
 /// in `responses_open`, and falls back to Chat Completions in the same call
-/// when the endpoint refuses it (responses_refused()).
+/// when the endpoint refuses it (responses_refused()). Endpoints in
+/// `compaction_off` are asked for no server compaction.
 fallback_outcome
 call_with_fallbacks(client_pool& pool, const std::vector<candidate>& plan,
                     size_t start, model_request req, const callbacks& cb,
-                    const std::vector<std::string>& responses_open = {});
+                    const std::vector<std::string>& responses_open = {},
+                    const std::vector<std::string>& compaction_off = {});
 
 } // namespace nb

@@ -55,7 +55,8 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
     opts.conversation_provider = responses_state_provider(d.choice);
     // Server compaction on the direct OpenAI endpoint only (the original's
     // supports_native_compaction).
-    if (d.choice.name == "openai" && is_direct_openai_base(d.choice.api_base))
+    if (d.choice.name == "openai" && is_direct_openai_base(d.choice.api_base)
+        && (!info || info->compaction_allowed))
       opts.compact_threshold = responses_compact_threshold(
         req.context_window_tokens, req.max_tokens > 0 ? req.max_tokens : 8192);
   }
@@ -92,10 +93,11 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
     status = f.status;
     if (opts.compact_threshold > 0
         && responses_compaction_refused(f.status, f.detail)) {
-      // An endpoint without server compaction: once more without it.
-      log->warn("model {}: server compaction refused; sent without it",
-                model);
+      // An endpoint without server compaction: once more without it, and
+      // the provider asks for it there no more (the caller is told).
       opts.compact_threshold = 0;
+      if (info)
+        info->compaction_refused = true;
       body = d.wire->body(req, model, opts, why);
       continue;
     }

@@ -65,6 +65,11 @@ struct callbacks {
 struct call_info {
   std::optional<attempt_failure> failure; ///< the last attempt's, if failed
   bool streamed = false; ///< text reached the caller through on_delta
+  /// Given: a Responses call may ask for server compaction (the provider
+  /// has not seen this endpoint refuse it).
+  bool compaction_allowed = true;
+  /// The endpoint refused server compaction (the call went on without it).
+  bool compaction_refused = false;
 };
 
 /// Talks to the endpoint of one provider_choice.

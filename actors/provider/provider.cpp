@@ -34,6 +34,7 @@ caf::result<caf::ok_atom> adopt(provider_pointer self, provider_config& pc) {
                                st.opts.breaker_cooldown};
   st.responses_breaker =
     circuit_breaker{responses_failure_threshold, responses_probe_interval};
+  st.compaction_off.clear();
   auto choice = choose_provider(st.cfg);
   auto lg = nb::log::get("provider");
   if (choice.ready())

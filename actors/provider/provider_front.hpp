@@ -72,6 +72,10 @@ struct provider_state {
   /// Completions there for a while (responses_route.hpp).
   circuit_breaker responses_breaker{responses_failure_threshold,
                                     responses_probe_interval};
+  /// Endpoints (compaction_key()) that refused server compaction: asked
+  /// for it no more, as the original turns it off for that provider
+  /// instance (until new settings come).
+  std::vector<std::string> compaction_off;
   actor_meter meter;
   /// agents.defaults as the gateway started: sessions keep asking for that
   /// model; once new settings came (provider_config) such a request means

@@ -90,6 +90,20 @@ std::shared_ptr<std::atomic<bool>> cancel_flag(provider_pointer self,
   return nullptr;
 }
 
+/// An endpoint refused server compaction: no call asks for it there again
+/// (said once in the log, as the original does).
+void turn_compaction_off(provider_pointer self, const std::string& key) {
+  auto& off = self->state.compaction_off;
+  if (std::find(off.begin(), off.end(), key) != off.end())
+    return;
+  off.push_back(key);
+  auto at = key.find('\n');
+  nb::log::get("provider")
+    ->warn("provider {} at {}: the endpoint refused server compaction; "
+           "turned off for it",
+           key.substr(0, at), at == std::string::npos ? "" : key.substr(at + 1));
+}
+
 /// The call `id` has ended (answered, failed or cancelled).
 void forget_running(provider_pointer self, const std::string& id,
                     const caf::actor_addr& worker) {
@@ -113,7 +127,8 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
   auto req = std::move(call.req);
   auto open = std::move(call.responses_open);
   auto shared = std::make_shared<pending_call>(std::move(call));
-  timed_request(self, worker, bound, std::move(req), start, std::move(open))
+  timed_request(self, worker, bound, std::move(req), start, std::move(open),
+                st.compaction_off)
     .then(
       [self, worker, shared, id](model_reply& reply, bool first_failed,
                                  responses_report& rr) {
@@ -128,6 +143,8 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
           st.responses_breaker.record(key, false, now);
         for (auto& key : rr.refused)
           st.responses_breaker.record(key, true, now);
+        for (auto& key : rr.compaction_refused)
+          turn_compaction_off(self, key);
         report_call(self, c, reply);
         c.rp.deliver(std::move(reply));
         auto g = st.worker_generation.find(worker.address());

@@ -30,7 +30,8 @@ worker_impl(provider_worker_actor::stateful_pointer<worker_state> self,
   self->state.meter.start(self, "provider_worker", stats);
   return {
     [self](model_request& req, int32_t start,
-           std::vector<std::string>& responses_open)
+           std::vector<std::string>& responses_open,
+           std::vector<std::string>& compaction_off)
       -> caf::result<model_reply, bool, responses_report> {
       auto t = self->state.meter.measure();
       callbacks cb;
@@ -49,7 +50,8 @@ worker_impl(provider_worker_actor::stateful_pointer<worker_state> self,
       if (first >= plan.size())
         first = 0;
       auto out = call_with_fallbacks(*self->state.clients, plan, first,
-                                     std::move(req), cb, responses_open);
+                                     std::move(req), cb, responses_open,
+                                     compaction_off);
       if (out.reply.finish_reason == "error")
         self->state.meter.failed();
       return {std::move(out.reply), out.first_failed, std::move(out.responses)};

@@ -20,12 +20,14 @@
 namespace nb {
 
 /// A worker takes the request, the index of the first candidate to try
-/// (1 = the primary's breaker is open) and the Responses breaker keys that
-/// are open; it answers with the reply, whether that first candidate failed
-/// over, and how the Responses API fared.
+/// (1 = the primary's breaker is open), the Responses breaker keys that
+/// are open and the endpoints that refused server compaction; it answers
+/// with the reply, whether that first candidate failed over, and how the
+/// Responses API fared.
 using provider_worker_actor = caf::typed_actor<
-  caf::replies_to<model_request, int32_t, std::vector<std::string>>::with<
-    model_reply, bool, responses_report>>;
+  caf::replies_to<model_request, int32_t, std::vector<std::string>,
+                  std::vector<std::string>>::with<model_reply, bool,
+                                                  responses_report>>;
 
 /// Spawns a detached worker with its own copy of the settings; `stop`
 /// cancels its running call.

@@ -6,11 +6,12 @@
 // fake, so the auto rule sees the real base.
 #include <doctest/doctest.h>
 
+#include <thread>
+#include <vector>
+
 #include <caf/all.hpp>
 
-#include "actors/provider/provider.hpp"
-#include "messages/type_ids.hpp"
-#include "tests/provider/client_fixture.hpp"
+#include "tests/provider/provider_gateway.hpp"
 #include "tests/support/fake_openai_responses.hpp"
 #include "tests/support/forward_proxy.hpp"
 
@@ -28,20 +29,10 @@ provider_choice responses_choice(const fake_llm& llm) {
   return c;
 }
 
-caf::actor_system_config& responses_config(caf::actor_system_config& cfg) {
-  register_messages(cfg);
-  cfg.set("scheduler.max-threads", 2);
-  return cfg;
-}
-
 /// A provider actor for providers.openai at "api.openai.com" (through the
 /// proxy to the fake), with `api_type`.
-struct openai_gateway {
-  fake_llm llm;
+struct openai_gateway : provider_gateway {
   forward_proxy proxy;
-  caf::actor_system_config cfg;
-  caf::actor_system sys{responses_config(cfg)};
-  provider_actor provider;
 
   explicit openai_gateway(std::string api_type = "auto",
                           std::string base = "http://api.openai.com/v1") {
@@ -55,29 +46,18 @@ struct openai_gateway {
     p.api_type = std::move(api_type);
     p.proxy = proxy.url();
     s.gateway.provider_workers = 2;
-    provider = spawn_provider(sys, s, stats_actor{}, fast());
-  }
-
-  ~openai_gateway() {
-    caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
+    start(s);
   }
 
   model_reply ask_model(const std::string& model, std::string effort = "",
-                        bool stream = true) {
+                        bool stream = true, int64_t context_window = 0) {
     auto rq = ask("hello", stream);
+    rq.context_window_tokens = context_window;
     rq.model = model;
     rq.provider = "openai";
     rq.reasoning_effort = std::move(effort);
-    caf::scoped_actor self{sys};
-    model_reply out;
-    self->request(provider, std::chrono::seconds(30), std::move(rq))
-      .receive([&](model_reply& r) { out = std::move(r); },
-               [&](caf::error& e) { out.error = sys.render(e); });
-    return out;
+    return send(std::move(rq));
   }
-
-  /// The path of the fake's last request ("/v1/responses", ...).
-  std::string last_path() const { return llm.requests().back().path; }
 };
 
 } // namespace
@@ -186,4 +166,38 @@ TEST_CASE("responses provider: three refusals open the breaker") {
   auto busy = gw.ask_model("o4-mini");
   CHECK(busy.content == "echo: hello");
   CHECK(gw.last_path() == "/v1/responses");
+}
+
+TEST_CASE("responses provider: an endpoint that refuses server compaction "
+          "is asked for it no more") {
+  openai_gateway gw;
+  auto asks_compaction = [&](size_t i) {
+    return gw.llm.requests().at(i).body.contains("context_management");
+  };
+  auto r = gw.ask_model("gpt-5", "", true, 400000);
+  CHECK(r.content == "echo: hello");
+  REQUIRE(gw.llm.request_count() == 1);
+  CHECK(asks_compaction(0));
+  // Refused: the same call goes again without it, and answers.
+  gw.llm.push(rs::error(400, "Unknown parameter: 'context_management'.",
+                        "context_management"));
+  r = gw.ask_model("gpt-5", "", true, 400000);
+  CHECK(r.content == "echo: hello");
+  REQUIRE(gw.llm.request_count() == 3);
+  CHECK(asks_compaction(1));
+  CHECK_FALSE(asks_compaction(2));
+  // From now on no call to that provider asks for it, whichever worker
+  // runs it and whatever the model.
+  std::vector<std::thread> side;
+  for (int i = 0; i < 4; ++i)
+    side.emplace_back([&, i] {
+      gw.ask_model(i % 2 ? "gpt-5" : "o3", "", true, 400000);
+    });
+  for (auto& t : side)
+    t.join();
+  REQUIRE(gw.llm.request_count() == 7);
+  for (size_t i = 3; i < 7; ++i) {
+    CHECK(gw.llm.requests()[i].path == "/v1/responses");
+    CHECK_FALSE(asks_compaction(i));
+  }
 }
