@@ -53,6 +53,9 @@ model_reply model_client::chat(const model_request& req, const callbacks& cb,
                     d.choice.extra_body};
   if (responses) {
     opts.conversation_provider = responses_state_provider(d.choice);
+    if (auto* spec = find_provider_spec(d.choice.name))
+      opts.default_hosted_tool = spec->responses_default_tool;
+    opts.deepseek = d.choice.name == "deepseek";
     // Server compaction on the direct OpenAI endpoint only (the original's
     // supports_native_compaction).
     if (d.choice.name == "openai" && is_direct_openai_base(d.choice.api_base)

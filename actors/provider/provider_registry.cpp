@@ -56,7 +56,10 @@ const std::vector<provider_spec>& provider_table() {
      .keywords = {"github_copilot", "copilot"}, .unsupported = not_supported},
     {.name = "deepseek", .display = "DeepSeek", .keywords = {"deepseek"},
      .default_base = "https://api.deepseek.com",
-     .env_key = "DEEPSEEK_API_KEY", .thinking_style = "thinking_type"},
+     .env_key = "DEEPSEEK_API_KEY", .thinking_style = "thinking_type",
+     .responses_models = {"deepseek-v4-flash", "deepseek-v4-pro",
+                          "deepseek-v4-flash-vision-exp"},
+     .responses_default_tool = "web_search"},
     {.name = "gemini", .display = "Gemini", .keywords = {"gemini", "gemma"},
      .default_base
      = "https://generativelanguage.googleapis.com/v1beta/openai",

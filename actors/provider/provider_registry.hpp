@@ -54,6 +54,13 @@ struct provider_spec {
   /// How the endpoint is told to think when reasoningEffort is set (the
   /// original's registry; providers.<name>.thinkingStyle overrides it).
   std::string_view thinking_style{};
+  /// Models this provider serves through the Responses API (the original's
+  /// responses_models, lowercase wire names; "" = unused): apiType auto
+  /// calls them there (responses_route.hpp).
+  std::array<std::string_view, 3> responses_models{};
+  /// A hosted tool its Responses calls add unless extraBody names the tools
+  /// (the original's responses_default_tools); "" = none.
+  std::string_view responses_default_tool{};
 };
 
 /// The registry, highest priority first.

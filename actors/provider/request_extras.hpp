@@ -21,6 +21,13 @@ struct body_options {
   std::string conversation_provider{};
   /// Responses: server compaction above this many tokens (0 = not asked).
   int64_t compact_threshold = 0;
+  /// Responses: a hosted tool added unless extraBody names the tools
+  /// (provider_spec::responses_default_tool); "" = none.
+  std::string default_hosted_tool{};
+  /// Responses as the original speaks it to DeepSeek: an assistant's
+  /// reasoning text goes back as a reasoning item, no encrypted reasoning
+  /// or search sources are asked for, and an effort of "none" is sent.
+  bool deepseek = false;
 };
 
 /// Chat Completions: `reasoning_effort` unless it is "none", the thinking

@@ -107,10 +107,11 @@ std::string responses_unique_id(std::string id, std::set<std::string>& used) {
   }
 }
 
-/// OpenAI's hosted web search asked in extraBody: it replaces our own
-/// web_search function (one search tool for the model), once, and its
-/// sources come back with the answer (the original's managed tools).
-void responses_manage_hosted_search(json& body) {
+/// A hosted web search (OpenAI's in extraBody, DeepSeek's by default): it
+/// replaces our own web_search function (one search tool for the model),
+/// once, and with `sources` (OpenAI) its sources come back with the answer
+/// (the original's managed tools).
+void responses_manage_hosted_search(json& body, bool sources) {
   if (!body.contains("tools") || !body["tools"].is_array())
     return;
   json kept = json::array();
@@ -127,6 +128,8 @@ void responses_manage_hosted_search(json& body) {
     kept.push_back(tool);
   }
   body["tools"] = std::move(kept);
+  if (!sources)
+    return;
   auto& include = body["include"];
   if (!include.is_array())
     include = json::array();
@@ -165,7 +168,7 @@ void split_responses_call_id(const std::string& id, std::string& call_id,
 }
 
 bool to_responses_input(const json& messages, std::string& instructions,
-                        json& input, std::string& error) {
+                        json& input, std::string& error, bool keep_reasoning) {
   if (!messages.is_array()) {
     error = "Invalid model request: messages are not a JSON array";
     return false;
@@ -182,6 +185,13 @@ bool to_responses_input(const json& messages, std::string& instructions,
     } else if (role == "user") {
       input.push_back(responses_user_item(content));
     } else if (role == "assistant") {
+      // DeepSeek reads its own reasoning back as plain text.
+      if (auto reasoning = string_field(msg, "reasoning_content");
+          keep_reasoning && !reasoning.empty())
+        input.push_back(
+          {{"type", "reasoning"},
+           {"content",
+            json::array({{{"type", "output_text"}, {"text", reasoning}}})}});
       auto text = content.is_string() ? content.get<std::string>()
                                       : content_text(content);
       if (!text.empty())
@@ -256,7 +266,7 @@ std::string build_responses_body(const model_request& req,
   auto history = parse_bounded(req.messages_json, why);
   std::string instructions;
   json input;
-  if (!to_responses_input(history, instructions, input, error))
+  if (!to_responses_input(history, instructions, input, error, opts.deepseek))
     return {};
   // A saved conversation of this endpoint and model: its exact items, then
   // only the messages since (the instructions still come from the whole
@@ -264,7 +274,7 @@ std::string build_responses_body(const model_request& req,
   bool resumed = !opts.conversation_provider.empty()
                  && responses_resume_input(req.conversation,
                                            opts.conversation_provider, model,
-                                           input);
+                                           input, opts.deepseek);
   json body{{"model", model}};
   if (!instructions.empty())
     body["instructions"] = instructions;
@@ -282,9 +292,9 @@ std::string build_responses_body(const model_request& req,
     body["temperature"] = req.temperature;
   // Reasoning models: the encrypted reasoning comes back with the answer
   // (nothing is stored server side with store false).
-  if (!warm)
+  if (!warm && !opts.deepseek)
     body["include"] = json::array({"reasoning.encrypted_content"});
-  if (!effort.empty() && ascii_lower(effort) != "none")
+  if (!effort.empty() && (ascii_lower(effort) != "none" || opts.deepseek))
     body["reasoning"] = {{"effort", effort}};
   if (resumed && ascii_lower(model).find("gpt-5.6") != std::string::npos)
     body["reasoning"]["context"] = "all_turns";
@@ -300,6 +310,17 @@ std::string build_responses_body(const model_request& req,
       body["tool_choice"] = "auto";
     }
   }
+  // The provider's hosted tool, unless extraBody says which tools.
+  if (!opts.default_hosted_tool.empty()) {
+    auto extra = opts.extra_body.empty()
+                   ? json::object()
+                   : json::parse(opts.extra_body, nullptr, false);
+    if (!extra.is_object() || !extra.contains("tools")) {
+      if (!body["tools"].is_array())
+        body["tools"] = json::array();
+      body["tools"].push_back({{"type", opts.default_hosted_tool}});
+    }
+  }
   // The user's extraBody last; an `include` list adds to ours.
   json ours_include = body.contains("include") ? body["include"] : json{};
   merge_extra_body(body, opts.extra_body);
@@ -311,8 +332,8 @@ std::string build_responses_body(const model_request& req,
         merged.push_back(v);
     body["include"] = std::move(merged);
   }
-  if (responses_hosted_web_search(opts.extra_body))
-    responses_manage_hosted_search(body);
+  if (responses_hosted_web_search(opts.extra_body, opts.default_hosted_tool))
+    responses_manage_hosted_search(body, !opts.deepseek);
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -1,5 +1,7 @@
 #include "actors/provider/responses_route.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "actors/common/strings.hpp"
@@ -22,12 +24,16 @@ bool responses_hosted_search_tool(const nlohmann::json& tool) {
              || type.get<std::string>().rfind("web_search_", 0) == 0);
 }
 
-bool responses_hosted_web_search(const std::string& extra_body) {
-  if (extra_body.empty())
-    return false;
-  auto extra = nlohmann::json::parse(extra_body, nullptr, false);
-  if (!extra.is_object() || !extra.contains("tools")
-      || !extra["tools"].is_array())
+bool responses_hosted_web_search(const std::string& extra_body,
+                                 std::string_view default_tool) {
+  auto extra = extra_body.empty()
+                 ? nlohmann::json::object()
+                 : nlohmann::json::parse(extra_body, nullptr, false);
+  if (!extra.is_object() || !extra.contains("tools"))
+    return !default_tool.empty()
+           && responses_hosted_search_tool(
+             {{"type", std::string{default_tool}}});
+  if (!extra["tools"].is_array())
     return false;
   for (auto& tool : extra["tools"])
     if (responses_hosted_search_tool(tool))
@@ -35,10 +41,41 @@ bool responses_hosted_web_search(const std::string& extra_body) {
   return false;
 }
 
+namespace {
+
+/// A provider other than OpenAI: the Responses API for the models its
+/// registry entry lists (matched as the whole name or its last segments).
+responses_use responses_listed_model_route(const provider_choice& choice,
+                                           const std::string& model) {
+  auto* spec = find_provider_spec(choice.name);
+  if (!spec)
+    return responses_use::never;
+  auto name = ascii_lower(model.empty() ? choice.model : model);
+  bool listed = std::any_of(
+    spec->responses_models.begin(), spec->responses_models.end(),
+    [&](std::string_view m) {
+      return !m.empty()
+             && (name == m
+                 || (name.size() > m.size()
+                     && name.compare(name.size() - m.size(), m.size(), m) == 0
+                     && name[name.size() - m.size() - 1] == '/'));
+    });
+  if (!listed)
+    return responses_use::never;
+  return responses_hosted_web_search(choice.extra_body,
+                                     spec->responses_default_tool)
+           ? responses_use::required
+           : responses_use::preferred;
+}
+
+} // namespace
+
 responses_use responses_route(const provider_choice& choice,
                               const std::string& model,
                               const std::string& effort) {
-  if (choice.name != "openai" || choice.api_type == "chat_completions")
+  if (choice.name != "openai")
+    return responses_listed_model_route(choice, model);
+  if (choice.api_type == "chat_completions")
     return responses_use::never;
   if (choice.api_type == "responses"
       || responses_hosted_web_search(choice.extra_body))

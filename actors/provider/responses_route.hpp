@@ -27,11 +27,13 @@ enum class responses_use {
 inline constexpr int responses_failure_threshold = 3;
 inline constexpr std::chrono::seconds responses_probe_interval{300};
 
-/// Whether the user's extraBody asks for OpenAI's hosted web search (a
-/// "tools" entry of type "web_search" or "web_search_*"): such calls
-/// must go through the Responses API (the original's
+/// Whether a provider's Responses calls carry a hosted web search (a tool
+/// of type "web_search" or "web_search_*"): the user's extraBody "tools"
+/// when it has that key, else the provider's `default_tool` (DeepSeek's).
+/// Such calls must go through the Responses API (the original's
 /// _hosted_web_search_enabled).
-bool responses_hosted_web_search(const std::string& extra_body);
+bool responses_hosted_web_search(const std::string& extra_body,
+                                 std::string_view default_tool = {});
 
 /// A tool entry of OpenAI's hosted web search (type "web_search" or
 /// "web_search_<version>").
@@ -44,7 +46,11 @@ bool is_direct_openai_base(std::string_view api_base);
 /// The original's choice for provider `openai`: apiType "chat_completions"
 /// never, "responses" (or a hosted web search in extraBody) always; "auto" prefers Responses on the direct
 /// OpenAI base when reasoning is asked for (an effort other than "none")
-/// or the model is gpt-5 / o1 / o3 / o4. Every other provider: never.
+/// or the model is gpt-5 / o1 / o3 / o4. A provider whose registry entry
+/// lists the model in its responses_models (DeepSeek's v4 models; its
+/// apiType is not read, as the original reads only OpenAI's): always
+/// while its calls carry a hosted web search (DeepSeek's default), else
+/// preferred. Every other provider and model: never.
 responses_use responses_route(const provider_choice& choice,
                               const std::string& model,
                               const std::string& effort);

@@ -56,7 +56,8 @@ std::string responses_state_provider(const provider_choice& choice) {
 
 bool responses_resume_input(const conversation_state& conversation,
                             const std::string& provider,
-                            const std::string& model, json& input) {
+                            const std::string& model, json& input,
+                            bool keep_reasoning) {
   if (!conversation.record)
     return false;
   auto state = json::parse(*conversation.record, nullptr, false);
@@ -73,7 +74,7 @@ bool responses_resume_input(const conversation_state& conversation,
   }
   std::string instructions, error;
   json delta;
-  if (!to_responses_input(pending, instructions, delta, error))
+  if (!to_responses_input(pending, instructions, delta, error, keep_reasoning))
     return false;
   json out = std::move(*items); // parsed for this request: moved, not copied
   for (auto& item : delta)

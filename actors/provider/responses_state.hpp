@@ -28,9 +28,11 @@ std::string responses_state_provider(const provider_choice& choice);
 /// and `model`: its items, then its pending messages and the request's
 /// (conversation.pending) as Responses items. False (and `input` left as
 /// it is) when there is none to resume: the whole transcript goes.
+/// `keep_reasoning`: as to_responses_input's (DeepSeek).
 bool responses_resume_input(const conversation_state& conversation,
                             const std::string& provider,
-                            const std::string& model, nlohmann::json& input);
+                            const std::string& model, nlohmann::json& input,
+                            bool keep_reasoning = false);
 
 /// The state after a completed answer (the reply's finish reason stop or
 /// tool_calls): the request's input items, then every output item; a new

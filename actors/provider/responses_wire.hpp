@@ -23,11 +23,13 @@ namespace nb {
 /// input_image parts; assistant text an output_text message item with an
 /// id "msg_<index>"; each assistant tool call a function_call item whose
 /// call_id and id come from our "call_id|item_id" tool-call id; each tool
-/// result a function_call_output. Returns false and sets `error` when
-/// `messages` is not an array.
+/// result a function_call_output. `keep_reasoning` (DeepSeek, the
+/// original's preserve_reasoning): an assistant's reasoning_content goes
+/// first as a reasoning item with an output_text part. Returns false and
+/// sets `error` when `messages` is not an array.
 bool to_responses_input(const nlohmann::json& messages,
                         std::string& instructions, nlohmann::json& input,
-                        std::string& error);
+                        std::string& error, bool keep_reasoning = false);
 
 /// Chat-completions tool definitions ({"type": "function", "function":
 /// {...}}) in the Responses' flat form {"type": "function", "name",
