@@ -292,6 +292,7 @@ entries govern_entries(const std::vector<input>& messages,
       continue; // providers reject such messages outright
     entry e;
     e.orig = &m;
+    e.line = messages[i].line;
     e.index = i;
     e.k = kind_of(role->get_ref<const std::string&>());
     if (e.k == kind::assistant && (is_placeholder(m) || !clean_calls(e, p)))

@@ -14,7 +14,7 @@ std::vector<std::string> conversation_keeper::after_boundary(
   for (auto i = boundary_; i < msgs.size(); ++i) {
     // The assistant message made from the state's own answer is one of its
     // output items already.
-    if (i == answer_at_ && msgs[i]->message().value("role", "") == "assistant")
+    if (i == answer_at_ && msgs[i]->fields().value("role", "") == "assistant")
       continue;
     out.push_back(msgs[i]->text());
   }

@@ -22,6 +22,9 @@ struct entry {
   const nlohmann::json* orig = nullptr;
   nlohmann::json own;
   bool owned = false;
+  /// `orig` is a stored transcript line: its copy takes the model fields
+  /// only (model_fields_of), never its bookkeeping.
+  bool line = false;
   kind k = kind::other;
   int64_t tokens = 0;
   size_t index = static_cast<size_t>(-1); ///< in the input; -1: synthetic
@@ -35,7 +38,7 @@ struct entry {
   const nlohmann::json& get() const { return owned ? own : *orig; }
   nlohmann::json& make_owned() {
     if (!owned) {
-      own = *orig;
+      own = line ? model_fields_of(*orig) : *orig;
       owned = true;
     }
     return own;
@@ -48,10 +51,12 @@ using entries = std::vector<entry>;
 int64_t message_tokens(const nlohmann::json& m);
 
 /// One input message, and its token estimate when the caller has it
-/// (a model_message's; -1: counted here).
+/// (a model_message's; -1: counted here); `line`: it is a stored
+/// transcript line, read for its model fields (model_message::fields()).
 struct input {
   const nlohmann::json* message = nullptr;
   int64_t tokens = -1;
+  bool line = false;
 };
 
 /// Steps 1-8 over `messages`.

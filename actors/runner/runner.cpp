@@ -242,7 +242,7 @@ void start(runner_pointer self) {
   st.tools_json = tool_definitions_json(st.specs);
   // The saved conversation covers what came before the turn's message.
   auto& msgs = st.messages;
-  bool own_last = !msgs.empty() && msgs.back()->message().value("role", "") == "user";
+  bool own_last = !msgs.empty() && msgs.back()->fields().value("role", "") == "user";
   st.conversation.start(std::move(st.given_conversation),
                         own_last ? msgs.size() - 1 : msgs.size());
   model_step(self);

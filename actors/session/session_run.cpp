@@ -30,7 +30,7 @@ shared_model_message system_message(session_pointer self,
   auto& last = self->state.system_message;
   if (made)
     last = std::move(made);
-  else if (!last || last->message()["content"] != prompt)
+  else if (!last || last->fields()["content"] != prompt)
     last = make_model_message({{"role", "system"}, {"content", prompt}});
   return last;
 }
@@ -58,7 +58,7 @@ std::vector<shared_model_message> model_messages(session_pointer self) {
                    replay_start(st.transcript, st.archived - st.base));
   msgs.reserve(history.size() + 1);
   msgs.insert(msgs.end(), history.begin(), history.end());
-  if (role_of(msgs.back()->message()) != "user")
+  if (role_of(msgs.back()->fields()) != "user")
     return msgs;
   // This turn's user message gets its runtime context: a new message,
   // from the plain replay form (the context names its attached apps, not
@@ -66,7 +66,7 @@ std::vector<shared_model_message> model_messages(session_pointer self) {
   const json& own = st.transcript.back();
   auto last = role_of(own) == "user" && !is_command(own)
                 ? replayable(own)
-                : msgs.back()->message();
+                : msgs.back()->form();
   if (!st.turn->user_content.is_null())
     last["content"] = st.turn->user_content;
   // After the user's text, so the prefix stays cacheable.

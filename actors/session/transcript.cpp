@@ -185,22 +185,22 @@ void add_cli_app_breadcrumbs(json& replayed, const json& stored) {
   replayed["content"] = text.empty() ? lines : text + "\n" + lines;
 }
 
-shared_model_message replay_of(const json& m) {
+shared_model_message replay_of(const std::shared_ptr<const json>& line) {
+  const json& m = *line;
   if (is_command(m))
     return nullptr;
   auto r = replayable(m);
   if (r.is_null())
     return nullptr;
   add_cli_app_breadcrumbs(r, m);
-  return make_model_message(std::move(r));
+  return std::make_shared<const model_message>(line, std::move(r));
 }
 
 } // namespace
 
-transcript_entry::transcript_entry(json message) {
-  auto replay = replay_of(message);
-  data_ = std::make_shared<const data>(
-    data{std::move(message), std::move(replay)});
+transcript_entry::transcript_entry(json message)
+  : message_(std::make_shared<const json>(std::move(message))),
+    replay_(replay_of(message_)) {
 }
 
 std::vector<shared_model_message> replay_history(
@@ -212,7 +212,7 @@ std::vector<shared_model_message> replay_history(
     if (auto& m = transcript[i].replay())
       kept.push_back(m);
   // The replay starts with a user message.
-  while (!kept.empty() && role_of(kept.back()->message()) != "user")
+  while (!kept.empty() && role_of(kept.back()->fields()) != "user")
     kept.pop_back();
   return {kept.rbegin(), kept.rend()};
 }

@@ -55,24 +55,23 @@ nlohmann::json replayable(const nlohmann::json& m);
 /// command exchange or a line that cannot be replayed). Nothing changes an
 /// entry: loading, crash repair, a rewrite or a clear make new entries from
 /// messages, so the replay text cannot go stale and nobody has to remember
-/// to invalidate it. Copies share the one made message.
+/// to invalidate it. Copies share the one message and the one made message;
+/// the made message reads the model's fields in the stored message when they
+/// are the same (model_message), so the transcript holds them once.
 class transcript_entry {
 public:
   /// Implicit: a message becomes an entry where it joins a transcript.
   transcript_entry(nlohmann::json message);
 
-  const nlohmann::json& message() const { return data_->message; }
+  const nlohmann::json& message() const { return *message_; }
   /// Implicit, so the helpers over messages (role_of, is_command...) read
   /// an entry as its message.
-  operator const nlohmann::json&() const { return data_->message; }
-  const shared_model_message& replay() const { return data_->replay; }
+  operator const nlohmann::json&() const { return *message_; }
+  const shared_model_message& replay() const { return replay_; }
 
 private:
-  struct data {
-    nlohmann::json message;
-    shared_model_message replay;
-  };
-  std::shared_ptr<const data> data_;
+  std::shared_ptr<const nlohmann::json> message_;
+  shared_model_message replay_;
 };
 
 /// A session's transcript as it holds it.

@@ -8,8 +8,8 @@ namespace nb {
 namespace {
 
 bool system_pool_holds(const model_message& m, const std::string& prompt) {
-  auto c = m.message().find("content");
-  return c != m.message().end() && c->is_string()
+  auto c = m.fields().find("content");
+  return c != m.fields().end() && c->is_string()
          && c->get_ref<const std::string&>() == prompt;
 }
 

@@ -214,8 +214,8 @@ TEST_CASE("sessions with the same prompt share one made system message") {
   auto again = ask({"api:d", "api", "", ""});
   REQUIRE(a.made);
   // The made message is the prompt as the model gets it.
-  CHECK(a.made->message()["role"] == "system");
-  CHECK(a.made->message()["content"] == a.text);
+  CHECK(a.made->fields()["role"] == "system");
+  CHECK(a.made->fields()["content"] == a.text);
   CHECK(a.made->text()
         == nlohmann::json({{"role", "system"}, {"content", a.text}}).dump());
   CHECK(a.made->tokens() > 0);
@@ -226,6 +226,6 @@ TEST_CASE("sessions with the same prompt share one made system message") {
   CHECK(again.made == a.made);
   REQUIRE(summed.made);
   CHECK(summed.made != a.made);
-  CHECK(summed.made->message()["content"] == summed.text);
+  CHECK(summed.made->fields()["content"] == summed.text);
   caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
 }

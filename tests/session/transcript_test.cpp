@@ -27,7 +27,7 @@ json result(const char* id) {
 json replayed(const nb::transcript_entries& t, size_t limit, size_t start = 0) {
   json out = json::array();
   for (auto& m : nb::replay_history(t, limit, start))
-    out.push_back(m->message());
+    out.push_back(m->form());
   return out;
 }
 
@@ -197,9 +197,13 @@ TEST_CASE("an entry's replay is made once, when it is added, and shared") {
   // The replay form without bookkeeping, and its text written with it.
   auto& r = t[0].replay();
   REQUIRE(r);
-  CHECK(r->message() == nb::replayable(u));
+  CHECK(r->form() == nb::replayable(u));
   CHECK(r->text() == nb::replayable(u).dump());
   CHECK(t[0].message() == u); // the stored message is kept as it was
+  // The made message reads role and content in the stored message: the
+  // transcript holds them once.
+  CHECK(r->reads_line());
+  CHECK(&r->fields() == &t[0].message());
   CHECK_FALSE(t[4].replay()); // a command exchange is never replayed
   // Two turns' replays and a copy of the transcript (a rewrite's) hand out
   // the same made messages: nothing is written out again.
