@@ -38,14 +38,14 @@ command_reply cmd_stats(command_context& ctx) {
   if (ctx.transcript)
     for (const auto& m : *ctx.transcript) {
       auto [model, u] = recorded_usage_of(m);
-      if (!u)
+      if (!u.is_object())
         continue;
       for (auto* t : {&by_model[model], &all}) {
         ++t->turns;
-        t->requests += field(*u, "requests");
-        t->prompt += field(*u, "prompt_tokens");
-        t->completion += field(*u, "completion_tokens");
-        t->cached += field(*u, "cached_tokens");
+        t->requests += field(u, "requests");
+        t->prompt += field(u, "prompt_tokens");
+        t->completion += field(u, "completion_tokens");
+        t->cached += field(u, "cached_tokens");
       }
     }
   // Archived messages no longer held left their totals behind.

@@ -97,33 +97,38 @@ void save_model_choice(session_pointer self, std::function<void()> then) {
 
 namespace {
 
-template <class Messages>
-bool last_usage_in(const Messages& msgs, token_usage& sum,
-                   token_usage& context) {
-  for (auto it = msgs.rbegin(); it != msgs.rend(); ++it) {
-    const json& m = *it;
-    auto u = m.find("usage");
-    if (role_of(m) != "assistant" || u == m.end() || !u->is_object())
-      continue;
-    sum = usage_from(*u, "prompt_tokens");
-    context = usage_from(*u, "context_tokens");
-    context.completion_tokens = sum.completion_tokens;
-    context.cached_tokens = sum.cached_tokens;
-    return true;
-  }
-  return false;
+/// The turn's summed usage and the context size from a usage object.
+void read_recorded_usage(const json& u, token_usage& sum,
+                         token_usage& context) {
+  sum = usage_from(u, "prompt_tokens");
+  context = usage_from(u, "context_tokens");
+  context.completion_tokens = sum.completion_tokens;
+  context.cached_tokens = sum.cached_tokens;
 }
 
 } // namespace
 
 bool last_recorded_usage(const std::vector<json>& msgs, token_usage& sum,
                          token_usage& context) {
-  return last_usage_in(msgs, sum, context);
+  for (auto it = msgs.rbegin(); it != msgs.rend(); ++it) {
+    auto u = it->find("usage");
+    if (role_of(*it) == "assistant" && u != it->end() && u->is_object()) {
+      read_recorded_usage(*u, sum, context);
+      return true;
+    }
+  }
+  return false;
 }
 
 bool last_recorded_usage(const transcript_entries& msgs, token_usage& sum,
                          token_usage& context) {
-  return last_usage_in(msgs, sum, context);
+  // An entry keeps its usage apart (transcript_entry::usage()).
+  for (auto it = msgs.rbegin(); it != msgs.rend(); ++it)
+    if (auto u = it->usage(); u.is_object()) {
+      read_recorded_usage(u, sum, context);
+      return true;
+    }
+  return false;
 }
 
 } // namespace nb

@@ -27,13 +27,21 @@ void guarded(session_pointer self, F&& work) {
   }
 }
 
-/// Each message's stored text (messages, or a transcript's entries).
-template <class Messages>
-std::vector<std::string> dump_all(const Messages& msgs) {
+/// Each message's stored text.
+inline std::vector<std::string> dump_all(const std::vector<nlohmann::json>& msgs) {
   std::vector<std::string> out;
   out.reserve(msgs.size());
-  for (const nlohmann::json& m : msgs)
+  for (auto& m : msgs)
     out.push_back(m.dump());
+  return out;
+}
+
+/// Each entry's stored text, its usage in place (transcript_entry).
+inline std::vector<std::string> dump_all(const transcript_entries& msgs) {
+  std::vector<std::string> out;
+  out.reserve(msgs.size());
+  for (auto& m : msgs)
+    out.push_back(m.stored_text());
   return out;
 }
 

@@ -24,9 +24,9 @@ constexpr size_t history_window = 50;
 constexpr size_t forget_batch = 16;
 
 /// Adds the usage an assistant message recorded to `totals` (by model).
-void fold_usage(json& totals, const json& m) {
+void fold_usage(json& totals, const transcript_entry& m) {
   auto [model, u] = recorded_usage_of(m);
-  if (!u)
+  if (!u.is_object())
     return;
   auto& t = totals[model];
   if (!t.is_object())
@@ -37,8 +37,8 @@ void fold_usage(json& totals, const json& m) {
   add("turns", 1);
   for (const char* key : {"requests", "prompt_tokens", "completion_tokens",
                           "cached_tokens"}) {
-    auto f = u->find(key);
-    if (f != u->end() && f->is_number_integer())
+    auto f = u.find(key);
+    if (f != u.end() && f->is_number_integer())
       add(key, f->get<int64_t>());
   }
 }

@@ -28,17 +28,6 @@ std::string role_of(const json& m) {
   return i != m.end() && i->is_string() ? i->get<std::string>() : "";
 }
 
-recorded_usage recorded_usage_of(const json& m) {
-  recorded_usage out;
-  auto u = m.find("usage");
-  if (role_of(m) != "assistant" || u == m.end() || !u->is_object())
-    return out;
-  auto mi = m.find("model");
-  out.model = mi != m.end() && mi->is_string() ? mi->get<std::string>() : "?";
-  out.usage = &*u;
-  return out;
-}
-
 bool is_command(const json& m) {
   if (!m.is_object())
     return false;
@@ -196,11 +185,49 @@ shared_model_message replay_of(const std::shared_ptr<const json>& line) {
   return std::make_shared<const model_message>(line, std::move(r));
 }
 
+/// An assistant line's usage object as compact text, taken out of it.
+std::string transcript_take_usage(json& m) {
+  if (!m.is_object() || role_of(m) != "assistant")
+    return {};
+  auto u = m.find("usage");
+  if (u == m.end() || !u->is_object())
+    return {};
+  auto text = u->dump();
+  text.shrink_to_fit();
+  m.erase(u);
+  return text;
+}
+
 } // namespace
 
-transcript_entry::transcript_entry(json message)
-  : message_(std::make_shared<const json>(std::move(message))),
-    replay_(replay_of(message_)) {
+transcript_entry::transcript_entry(json message) {
+  auto usage = transcript_take_usage(message);
+  line_ = std::make_shared<const line>(line{std::move(message), std::move(usage)});
+  // The made message shares the line (and so reads the message in it).
+  replay_ = replay_of(std::shared_ptr<const json>(line_, &line_->message));
+}
+
+json transcript_entry::usage() const {
+  return line_->usage.empty() ? json() : json::parse(line_->usage);
+}
+
+std::string transcript_entry::stored_text() const {
+  if (line_->usage.empty())
+    return line_->message.dump();
+  auto whole = line_->message;
+  whole["usage"] = json::parse(line_->usage);
+  return whole.dump();
+}
+
+recorded_usage recorded_usage_of(const transcript_entry& e) {
+  recorded_usage out;
+  out.usage = e.usage();
+  if (out.usage.is_null())
+    return out;
+  const json& m = e.message();
+  auto mi = m.find("model");
+  out.model = mi != m.end() && mi->is_string() ? mi->get<std::string>() : "?";
+  return out;
 }
 
 std::vector<shared_model_message> replay_history(

@@ -27,14 +27,6 @@ std::vector<nlohmann::json> parse_messages(const std::vector<std::string>& texts
 /// The message's role; "" when it has none or it is not a string.
 std::string role_of(const nlohmann::json& m);
 
-/// The usage an assistant message recorded (its "usage" object) and the
-/// model that answered ("?" when unnamed); null usage when there is none.
-struct recorded_usage {
-  std::string model;
-  const nlohmann::json* usage = nullptr;
-};
-recorded_usage recorded_usage_of(const nlohmann::json& m);
-
 /// Whether the message belongs to a slash-command exchange (`_command`
 /// true; any other value, e.g. "yes", is not a command).
 bool is_command(const nlohmann::json& m);
@@ -58,21 +50,44 @@ nlohmann::json replayable(const nlohmann::json& m);
 /// to invalidate it. Copies share the one message and the one made message;
 /// the made message reads the model's fields in the stored message when they
 /// are the same (model_message), so the transcript holds them once.
+///
+/// An assistant line's "usage" object is kept apart, as its compact text
+/// (a JSON object costs ~600 bytes, its text ~110, and an idle session
+/// never reads it): message() is the line without it, usage() gives it
+/// back and stored_text() writes the line as it was, usage in place.
 class transcript_entry {
 public:
   /// Implicit: a message becomes an entry where it joins a transcript.
   transcript_entry(nlohmann::json message);
 
-  const nlohmann::json& message() const { return *message_; }
+  /// The stored message, without its "usage" object (usage()).
+  const nlohmann::json& message() const { return line_->message; }
   /// Implicit, so the helpers over messages (role_of, is_command...) read
   /// an entry as its message.
-  operator const nlohmann::json&() const { return *message_; }
+  operator const nlohmann::json&() const { return line_->message; }
   const shared_model_message& replay() const { return replay_; }
+  /// The "usage" object as stored (null when the line has none).
+  nlohmann::json usage() const;
+  /// The line's JSON text as stored, usage included: what a rewrite of the
+  /// session file writes for it.
+  std::string stored_text() const;
 
 private:
-  std::shared_ptr<const nlohmann::json> message_;
+  struct line {
+    nlohmann::json message;
+    std::string usage; ///< compact JSON text; "" when none
+  };
+  std::shared_ptr<const line> line_;
   shared_model_message replay_;
 };
+
+/// The usage an assistant message recorded (its "usage" object) and the
+/// model that answered ("?" when unnamed); null usage when there is none.
+struct recorded_usage {
+  std::string model;
+  nlohmann::json usage;
+};
+recorded_usage recorded_usage_of(const transcript_entry& m);
 
 /// A session's transcript as it holds it.
 using transcript_entries = std::vector<transcript_entry>;

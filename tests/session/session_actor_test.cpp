@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,6 +16,7 @@
 
 #include "actors/session/session.hpp"
 #include "actors/store/memory_store.hpp"
+#include "actors/store/session_store.hpp"
 #include "tests/support/scripted_model.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/system_fixture.hpp"
@@ -37,13 +40,23 @@ settings actor_test_presets() {
 
 struct session_rig {
   test::system_fixture fx;
-  test::scratch_dir workspace;
-  store_admin_actor store = fx.sys.spawn(memory_store_impl);
+  test::scratch_dir workspace, sessions;
+  store_admin_actor store;
   scripted_model_actor model = fx.sys.spawn(scripted_model);
   session_goal_view session;
   std::string key = "test:chat";
 
-  session_rig() {
+  /// `on_files`: the file store on a scratch directory (else the memory
+  /// store temporary chats use).
+  explicit session_rig(bool on_files = false) {
+    store = on_files ? caf::actor_cast<store_admin_actor>(
+                         spawn_store(fx.sys, sessions.path, 1, stats_actor{}))
+                     : fx.sys.spawn(memory_store_impl);
+    spawn_session();
+  }
+
+  /// A session for `key`, as the router makes one (again after a restart).
+  void spawn_session() {
     auto cfg = make_session_config(actor_test_presets());
     cfg.workspace = workspace.path;
     cfg.idle = std::chrono::hours(1);
@@ -201,4 +214,66 @@ TEST_CASE("session: /stop ends the running turn and the next one starts "
   CHECK(meta_of(next)["stop_reason"] == "completed");
   CHECK(rig.stored_texts("user")
         == std::vector<std::string>{"hold on, think long", "are you back?"});
+}
+
+namespace {
+
+/// Every line of the one session file under `dir`.
+std::vector<json> session_file_lines(const std::string& dir) {
+  std::vector<json> out;
+  for (auto& f : std::filesystem::recursive_directory_iterator(dir))
+    if (f.path().extension() == ".jsonl") {
+      std::ifstream in{f.path()};
+      for (std::string line; std::getline(in, line);)
+        if (!line.empty())
+          out.push_back(json::parse(line));
+    }
+  return out;
+}
+
+/// The usage objects of the file's answers to "hello".
+std::vector<json> hello_usages(const std::string& dir) {
+  std::vector<json> out;
+  for (auto& l : session_file_lines(dir))
+    if (l.value("role", "") == "assistant"
+        && l.value("content", "") == "echo: hello")
+      out.push_back(l.value("usage", json()));
+  return out;
+}
+
+} // namespace
+
+// A transcript keeps each assistant line's usage apart, as compact text
+// (transcript_entry): the file must still carry it, in place, when the
+// session rewrites the file from its transcript, and /stats must still read
+// it, also in a session made again from the file.
+TEST_CASE("session: an answer's usage survives a rewrite of the session file "
+          "and is read back") {
+  session_rig rig{true};
+  REQUIRE(rig.say("hello").content == "echo: hello");
+  // /model saves the preset: the whole file is written again from the
+  // transcript the session holds.
+  REQUIRE(rig.say("/model fast").content.rfind("Switched this chat", 0) == 0);
+  auto lines = session_file_lines(rig.sessions.path);
+  REQUIRE_FALSE(lines.empty());
+  CHECK(lines[0]["metadata"]["model_preset"] == "Fast"); // it was rewritten
+  auto usages = hello_usages(rig.sessions.path);
+  REQUIRE(usages.size() == 1);
+  CHECK(usages[0]["prompt_tokens"] == 100);
+  CHECK(usages[0]["completion_tokens"] == 5);
+  auto stats = rig.say("/stats").content;
+  CHECK(stats.find("1 turn(s)") != std::string::npos);
+  CHECK(stats.find("100 in / 5 out") != std::string::npos);
+  // A restart: the session is made again from the file.
+  caf::anon_send_exit(rig.session, caf::exit_reason::user_shutdown);
+  rig.spawn_session();
+  auto again = rig.say("/stats").content;
+  CHECK(again.find("1 turn(s)") != std::string::npos);
+  CHECK(again.find("100 in / 5 out") != std::string::npos);
+  // Its own rewrite keeps the usage too.
+  REQUIRE(rig.say("/model default").content.rfind("Switched this chat", 0)
+          == 0);
+  usages = hello_usages(rig.sessions.path);
+  REQUIRE(usages.size() == 1);
+  CHECK(usages[0]["prompt_tokens"] == 100);
 }

@@ -245,3 +245,30 @@ TEST_CASE("a user line's attached CLI apps are named in the replay as the "
   CHECK(replay[4]["content"] == "again\n\n[Runtime Context]...");
   CHECK_FALSE(replay[0].contains("cli_apps"));
 }
+
+TEST_CASE("an assistant line's usage is kept apart and written back in place") {
+  json a = assistant("done");
+  a["model"] = "m1";
+  a["timestamp"] = "2026-12-05T03:41:41.883879";
+  a["usage"] = {{"cached_tokens", 0}, {"completion_tokens", 5},
+                {"prompt_tokens", 10}, {"requests", 1}, {"total_tokens", 15}};
+  nb::transcript_entry e{a};
+  CHECK_FALSE(e.message().contains("usage"));
+  CHECK(e.usage() == a["usage"]);
+  CHECK(e.stored_text() == a.dump()); // the line as it was stored
+  auto [model, u] = nb::recorded_usage_of(e);
+  CHECK(model == "m1");
+  CHECK(u["prompt_tokens"] == 10);
+  // The model is given the same as before, and never the usage.
+  REQUIRE(e.replay());
+  CHECK(e.replay()->form() == nb::replayable(a));
+  CHECK(e.replay()->text().find("usage") == std::string::npos);
+  // Only an assistant's usage object is taken apart; other lines are
+  // written as they were.
+  json odd = user("hi");
+  odd["usage"] = {{"prompt_tokens", 1}};
+  nb::transcript_entry u_line{odd};
+  CHECK(u_line.message() == odd);
+  CHECK(u_line.usage().is_null());
+  CHECK(u_line.stored_text() == odd.dump());
+}
