@@ -21,14 +21,6 @@ constexpr const char* backfill_text
   = "Error: this tool call was interrupted or its result was lost.";
 constexpr const char* truncated_suffix = "\n... (truncated)";
 
-kind kind_of(const std::string& r) {
-  if (r == "system") return kind::system;
-  if (r == "user") return kind::user;
-  if (r == "assistant") return kind::assistant;
-  if (r == "tool") return kind::tool;
-  return kind::other;
-}
-
 std::string_view str_or_empty(const json& obj, const char* key) {
   if (!obj.is_object())
     return {};
@@ -287,14 +279,14 @@ entries govern_entries(const std::vector<input>& messages,
   pass p;
   for (size_t i = 0; i < messages.size(); ++i) {
     const auto& m = *messages[i].message;
-    auto role = m.is_object() ? m.find("role") : m.end();
-    if (role == m.end() || !role->is_string())
+    auto k = messages[i].role ? *messages[i].role : role_of_message(m);
+    if (k == kind::none)
       continue; // providers reject such messages outright
     entry e;
     e.orig = &m;
     e.line = messages[i].line;
     e.index = i;
-    e.k = kind_of(role->get_ref<const std::string&>());
+    e.k = k;
     if (e.k == kind::assistant && (is_placeholder(m) || !clean_calls(e, p)))
       continue;
     if (e.k == kind::tool)

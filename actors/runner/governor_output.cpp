@@ -143,7 +143,7 @@ std::string govern_messages_text(
     std::vector<governor::input> in;
     in.reserve(messages.size());
     for (auto& m : messages)
-      in.push_back({&m->fields(), m->tokens(), m->reads_line()});
+      in.push_back({&m->fields(), m->tokens(), m->reads_line(), m->role()});
     auto es = governor::govern_entries(in, limits);
     return governed_text(es, [&](size_t i) { return &messages[i]->text(); });
   } catch (...) {

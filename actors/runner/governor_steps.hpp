@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -14,7 +15,8 @@
 
 namespace nb::governor {
 
-enum class kind { system, user, assistant, tool, other };
+/// A message's role (none: without one, the message is dropped).
+using kind = message_role;
 
 /// One message: a view of the caller's element until a step changes it
 /// (then a private copy), so untouched messages are never copied.
@@ -57,6 +59,8 @@ struct input {
   const nlohmann::json* message = nullptr;
   int64_t tokens = -1;
   bool line = false;
+  /// The role when the caller read it already (a model_message's).
+  std::optional<kind> role;
 };
 
 /// Steps 1-8 over `messages`.

@@ -39,18 +39,33 @@ bool form_is_line_fields(const json& form, const json& line) {
 
 } // namespace
 
+message_role role_of_message(const json& m) {
+  auto r = m.is_object() ? m.find("role") : m.end();
+  if (r == m.end() || !r->is_string())
+    return message_role::none;
+  const auto& s = r->get_ref<const std::string&>();
+  if (s == "system") return message_role::system;
+  if (s == "user") return message_role::user;
+  if (s == "assistant") return message_role::assistant;
+  if (s == "tool") return message_role::tool;
+  return message_role::other;
+}
+
 model_message::model_message(json message)
   : message_(std::move(message)), text_(compact_text_of(message_)),
-    tokens_(estimate_message_tokens(message_)) {
+    tokens_(estimate_message_tokens(message_)),
+    role_(role_of_message(message_)) {
 }
 
 model_message::model_message(json message, std::string text)
   : message_(std::move(message)), text_(std::move(text)),
-    tokens_(estimate_message_tokens(message_)) {
+    tokens_(estimate_message_tokens(message_)),
+    role_(role_of_message(message_)) {
 }
 
 model_message::model_message(std::shared_ptr<const json> line, json form)
-  : text_(compact_text_of(form)), tokens_(estimate_message_tokens(form)) {
+  : text_(compact_text_of(form)), tokens_(estimate_message_tokens(form)),
+    role_(role_of_message(form)) {
   if (line && form_is_line_fields(form, *line))
     line_ = std::move(line);
   else

@@ -14,6 +14,13 @@
 
 namespace nb {
 
+/// A message's role as the context governor sorts it, read once when the
+/// message is made; none: it has no role string (providers reject it).
+enum class message_role : uint8_t { none, system, user, assistant, tool, other };
+
+/// `m`'s role.
+message_role role_of_message(const nlohmann::json& m);
+
 class model_message {
 public:
   /// Writes the text (invalid UTF-8 replaced, as a request must be valid
@@ -40,12 +47,14 @@ public:
   const std::string& text() const { return text_; }
   /// estimate_message_tokens(form()).
   int64_t tokens() const { return tokens_; }
+  message_role role() const { return role_; }
 
 private:
   nlohmann::json message_; ///< null when the line's fields are read
   std::shared_ptr<const nlohmann::json> line_;
   std::string text_;
   int64_t tokens_ = 0;
+  message_role role_ = message_role::none;
 };
 
 /// Shared, never changed: a session's transcript and every turn's runner

@@ -239,7 +239,7 @@ std::vector<shared_model_message> replay_history(
     if (auto& m = transcript[i].replay())
       kept.push_back(m);
   // The replay starts with a user message.
-  while (!kept.empty() && role_of(kept.back()->fields()) != "user")
+  while (!kept.empty() && kept.back()->role() != message_role::user)
     kept.pop_back();
   return {kept.rbegin(), kept.rend()};
 }
