@@ -192,7 +192,12 @@ std::string transcript_take_usage(json& m) {
   auto u = m.find("usage");
   if (u == m.end() || !u->is_object())
     return {};
-  auto text = u->dump();
+  std::string text;
+  try {
+    text = u->dump();
+  } catch (const json::exception&) {
+    return {}; // text that is not UTF-8: kept in the message as it was
+  }
   text.shrink_to_fit();
   m.erase(u);
   return text;
@@ -208,7 +213,13 @@ transcript_entry::transcript_entry(json message) {
 }
 
 json transcript_entry::usage() const {
-  return line_->usage.empty() ? json() : json::parse(line_->usage);
+  if (!line_->usage.empty())
+    return json::parse(line_->usage);
+  // One that could not be written as text stayed in the message.
+  const json& m = line_->message;
+  auto u = m.find("usage");
+  return role_of(m) == "assistant" && u != m.end() && u->is_object() ? *u
+                                                                      : json();
 }
 
 std::string transcript_entry::stored_text() const {

@@ -60,7 +60,7 @@ public:
   /// Implicit: a message becomes an entry where it joins a transcript.
   transcript_entry(nlohmann::json message);
 
-  /// The stored message, without its "usage" object (usage()).
+  /// The stored message, without an assistant's "usage" object (usage()).
   const nlohmann::json& message() const { return line_->message; }
   /// Implicit, so the helpers over messages (role_of, is_command...) read
   /// an entry as its message.

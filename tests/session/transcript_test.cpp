@@ -271,4 +271,11 @@ TEST_CASE("an assistant line's usage is kept apart and written back in place") {
   CHECK(u_line.message() == odd);
   CHECK(u_line.usage().is_null());
   CHECK(u_line.stored_text() == odd.dump());
+  // A usage object whose text cannot be written (not UTF-8) stays where it
+  // was rather than failing the load, and is still read.
+  json bad = assistant("x");
+  bad["usage"] = {{"note", std::string{"a\xff"}}, {"prompt_tokens", 3}};
+  nb::transcript_entry b_line{bad};
+  CHECK(b_line.message() == bad);
+  CHECK(b_line.usage() == bad["usage"]);
 }
