@@ -14,7 +14,10 @@
 // handler first cancels the clock entry (from 0.18 on, CAF keeps the timer
 // as a disposable beside the request itself). A
 // blocking `scoped_actor` needs none of this: it ends with its scope, and an
-// actor's end drops its clock entries.
+// actor's end drops its clock entries. An actor with a `request_deadlines
+// deadlines` member in its state keeps the timeouts of its `then`s itself,
+// without a clock entry per request (request_deadlines.hpp: the turn path's
+// actors, where the clock thread's wake-ups cost a context switch each).
 #pragma once
 
 #include <type_traits>
@@ -25,26 +28,33 @@
 #include <caf/error.hpp>
 #include <caf/message_id.hpp>
 
+#include "actors/common/request_deadlines.hpp"
+
 namespace nb {
 
 namespace detail {
 
 /// `handler` with its exact signature (CAF reads it to type the answer),
-/// cancelling the request's timeout before it runs.
-template <class Self, class F, class... Ts>
-auto cancelling_timeout(Self* self, caf::message_id id, F f,
-                        caf::detail::type_list<Ts...>) {
-  return [self, id, f = std::move(f)](Ts... xs) mutable {
-    self->clock().cancel_request_timeout(self, id);
+/// calling `cancel` (which drops the request's timeout) before it runs.
+template <class Cancel, class F, class... Ts>
+auto cancelling_timeout(Cancel cancel, F f, caf::detail::type_list<Ts...>) {
+  return [cancel, f = std::move(f)](Ts... xs) mutable {
+    cancel();
     f(std::forward<Ts>(xs)...);
   };
 }
 
-template <class Self, class F>
-auto cancelling_timeout(Self* self, caf::message_id id, F f) {
+template <class Cancel, class F>
+auto cancelling_timeout(Cancel cancel, F f) {
   using args = typename caf::detail::get_callable_trait<F>::arg_types;
-  return cancelling_timeout(self, id, std::move(f), args{});
+  return cancelling_timeout(cancel, std::move(f), args{});
 }
+
+/// Whether `Self`'s state keeps its own request deadlines.
+template <class Self>
+constexpr bool keeps_deadlines = requires(Self* self) {
+  self->state.deadlines;
+};
 
 } // namespace detail
 
@@ -52,14 +62,23 @@ auto cancelling_timeout(Self* self, caf::message_id id, F f) {
 template <class Self, class Handle>
 class timed_response {
 public:
-  timed_response(Self* self, Handle handle)
-    : self_(self), handle_(std::move(handle)) {
+  timed_response(Self* self, Handle handle, caf::duration timeout)
+    : self_(self), handle_(std::move(handle)), timeout_(timeout) {
     // nop
   }
 
   template <class F, class OnError>
   void then(F f, OnError on_error) {
-    handle_.then(cancelling(std::move(f)), cancelling(std::move(on_error)));
+    if constexpr (detail::keeps_deadlines<Self>) {
+      detail::keep_deadline(self_, handle_.id(), timeout_);
+      auto cancel = [self = self_, id = handle_.id()] {
+        self->state.deadlines.remove(id);
+      };
+      handle_.then(detail::cancelling_timeout(cancel, std::move(f)),
+                   detail::cancelling_timeout(cancel, std::move(on_error)));
+    } else {
+      handle_.then(cancelling(std::move(f)), cancelling(std::move(on_error)));
+    }
   }
 
   /// Without an error handler, an error goes to the actor's error handler.
@@ -70,6 +89,8 @@ public:
 
   template <class F, class OnError>
   void await(F f, OnError on_error) {
+    if constexpr (detail::keeps_deadlines<Self>)
+      self_->request_response_timeout(timeout_, handle_.id());
     handle_.await(cancelling(std::move(f)), cancelling(std::move(on_error)));
   }
 
@@ -79,9 +100,13 @@ public:
   }
 
 private:
+  /// Cancels the request's clock entry first.
   template <class F>
   auto cancelling(F f) {
-    return detail::cancelling_timeout(self_, handle_.id(), std::move(f));
+    auto cancel = [self = self_, id = handle_.id()] {
+      self->clock().cancel_request_timeout(self, id);
+    };
+    return detail::cancelling_timeout(cancel, std::move(f));
   }
 
   auto default_error_handler() {
@@ -90,6 +115,7 @@ private:
 
   Self* self_;
   Handle handle_;
+  caf::duration timeout_;
 };
 
 /// `self->request(dest, timeout, xs...)` whose timeout is cancelled when the
@@ -97,8 +123,13 @@ private:
 template <class Self, class Dest, class Timeout, class... Ts>
 auto timed_request(Self* self, const Dest& dest, Timeout timeout,
                    Ts&&... xs) {
-  auto handle = self->request(dest, timeout, std::forward<Ts>(xs)...);
-  return timed_response<Self, decltype(handle)>{self, std::move(handle)};
+  caf::duration d{timeout};
+  // An actor that keeps its deadlines arms them in then / await.
+  auto handle = self->request(dest,
+                              detail::keeps_deadlines<Self> ? caf::duration{}
+                                                            : d,
+                              std::forward<Ts>(xs)...);
+  return timed_response<Self, decltype(handle)>{self, std::move(handle), d};
 }
 
 } // namespace nb

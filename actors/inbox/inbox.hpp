@@ -24,6 +24,7 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/common/request_deadlines.hpp"
 #include "actors/inbox/inbox_worker.hpp"
 #include "actors/inbox/seen_keys.hpp"
 #include "messages/interfaces.hpp"
@@ -77,6 +78,8 @@ struct inbox_state {
   bool retire_armed = false; ///< a retire_atom is on its way
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;
+  /// The timeouts of its pending requests (timed_request).
+  request_deadlines deadlines;
   bool broken = false; ///< the journal could not be opened: pass-through
 
   std::string epoch;

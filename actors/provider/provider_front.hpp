@@ -14,6 +14,7 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/common/request_deadlines.hpp"
 #include "actors/provider/fallback.hpp"
 #include "actors/provider/provider_worker.hpp"
 #include "actors/provider/responses_route.hpp"
@@ -77,6 +78,8 @@ struct provider_state {
   /// instance (until new settings come).
   std::vector<std::string> compaction_off;
   actor_meter meter;
+  /// The timeouts of its pending requests (timed_request).
+  request_deadlines deadlines;
   /// agents.defaults as the gateway started: sessions keep asking for that
   /// model; once new settings came (provider_config) such a request means
   /// "the default model" and gets today's.

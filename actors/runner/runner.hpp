@@ -18,6 +18,7 @@
 #include <caf/typed_response_promise.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/common/request_deadlines.hpp"
 #include "actors/runner/conversation_keeper.hpp"
 #include "actors/runner/model_message.hpp"
 #include "actors/runner/tool_batches.hpp"
@@ -41,6 +42,8 @@ struct runner_state {
   std::chrono::seconds tool_timeout{900};
   int64_t context_window_tokens = 65536; ///< for the context governor
   offload_settings offload; ///< where oversized tool results go
+  /// The timeouts of its pending requests (timed_request).
+  request_deadlines deadlines;
 
   run_turn request;
   caf::typed_response_promise<turn_outcome> promise;

@@ -20,6 +20,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/common/meter.hpp"
+#include "actors/common/request_deadlines.hpp"
 #include "actors/runner/run_end.hpp"
 #include "actors/session/archive.hpp"
 #include "actors/session/commands.hpp"
@@ -93,6 +94,8 @@ struct session_state {
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;
   system_prompt_cache prompt; ///< without a workspace actor
+  /// The timeouts of its pending requests (timed_request).
+  request_deadlines deadlines;
 
   bool loaded = false;                ///< transcript read from disk
   /// The file has a provider_state line: each turn reads it at BUILD.

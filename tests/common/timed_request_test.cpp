@@ -7,7 +7,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include <caf/all.hpp>
 
@@ -205,4 +208,98 @@ TEST_CASE_FIXTURE(test::system_fixture,
   CHECK(eventually([&] { return strong_refs(asker2) == 1; }));
   for (auto& a : {asker, asker2, peer})
     caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+}
+
+namespace {
+
+/// An actor that keeps its requests' deadlines itself (request_deadlines).
+struct keeper_state {
+  request_deadlines deadlines;
+  std::atomic<int>* released = nullptr;
+  ~keeper_state() {
+    if (released)
+      ++*released;
+  }
+  static inline const char* name = "keeper";
+};
+
+using keeper_pointer = caf::stateful_actor<keeper_state>*;
+
+/// run: asks `peer` n times (an hour each) and answers once all answered.
+/// "timeouts": asks `peer` with 300 ms, then 100 ms, and answers with the
+/// order in which their timeouts came.
+caf::behavior keeper(keeper_pointer self, caf::actor peer,
+                     std::atomic<int>* released) {
+  self->state.released = released;
+  return {
+    [self, peer](run_atom, int32_t n) {
+      auto rp = self->make_response_promise<int32_t>();
+      auto left = std::make_shared<int32_t>(n);
+      for (int32_t i = 0; i < n; ++i)
+        timed_request(self, peer, hour, i)
+          .then(
+            [rp, left](int32_t) mutable {
+              if (--*left == 0)
+                rp.deliver(int32_t{0});
+            },
+            [rp](caf::error& e) mutable { rp.deliver(std::move(e)); });
+      return rp;
+    },
+    [self, peer](std::string& what) {
+      auto rp = self->make_response_promise<std::string>();
+      auto order = std::make_shared<std::string>(what);
+      auto left = std::make_shared<int>(2);
+      for (auto [name, after] : {std::pair{"long", 300ms},
+                                 std::pair{"short", 100ms}})
+        timed_request(self, peer, after, int32_t{1})
+          .then([rp](int32_t) mutable { rp.deliver(std::string{"answer"}); },
+                [rp, order, left,
+                 name = std::string{name}](caf::error& e) mutable {
+                  *order += e == caf::sec::request_timeout ? " " + name
+                                                           : " other";
+                  if (--*left == 0)
+                    rp.deliver(*order);
+                });
+      return rp;
+    },
+  };
+}
+
+} // namespace
+
+TEST_CASE_FIXTURE(test::system_fixture,
+                  "an actor keeping its deadlines arms one clock entry, not "
+                  "one per request") {
+  auto peer = sys.spawn(echo);
+  std::atomic<int> released{0};
+  auto k = sys.spawn(keeper, peer, &released);
+  constexpr size_t ours = 1; // the handle this test holds
+  caf::scoped_actor self{sys};
+  bool ok = false;
+  self->request(k, patience, run_atom::value, int32_t{2000})
+    .receive([&](int32_t) { ok = true; }, [](caf::error&) {});
+  REQUIRE(ok);
+  // 2000 answered requests; the clock holds the one armed sweep.
+  CHECK(eventually([&] { return strong_refs(k) == ours + 1; }));
+  // Ending it drops the sweep with its state.
+  caf::anon_send_exit(k, caf::exit_reason::user_shutdown);
+  CHECK(eventually([&] { return released == 1; }));
+  caf::anon_send_exit(peer, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE_FIXTURE(test::system_fixture,
+                  "kept deadlines end in request_timeout, the earliest first") {
+  // The second request's deadline is earlier than the sweep armed for the
+  // first: a sweep is armed for it too.
+  auto peer = sys.spawn(silent);
+  std::atomic<int> released{0};
+  auto k = sys.spawn(keeper, peer, &released);
+  caf::scoped_actor self{sys};
+  std::string outcome;
+  self->request(k, patience, std::string{"timeouts:"})
+    .receive([&](std::string& s) { outcome = s; },
+             [&](caf::error& e) { outcome = caf::to_string(e); });
+  CHECK(outcome == "timeouts: short long");
+  caf::anon_send_exit(k, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(peer, caf::exit_reason::user_shutdown);
 }
