@@ -122,6 +122,24 @@ void keep_deadline(Self* self, caf::message_id id, const caf::duration& d) {
   arm_deadline_sweep(self, due);
 }
 
+/// CAF's own clock entry for an awaited request `response` (an awaiting
+/// actor takes no other message, the sweep included), under the answer's
+/// id as `request(dest, timeout, ...)` arms it, so the answer cancels it.
+/// (Not request_response_timeout: it takes the request's id, and from an
+/// answer's id it makes an ordinary message's, whose error no answer
+/// cancels and which reaches the actor's error handler the timeout later:
+/// the inbox's start-up await ended the inbox that way, a minute into a
+/// gateway's run.)
+template <class Self>
+void arm_await_timeout(Self* self, caf::message_id response,
+                       const caf::duration& d) {
+  if (!d.valid())
+    return; // infinite
+  auto due = self->clock().now();
+  due += d;
+  self->clock().set_request_timeout(due, self, response);
+}
+
 } // namespace detail
 
 } // namespace nb

@@ -90,7 +90,7 @@ public:
   template <class F, class OnError>
   void await(F f, OnError on_error) {
     if constexpr (detail::keeps_deadlines<Self>)
-      self_->request_response_timeout(timeout_, handle_.id());
+      detail::arm_await_timeout(self_, handle_.id(), timeout_);
     handle_.await(cancelling(std::move(f)), cancelling(std::move(on_error)));
   }
 

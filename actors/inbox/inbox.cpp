@@ -4,6 +4,7 @@
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/iso_time.hpp"
+#include "actors/common/stray_errors.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/inbox/journal_file.hpp"
@@ -193,6 +194,7 @@ inbox_full::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
   st.stats = std::move(stats);
   st.log = log::get("inbox");
   st.meter.start(self, "inbox", st.stats);
+  drop_stray_errors(self, "inbox", "inbox");
   st.file = std::make_shared<inbox::journal_file>();
   // Nothing new is taken before the journal's unsettled messages are on
   // their way (await holds the mailbox).

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/stray_errors.hpp"
 #include "actors/provider/fallback_call.hpp"
 #include "actors/provider/provider_front.hpp"
 #include "config/load.hpp"
@@ -73,6 +74,7 @@ provider_impl(provider_pointer self, settings cfg, client_options opts,
   st.breaker = circuit_breaker{st.opts.breaker_threshold,
                                st.opts.breaker_cooldown};
   st.meter.start(self, "provider", stats);
+  drop_stray_errors(self, "provider", "provider");
   st.boot_model = st.cfg.agent.model;
   st.boot_provider = st.cfg.agent.provider;
   // However the front ends, its workers end too: running calls are

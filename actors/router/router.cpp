@@ -8,6 +8,7 @@
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/stray_errors.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/router/memory_trim.hpp"
 #include "actors/router/router_admin.hpp"
@@ -158,6 +159,7 @@ auto router_handlers(Self self, session_config cfg, session_services svc,
       }
     }
   });
+  drop_stray_errors(self, "router", "router");
   self->set_exit_handler([=](caf::exit_msg& em) {
     for (auto& [key, e] : self->state.sessions)
       if (e.session.address() == em.source) {

@@ -5,6 +5,7 @@
 
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/stray_errors.hpp"
 #include "config/settings.hpp"
 
 namespace nb {
@@ -230,6 +231,7 @@ session_impl(session_pointer self, std::string key, session_config cfg,
   st.model = st.runtime.model;
   st.meter.start(self, "session", st.svc.stats);
   st.last_active = self->clock().now();
+  drop_stray_errors(self, "session", st.key);
   // Told to stop (the router retires it, the gateway shuts down): a running
   // turn's runner stops with it rather than outliving it, waiting out its
   // model and tool timeouts on a provider that is stopping too.

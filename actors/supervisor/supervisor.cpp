@@ -286,9 +286,15 @@ supervisor_admin_actor::behavior_type supervisor_impl(supervisor_pointer self,
   self->set_exit_handler([=](caf::exit_msg& em) {
     auto& s = self->state;
     auto lg = log::get("supervisor");
+    // Which one: the inbox's end read "the router died" once, and the
+    // search for the cause started at the wrong actor.
+    const char* died = s.router && s.router.address() == em.source ? "router"
+                       : s.inbox && s.inbox.address() == em.source
+                         ? "inbox"
+                         : "entry";
     if (drop_if(s.router, em.source) || drop_if(s.entry, em.source)
         || drop_if(s.inbox, em.source)) {
-      lg->critical("the router died ({}); stopping",
+      lg->critical("the {} died ({}); stopping", died,
                    self->system().render(em.reason));
       self->quit(em.reason);
       return;

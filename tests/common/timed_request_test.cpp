@@ -303,3 +303,42 @@ TEST_CASE_FIXTURE(test::system_fixture,
   caf::anon_send_exit(k, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(peer, caf::exit_reason::user_shutdown);
 }
+
+namespace {
+
+/// Awaits one answer from `peer` as it starts (the inbox awaits its journal
+/// so), then answers pings.
+caf::behavior awaiting_keeper(keeper_pointer self, caf::actor peer,
+                              std::atomic<bool>* answered) {
+  timed_request(self, peer, 200ms, int32_t{5})
+    .await([answered](int32_t) { *answered = true; }, [](caf::error&) {});
+  return {[](int32_t x) { return x; }};
+}
+
+} // namespace
+
+TEST_CASE_FIXTURE(test::system_fixture,
+                  "an answered await of an actor keeping its deadlines "
+                  "leaves no timeout that ends the actor later") {
+  // The cause of the gateway's "the router died (request_timeout)": the
+  // inbox's start-up await armed its timeout under an ordinary message's id,
+  // which no answer cancels; the write_timeout later the error came as a
+  // message of its own and CAF's default error handler ended the inbox.
+  auto peer = sys.spawn(echo);
+  std::atomic<bool> answered{false};
+  auto k = sys.spawn(awaiting_keeper, peer, &answered);
+  caf::scoped_actor self{sys};
+  self->monitor(k);
+  REQUIRE(eventually([&] { return answered.load(); }));
+  // Well past the await's 200 ms: the actor must still be there.
+  caf::error died;
+  self->receive([&](caf::down_msg& dm) { died = dm.reason; },
+                caf::after(1s) >> [] {});
+  CHECK_MESSAGE(!died, sys.render(died));
+  int32_t pong = 0;
+  self->request(k, patience, int32_t{9})
+    .receive([&](int32_t x) { pong = x; }, [](caf::error&) {});
+  CHECK(pong == 9);
+  caf::anon_send_exit(k, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(peer, caf::exit_reason::user_shutdown);
+}

@@ -345,3 +345,29 @@ TEST_CASE("an idle inbox holds no file thread, and the next message is "
     CHECK(img.live[img.live.size() - 5 + i].msg.content
           == "m" + std::to_string(i));
 }
+
+TEST_CASE("the inbox outlives its write timeout and a stray timeout error") {
+  // The start-up read of the journal is awaited with write_timeout; its
+  // timeout once stayed armed under an ordinary message's id and ended the
+  // inbox that long after the start (the gateway stopped: "the router died
+  // (request_timeout)").
+  inbox_probe p;
+  auto cfg = p.config();
+  cfg.write_timeout = std::chrono::seconds(1);
+  p.inbox = spawn_inbox(p.sys, cfg, caf::actor_cast<router_actor>(p.self),
+                        stats_actor{});
+  p.self->monitor(p.inbox);
+  REQUIRE(p.put(text_msg("42", "first", "1")));
+  REQUIRE(p.next());
+  caf::error died;
+  p.self->receive([&](caf::down_msg& dm) { died = dm.reason; },
+                  caf::after(std::chrono::seconds(2)) >> [] {});
+  CHECK_MESSAGE(!died, p.sys.render(died));
+  // An error sent to it as a message of its own is dropped too.
+  p.self->send(caf::actor_cast<caf::actor>(p.inbox),
+               caf::make_error(caf::sec::request_timeout));
+  REQUIRE(p.put(text_msg("42", "second", "2")));
+  auto m = p.next();
+  REQUIRE(m);
+  CHECK(m->content == "second");
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -42,7 +43,9 @@ struct router_tree {
   /// `idle_tick` > 0: a session offers to quit after that long without a
   /// message (the real minimum through config is a second; the session's
   /// own config takes any duration). 0: sessions stay for an hour.
-  explicit router_tree(std::chrono::milliseconds idle_tick) {
+  /// `adjust` changes the sessions' config last (e.g. a short model timeout).
+  explicit router_tree(std::chrono::milliseconds idle_tick,
+                       std::function<void(session_config&)> adjust = {}) {
     cfg = settings_for(home, llm);
     stats = spawn_stats(fx.sys);
     store = spawn_store(fx.sys, *resolve_sessions_dir(cfg), 2, stats);
@@ -58,6 +61,8 @@ struct router_tree {
     } else {
       scfg.idle = std::chrono::hours(1);
     }
+    if (adjust)
+      adjust(scfg);
     session_services svc;
     svc.store = store;
     svc.provider = provider;
