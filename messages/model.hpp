@@ -46,12 +46,16 @@ struct model_delta {
   std::string request_id;
   std::string content;
   bool reasoning = false; ///< true: reasoning text, never shown as the answer
+  /// Not empty: a tool the provider runs itself (OpenAI's hosted web
+  /// search) began, under this name; `content` holds its arguments as a
+  /// JSON object. A progress hint for the user, never the answer.
+  std::string hosted_tool{};
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, model_delta& x) {
   return f(caf::meta::type_name("model_delta"), x.request_id, x.content,
-           x.reasoning);
+           x.reasoning, x.hosted_tool);
 }
 
 /// Notice that the provider is waiting before a retry.

@@ -89,6 +89,11 @@ attempt model_client::impl::run(const std::string& body, bool stream,
   auto& acc = *decoder;
   quirk_filter quirks;
   auto deliver = [&](stream_piece& p) {
+    if (!p.hosted_tool.empty()) {
+      if (!mute && cb.on_hosted_tool)
+        cb.on_hosted_tool(std::move(p.hosted_tool), std::move(p.text));
+      return;
+    }
     if (!mute && cb.on_delta && !p.text.empty()) {
       // Reasoning is never shown as the answer: only text counts as seen.
       a.emitted = a.emitted || !p.reasoning;
@@ -116,7 +121,7 @@ attempt model_client::impl::run(const std::string& body, bool stream,
       // Only events count as progress: ": ping" comments never get here.
       dog->extend(std::min(clock_type::now() + window, call_deadline));
       for (auto& d : acc.apply(event)) {
-        if (d.reasoning)
+        if (d.reasoning || !d.hosted_tool.empty())
           deliver(d);
         else
           for (auto& p : quirks.feed(d.text))

@@ -53,12 +53,16 @@ struct client_options {
 /// The options that settings.timeouts imply (defaults for the rest).
 client_options client_options_from(const settings& cfg);
 
-/// What the caller hears while a call runs (both may be empty).
+/// What the caller hears while a call runs (any may be empty).
 struct callbacks {
   /// A piece of streamed text; `reasoning` marks thinking text.
   std::function<void(std::string text, bool reasoning)> on_delta;
   /// "Model request failed, retry in 2s (attempt 1)." before each wait.
   std::function<void(std::string)> on_retry_wait;
+  /// A tool the provider runs itself began (its name, its arguments as a
+  /// JSON object): OpenAI's hosted web search.
+  std::function<void(std::string name, std::string arguments_json)>
+    on_hosted_tool{};
 };
 
 /// How a call ended, beyond the reply (for failover decisions).

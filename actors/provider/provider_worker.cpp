@@ -41,6 +41,11 @@ worker_impl(provider_worker_actor::stateful_pointer<worker_state> self,
         cb.on_delta = [self, sink, id](std::string text, bool reasoning) {
           self->send(sink, model_delta{id, std::move(text), reasoning});
         };
+        cb.on_hosted_tool = [self, sink, id](std::string name,
+                                             std::string arguments) {
+          self->send(sink, model_delta{id, std::move(arguments), false,
+                                       std::move(name)});
+        };
         cb.on_retry_wait = [self, sink, id](std::string text) {
           self->send(sink, model_retry_notice{id, std::move(text)});
         };

@@ -174,6 +174,10 @@ std::vector<stream_piece> responses_stream::apply(std::string_view data) {
     reasoning_streamed_ = reasoning_streamed_ || !text.empty();
     out.push_back({std::move(text), true});
   } else if (type == "response.output_item.added") {
+    if (auto search = hosted_search_started(ev)) {
+      out.push_back(std::move(*search));
+      return out;
+    }
     if (string_field(item, "type") != "function_call")
       return out;
     auto call_id = string_field(item, "call_id");

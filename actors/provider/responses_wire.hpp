@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,12 +68,21 @@ token_usage read_responses_usage(const nlohmann::json& usage);
 /// does the same.
 std::string parse_responses_body(std::string_view body, model_reply& out);
 
+/// The progress piece for a web_search_call item OpenAI's hosted search
+/// opened (a response.output_item.added event), as the original maps it:
+/// tool "web_search", arguments {"query": ...} from action.queries (four at
+/// most, joined by " · ") or action.query / pattern / url, {} while the
+/// item names none (its query usually comes with its end). Nullopt for any
+/// other event, or an item without an id (responses_hosted.cpp).
+std::optional<stream_piece> hosted_search_started(const nlohmann::json& ev);
+
 /// Rebuilds one streamed Response from its events: output_text deltas are
 /// visible pieces, reasoning summary / reasoning text deltas reasoning
 /// pieces; function calls are opened by output_item.added, filled by
 /// function_call_arguments.delta / .done and closed by output_item.done;
 /// response.completed / .incomplete end it with status and usage;
-/// response.failed and error events make the stream unusable.
+/// response.failed and error events make the stream unusable; a hosted
+/// web search's start is a progress piece (hosted_search_started).
 class responses_stream : public stream_decoder {
 public:
   std::vector<stream_piece> apply(std::string_view data) override;

@@ -19,6 +19,9 @@ namespace nb {
 struct stream_piece {
   std::string text;
   bool reasoning = false; ///< thinking text, never shown as the answer
+  /// Not empty: a provider-hosted tool began (model_delta::hosted_tool);
+  /// `text` holds its arguments as a JSON object.
+  std::string hosted_tool{};
 };
 
 /// Rebuilds one streamed answer from the payloads of its SSE events.

@@ -91,4 +91,11 @@ std::string hint_for(const tool_call& c) {
   return c.name + "(" + args + ")";
 }
 
+std::string hosted_hint_for(const std::string& name,
+                            const std::string& arguments_json) {
+  if (arguments_json.empty() || arguments_json == "{}")
+    return name;
+  return hint_for({"", name, arguments_json});
+}
+
 } // namespace nb

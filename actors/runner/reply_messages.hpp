@@ -39,4 +39,10 @@ std::vector<tool_call> usable_calls(const model_reply& reply, int iteration);
 /// "name(args...)" for the user's progress line.
 std::string hint_for(const tool_call& c);
 
+/// The progress line for a tool the provider runs itself: as hint_for, or
+/// the name alone while it has no arguments yet (the original's line for
+/// a hosted search that has not said its query).
+std::string hosted_hint_for(const std::string& name,
+                            const std::string& arguments_json);
+
 } // namespace nb

@@ -9,6 +9,7 @@
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/common/tool_definition.hpp"
+#include "actors/common/utf8.hpp"
 #include "actors/runner/context_governor.hpp"
 #include "actors/runner/goal_tools.hpp"
 #include "actors/runner/reply_messages.hpp"
@@ -351,6 +352,16 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
     },
     [=](model_delta& d) {
       auto t = self->state.meter.measure();
+      if (!d.hosted_tool.empty()) {
+        // A search the provider runs itself: a progress line as for our
+        // own tool calls (a tool hint: channels.sendToolHints applies).
+        log::get("runner")->info("[{}] provider-hosted tool call: {}({})",
+                                 self->state.request.session_key,
+                                 d.hosted_tool, utf8_head(d.content, 200));
+        tell_user(self, outbound_kind::progress,
+                  hosted_hint_for(d.hosted_tool, d.content));
+        return;
+      }
       if (d.reasoning || d.content.empty())
         return;
       self->state.streaming_segment = true;

@@ -88,7 +88,9 @@ template <> std::vector<inbound_msg> sample(caf::actor_system& sys) {
   return {sample<inbound_msg>(sys)};
 }
 template <> session_idle sample(caf::actor_system&) { return {"api:x", 12}; }
-template <> model_delta sample(caf::actor_system&) { return {"r1", "tok", true}; }
+template <> model_delta sample(caf::actor_system&) {
+  return {"r1", R"({"query":"q"})", true, "web_search"};
+}
 template <> model_retry_notice sample(caf::actor_system&) { return {"r1", "retry in 2s"}; }
 template <> model_delta_sink sample(caf::actor_system& sys) {
   return remember(sys.spawn([]() -> model_delta_sink::behavior_type {

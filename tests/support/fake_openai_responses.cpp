@@ -44,6 +44,8 @@ json opened(json item) {
     item["arguments"] = "";
   else if (type == "reasoning")
     item["summary"] = json::array();
+  else if (type == "web_search_call") // the query comes with its end
+    item["action"] = {{"type", "search"}};
   return item;
 }
 
@@ -55,6 +57,17 @@ json usage(int in, int out, int cached) {
           {"output_tokens", out},
           {"output_tokens_details", {{"reasoning_tokens", 0}}},
           {"total_tokens", in + out}};
+}
+
+json web_search_call_item(std::string id, std::vector<std::string> queries,
+                          json sources) {
+  return {{"id", std::move(id)},
+          {"type", "web_search_call"},
+          {"status", "completed"},
+          {"action",
+           {{"type", "search"},
+            {"queries", std::move(queries)},
+            {"sources", std::move(sources)}}}};
 }
 
 json message_item(std::string id, std::string text) {

@@ -29,6 +29,11 @@ nlohmann::json message_item(std::string id, std::string text);
 nlohmann::json function_call_item(std::string id, std::string call_id,
                                   std::string name, std::string arguments);
 nlohmann::json reasoning_item(std::string id, std::string summary);
+/// A hosted web search that ran `queries` and found `sources` (each
+/// {"url", "title"}); stream() opens it without them, as the API does.
+nlohmann::json web_search_call_item(std::string id,
+                                    std::vector<std::string> queries,
+                                    nlohmann::json sources = nlohmann::json::array());
 
 /// A whole (non-streamed) Response object holding `output`.
 fake_response response(nlohmann::json output,
