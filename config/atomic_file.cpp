@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "actors/common/file_text.hpp"
+
 namespace nb {
 
 namespace {
@@ -64,23 +66,10 @@ std::string write_temp(const std::string& path, std::string_view content,
 
 /// Whether `path` holds exactly `expected` (a missing file holds "").
 bool file_holds(const std::string& path, std::string_view expected) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return errno == ENOENT && expected.empty();
-  std::string text;
-  char buf[16384];
-  for (;;) {
-    auto n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    text.append(buf, static_cast<size_t>(n));
-    if (text.size() > expected.size())
-      break;
-  }
-  ::close(fd);
-  return text == expected;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return !ec && expected.empty();
+  return read_file_text(path) == expected;
 }
 
 /// Both replacements; `expected` null: unconditional.
