@@ -53,9 +53,11 @@ struct router_tree {
     tools = spawn_tools(fx.sys, cfg, stats);
     auto scfg = make_session_config(cfg);
     if (idle_tick.count() > 0) {
-      // Quit when idle at all, checked every `idle_tick` (the check runs
-      // at the idle-compaction tick; no compaction is due within the hour).
-      scfg.idle = std::chrono::seconds(0);
+      // Quit at the first tick without a message: the session wakes every
+      // min(idle, idle-compaction check), at least 10 ms, and offers once
+      // idle that long (whole seconds: under a second, at every 10 ms
+      // tick); no compaction is due within the hour.
+      scfg.idle = std::chrono::duration_cast<std::chrono::seconds>(idle_tick);
       scfg.idle_compact_after = std::chrono::hours(1);
       scfg.idle_compact_check = idle_tick;
     } else {
