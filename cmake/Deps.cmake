@@ -12,7 +12,8 @@ pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib>=0.11)
 add_library(httplib::httplib ALIAS PkgConfig::HTTPLIB)
 
 # Line editing and history for `nanobot agent` (libedit-dev): BSD-licensed,
-# unlike GNU readline (GPL), so linking it keeps our licence choice open.
+# unlike GNU readline (GPL), so using it keeps our licence choice open. Only
+# its headers: the library is opened when first used (actors/cli).
 pkg_check_modules(LIBEDIT REQUIRED IMPORTED_TARGET libedit)
 
 # Debian's libcaf-dev 0.17.6 ships neither a CMake package nor a .pc file.

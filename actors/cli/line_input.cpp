@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include "actors/cli/edit_library.hpp"
 #include "actors/cli/history_file.hpp"
 
 namespace nb {
@@ -92,7 +93,8 @@ int input_getc(EditLine*, wchar_t* out) {
 /// The prompt libedit shows: the client data is the prompt string.
 char* input_prompt(EditLine* el) {
   void* data = nullptr;
-  ::el_get(el, EL_CLIENTDATA, &data);
+  std::string unused; // loaded already: the editor calling us exists
+  load_edit(unused)->el_get(el, EL_CLIENTDATA, &data);
   return static_cast<std::string*>(data)->data();
 }
 
@@ -130,6 +132,7 @@ struct line_input::impl {
   std::unique_ptr<history_file> file;
   std::string history_error;
   bool history_error_told = false;
+  const edit_library* lib = nullptr; ///< set while `edit`
   EditLine* el = nullptr;
   History* hist = nullptr;
 
@@ -138,7 +141,7 @@ struct line_input::impl {
       return;
     if (hist) {
       HistEvent ev;
-      ::history(hist, &ev, H_ENTER, line.c_str());
+      lib->history(hist, &ev, H_ENTER, line.c_str());
     }
     if (file && history_error.empty())
       history_error = file->append(line);
@@ -159,13 +162,13 @@ struct line_input::impl {
       return {outcome::message, line};
     }
     int count = 0;
-    const char* s = ::el_gets(el, &count);
+    const char* s = lib->el_gets(el, &count);
     if (s == nullptr || count <= 0) {
       if (!take_interrupt())
         return {outcome::end, {}};
-      const LineInfo* li = ::el_line(el);
+      const LineInfo* li = lib->el_line(el);
       std::string typed = li ? std::string(li->buffer, li->lastchar) : "";
-      ::el_reset(el);
+      lib->el_reset(el);
       return {outcome::interrupted, typed};
     }
     std::string line(s, static_cast<size_t>(count));
@@ -184,32 +187,40 @@ line_input::line_input(bool edit, bool styled, std::string history_path)
     impl_->file = std::make_unique<history_file>(std::move(history_path));
   if (!edit)
     return;
+  std::string missing;
+  impl_->lib = load_edit(missing);
+  if (impl_->lib == nullptr) { // still a chat, without arrows and history
+    std::cerr << missing << "; reading lines without editing\n";
+    impl_->edit = false;
+    return;
+  }
+  auto& lib = *impl_->lib;
   // libedit converts what it reads and shows through the C library's
   // multibyte functions: without a UTF-8 LC_CTYPE, non-ASCII text is lost.
   if (!std::setlocale(LC_CTYPE, "")
       || std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
     std::setlocale(LC_CTYPE, "C.UTF-8");
-  impl_->hist = ::history_init();
+  impl_->hist = lib.history_init();
   HistEvent ev;
-  ::history(impl_->hist, &ev, H_SETSIZE, 1000);
+  lib.history(impl_->hist, &ev, H_SETSIZE, 1000);
   if (impl_->file)
     for (const auto& e : impl_->file->load())
-      ::history(impl_->hist, &ev, H_ENTER, e.c_str());
-  impl_->el = ::el_init("nanobot", stdin, stderr, stderr);
-  ::el_set(impl_->el, EL_CLIENTDATA, &impl_->prompt);
-  ::el_set(impl_->el, EL_EDITOR, "emacs");
-  ::el_set(impl_->el, EL_PROMPT_ESC, input_prompt, '\1');
-  ::el_set(impl_->el, EL_HIST, ::history, impl_->hist);
-  ::el_set(impl_->el, EL_GETCFN, input_getc);
+      lib.history(impl_->hist, &ev, H_ENTER, e.c_str());
+  impl_->el = lib.el_init("nanobot", stdin, stderr, stderr);
+  lib.el_set(impl_->el, EL_CLIENTDATA, &impl_->prompt);
+  lib.el_set(impl_->el, EL_EDITOR, "emacs");
+  lib.el_set(impl_->el, EL_PROMPT_ESC, input_prompt, '\1');
+  lib.el_set(impl_->el, EL_HIST, lib.history, impl_->hist);
+  lib.el_set(impl_->el, EL_GETCFN, input_getc);
   // The user's ~/.editrc, as every libedit program reads it.
-  ::el_source(impl_->el, nullptr);
+  lib.el_source(impl_->el, nullptr);
 }
 
 line_input::~line_input() {
   if (impl_->el)
-    ::el_end(impl_->el);
+    impl_->lib->el_end(impl_->el);
   if (impl_->hist)
-    ::history_end(impl_->hist);
+    impl_->lib->history_end(impl_->hist);
 }
 
 line_input::result line_input::read_message() {

@@ -1,8 +1,10 @@
 // A system library opened when a feature first needs it instead of at
 // process start: libcurl (the Email channel) and libpq (the PostgreSQL
 // store), with everything they pull in, are most of the libraries a gateway
-// would map, and most gateways never use them. (SQLite stays linked: the
-// memory index behind recall is on by default.) The library is opened by its
+// would map, and most gateways never use them; SQLite (the memory index)
+// and libedit (the terminal chat) are opened when first used too. Every
+// library mapped at start costs its relocations and pages in every process,
+// used or not. The library is opened by its
 // soname, which pins the ABI the headers we compiled against describe; the
 // error names the Debian package to install when it is missing.
 #pragma once

@@ -7,7 +7,7 @@
 
 #include <sys/stat.h>
 
-#include <sqlite3.h>
+#include "actors/memory_index/sqlite_library.hpp"
 
 namespace nb::memory {
 
@@ -59,18 +59,22 @@ bool db_error::corrupt() const {
 }
 
 index_db::index_db(const std::string& path) : path_(path) {
-  auto rc = sqlite3_open_v2(path.c_str(), &db_,
+  std::string missing;
+  sql_ = load_sqlite(missing);
+  if (sql_ == nullptr) // not the file's fault: nothing is moved aside
+    throw db_error(SQLITE_ERROR, "open " + path + ": " + missing);
+  auto rc = sql_->open_v2(path.c_str(), &db_,
                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                               | SQLITE_OPEN_NOMUTEX,
                             nullptr);
   if (rc != SQLITE_OK) {
-    std::string what = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
+    std::string what = db_ ? sql_->errmsg(db_) : "out of memory";
+    sql_->close(db_);
     db_ = nullptr;
     throw db_error(rc, "open " + path + ": " + what);
   }
   try {
-    sqlite3_busy_timeout(db_, 5000);
+    sql_->busy_timeout(db_, 5000);
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
     // 512 KiB of page cache, not SQLite's 2 MB: the file's pages are in the
@@ -83,7 +87,7 @@ index_db::index_db(const std::string& path) : path_(path) {
     if (check.step() && check.text(0) != "ok")
       fail(SQLITE_CORRUPT, "quick_check: " + check.text(0));
   } catch (...) {
-    sqlite3_close(db_);
+    sql_->close(db_);
     db_ = nullptr;
     throw;
   }
@@ -91,7 +95,7 @@ index_db::index_db(const std::string& path) : path_(path) {
 
 index_db::~index_db() {
   if (db_)
-    sqlite3_close(db_);
+    sql_->close(db_);
 }
 
 void index_db::fail(int code, const std::string& what) {
@@ -100,10 +104,10 @@ void index_db::fail(int code, const std::string& what) {
 
 void index_db::exec(const char* sql) {
   char* msg = nullptr;
-  auto rc = sqlite3_exec(db_, sql, nullptr, nullptr, &msg);
+  auto rc = sql_->exec(db_, sql, nullptr, nullptr, &msg);
   if (rc != SQLITE_OK) {
-    std::string what = msg ? msg : sqlite3_errstr(rc);
-    sqlite3_free(msg);
+    std::string what = msg ? msg : sql_->errstr(rc);
+    sql_->free(msg);
     fail(rc, what);
   }
 }
@@ -111,7 +115,7 @@ void index_db::exec(const char* sql) {
 void index_db::begin() { exec("BEGIN IMMEDIATE"); }
 void index_db::commit() { exec("COMMIT"); }
 void index_db::rollback() noexcept {
-  sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  sql_->exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 std::string index_db::source_stamp(const std::string& source) {
@@ -187,7 +191,7 @@ int64_t index_db::insert(const chunk& c, int64_t now) {
   s.bind(7, c.category).bind(8, int64_t{c.permanent ? 1 : 0});
   s.bind(9, c.importance).bind(10, c.created > 0 ? c.created : now);
   s.run();
-  return sqlite3_last_insert_rowid(db_);
+  return sql_->last_insert_rowid(db_);
 }
 
 void index_db::set_lines(int64_t id, int32_t first, int32_t last) {

@@ -20,6 +20,8 @@ struct sqlite3_stmt;
 
 namespace nb::memory {
 
+struct sqlite_library;
+
 /// A failed SQLite call; `corrupt()` when the file itself is bad (not a
 /// database, malformed, or locked by someone else past the busy timeout).
 class db_error : public std::runtime_error {
@@ -137,6 +139,7 @@ private:
   class stmt;
   void exec(const char* sql);
   [[noreturn]] void fail(int code, const std::string& what);
+  const sqlite_library* sql_ = nullptr; ///< loaded by the constructor
   sqlite3* db_ = nullptr;
   std::string path_;
 };

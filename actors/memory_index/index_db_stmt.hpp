@@ -5,50 +5,49 @@
 
 #include <string>
 
-#include <sqlite3.h>
-
 #include "actors/memory_index/index_db.hpp"
+#include "actors/memory_index/sqlite_library.hpp"
 
 namespace nb::memory {
 
 /// A prepared statement, finalised on scope exit.
 class index_db::stmt {
 public:
-  stmt(index_db& db, const char* sql) : db_(db) {
-    auto rc = sqlite3_prepare_v2(db.db_, sql, -1, &s_, nullptr);
+  stmt(index_db& db, const char* sql) : db_(db), sql_(*db.sql_) {
+    auto rc = sql_.prepare_v2(db.db_, sql, -1, &s_, nullptr);
     if (rc != SQLITE_OK)
-      db.fail(rc, std::string{"prepare: "} + sqlite3_errmsg(db.db_));
+      db.fail(rc, std::string{"prepare: "} + sql_.errmsg(db.db_));
   }
-  ~stmt() { sqlite3_finalize(s_); }
+  ~stmt() { sql_.finalize(s_); }
   stmt(const stmt&) = delete;
   stmt& operator=(const stmt&) = delete;
 
   stmt& bind(int i, int64_t v) {
-    check(sqlite3_bind_int64(s_, i, v));
+    check(sql_.bind_int64(s_, i, v));
     return *this;
   }
   stmt& bind(int i, double v) {
-    check(sqlite3_bind_double(s_, i, v));
+    check(sql_.bind_double(s_, i, v));
     return *this;
   }
   stmt& bind(int i, const std::string& v) {
-    check(sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()),
+    check(sql_.bind_text(s_, i, v.data(), static_cast<int>(v.size()),
                             SQLITE_TRANSIENT));
     return *this;
   }
   stmt& bind_blob(int i, const std::string& v) {
-    check(sqlite3_bind_blob(s_, i, v.data(), static_cast<int>(v.size()),
+    check(sql_.bind_blob(s_, i, v.data(), static_cast<int>(v.size()),
                             SQLITE_TRANSIENT));
     return *this;
   }
   /// Steps once; true while a row is available.
   bool step() {
-    auto rc = sqlite3_step(s_);
+    auto rc = sql_.step(s_);
     if (rc == SQLITE_ROW)
       return true;
     if (rc == SQLITE_DONE)
       return false;
-    db_.fail(rc, std::string{"step: "} + sqlite3_errmsg(db_.db_));
+    db_.fail(rc, std::string{"step: "} + sql_.errmsg(db_.db_));
   }
   void run() {
     while (step()) {
@@ -56,20 +55,20 @@ public:
   }
   /// Ready for the next bindings (the statement is reused).
   void reset() {
-    sqlite3_reset(s_);
-    sqlite3_clear_bindings(s_);
+    sql_.reset(s_);
+    sql_.clear_bindings(s_);
   }
-  int64_t i64(int col) { return sqlite3_column_int64(s_, col); }
-  double real(int col) { return sqlite3_column_double(s_, col); }
+  int64_t i64(int col) { return sql_.column_int64(s_, col); }
+  double real(int col) { return sql_.column_double(s_, col); }
   std::string text(int col) {
-    auto p = sqlite3_column_text(s_, col);
+    auto p = sql_.column_text(s_, col);
     return p ? std::string{reinterpret_cast<const char*>(p),
-                           static_cast<size_t>(sqlite3_column_bytes(s_, col))}
+                           static_cast<size_t>(sql_.column_bytes(s_, col))}
              : std::string{};
   }
   const float* floats(int col, int32_t dims) {
-    auto p = sqlite3_column_blob(s_, col);
-    auto n = sqlite3_column_bytes(s_, col);
+    auto p = sql_.column_blob(s_, col);
+    auto n = sql_.column_bytes(s_, col);
     if (p == nullptr || n != dims * static_cast<int>(sizeof(float)))
       return nullptr;
     return static_cast<const float*>(p);
@@ -78,9 +77,10 @@ public:
 private:
   void check(int rc) {
     if (rc != SQLITE_OK)
-      db_.fail(rc, std::string{"bind: "} + sqlite3_errmsg(db_.db_));
+      db_.fail(rc, std::string{"bind: "} + sql_.errmsg(db_.db_));
   }
   index_db& db_;
+  const sqlite_library& sql_;
   sqlite3_stmt* s_ = nullptr;
 };
 

@@ -176,6 +176,9 @@ TEST_CASE("an idle gateway holds no thread for work it does once in a while") {
                                       {"allowFrom", {"*"}}}}}}}};
   auto gw = h.start_gateway();
   REQUIRE(gw.wait_for_log("gateway ready", std::chrono::seconds(10)));
+  // SQLite is opened by the memory index, which the first turn reaches.
+  CHECK(nb::test::read_all("/proc/" + std::to_string(gw.pid()) + "/maps")
+          .find("libsqlite3") == std::string::npos);
   REQUIRE(h.post_chat("one", "a"));
   // Channels start after "ready" (the manager reads pairing.json first):
   // the WebUI answers once its channel runs.
@@ -217,10 +220,12 @@ TEST_CASE("an idle gateway holds no thread for work it does once in a while") {
   // the inbox's file worker retires after 30 s idle (inbox_test).
   CHECK(names.count("nb.api") == 0);
   CHECK(names.count("nb.websocket") == 0);
-  // libcurl (the Email channel) and libpq (the PostgreSQL store), with all
-  // they link, are opened only by the features that use them.
+  // libcurl (the Email channel), libpq (the PostgreSQL store) and libedit
+  // (the terminal chat), with all they link, are opened only by the
+  // features that use them.
   auto maps = nb::test::read_all("/proc/" + std::to_string(gw.pid()) + "/maps");
-  for (const char* library : {"libcurl", "libpq", "libgnutls", "libldap"})
+  for (std::string library : {"libcurl", "libpq", "libgnutls", "libldap",
+                              "libedit"})
     CHECK_MESSAGE(maps.find(library) == std::string::npos,
                   library << " is mapped");
   // ... and both are served all the same.
