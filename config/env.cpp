@@ -169,6 +169,10 @@ std::optional<double> seconds(const std::string& text) {
 
 void apply_env_overrides(json& root, const env_lookup& env,
                          diagnostics& diag) {
+  // Every override is a NANOBOT_ variable: without one there is nothing to
+  // look for (asking for each key's spellings was a fifth of a start).
+  if (sets_no_nanobot_variable(env))
+    return;
   auto providers = provider_names(root);
   spelling_cache spellings;
   for (const auto& spec : key_table()) {
@@ -220,22 +224,18 @@ void read_timeouts(const env_lookup& env, timeout_settings& out,
 
 namespace nb {
 
-env_lookup system_env() {
-  // The NANOBOT_ variables present, by their upper-case names (first in
-  // environ order), taken once: loading a config asks for a few thousand
-  // spellings, and each miss would otherwise scan the whole environment.
-  auto nanobot_vars =
-    std::make_shared<std::unordered_map<std::string, std::string>>();
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    std::string_view entry{*e};
-    auto eq = entry.find('=');
-    if (eq != entry.npos && eq >= 8
-        && config::iequals(entry.substr(0, 8), "NANOBOT_"))
-      nanobot_vars->try_emplace(config::upper(entry.substr(0, eq)),
-                                entry.substr(eq + 1));
-  }
-  return [nanobot_vars](
-           const std::string& name) -> std::optional<std::string> {
+namespace {
+
+/// The system lookup, a named type so that apply_env_overrides can see
+/// (std::function::target) that no NANOBOT_ variable is set at all.
+struct system_env_lookup {
+  /// The NANOBOT_ variables present, by their upper-case names (first in
+  /// environ order), taken once: loading a config asks for a few thousand
+  /// spellings, and each miss would otherwise scan the whole environment.
+  std::shared_ptr<const std::unordered_map<std::string, std::string>>
+    nanobot_vars;
+
+  std::optional<std::string> operator()(const std::string& name) const {
     if (name.size() < 8 || !config::iequals(name.substr(0, 8), "NANOBOT_")) {
       if (const char* value = std::getenv(name.c_str()))
         return std::string{value};
@@ -248,7 +248,28 @@ env_lookup system_env() {
     if (const char* value = std::getenv(name.c_str()))
       return std::string{value};
     return found->second;
-  };
+  }
+};
+
+} // namespace
+
+env_lookup system_env() {
+  auto nanobot_vars =
+    std::make_shared<std::unordered_map<std::string, std::string>>();
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string_view entry{*e};
+    auto eq = entry.find('=');
+    if (eq != entry.npos && eq >= 8
+        && config::iequals(entry.substr(0, 8), "NANOBOT_"))
+      nanobot_vars->try_emplace(config::upper(entry.substr(0, eq)),
+                                entry.substr(eq + 1));
+  }
+  return system_env_lookup{std::move(nanobot_vars)};
+}
+
+bool config::sets_no_nanobot_variable(const env_lookup& env) {
+  const auto* system = env.target<system_env_lookup>();
+  return system != nullptr && system->nanobot_vars->empty();
 }
 
 } // namespace nb

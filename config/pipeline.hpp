@@ -65,6 +65,10 @@ std::optional<config_error> read_agents(const nlohmann::json& root,
                                         settings& out, const env_lookup& env,
                                         diagnostics& diag);
 
+/// True when `env` is system_env() and no NANOBOT_ variable was set when it
+/// was made (false for any other lookup: it cannot be asked).
+bool sets_no_nanobot_variable(const env_lookup& env);
+
 /// Writes NANOBOT_SECTION__KEY variables into `root` before validation.
 void apply_env_overrides(nlohmann::json& root, const env_lookup& env,
                          diagnostics& diag);

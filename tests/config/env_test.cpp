@@ -2,6 +2,11 @@
 // overrides and the timeout knobs. The environment is injected.
 #include "tests/config/helpers.hpp"
 
+#include <strings.h>
+#include <unistd.h>
+
+#include "config/pipeline.hpp"
+
 using namespace nb;
 using namespace nb::test;
 
@@ -114,6 +119,35 @@ TEST_CASE("the system environment matches NANOBOT_ names in any case") {
   // NANOBOT_ names are as they were when the lookup was made (one load).
   CHECK(env("NANOBOT_TEST_PROBE__KEY") == std::optional<std::string>{"v1"});
   CHECK_FALSE(system_env()("NANOBOT_TEST_PROBE__KEY").has_value());
+}
+
+TEST_CASE("system environment overrides apply; without NANOBOT_ variables "
+          "none is searched for") {
+  // The process's own NANOBOT_ variables (if the runner set any) are put
+  // aside so that "none set" is true, and restored after.
+  std::vector<std::pair<std::string, std::string>> saved;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string entry{*e};
+    auto eq = entry.find('=');
+    if (eq != std::string::npos && eq >= 8
+        && strncasecmp(entry.c_str(), "NANOBOT_", 8) == 0)
+      saved.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  for (const auto& [name, _] : saved)
+    unsetenv(name.c_str());
+  temp_dir dir;
+  auto missing = dir.path + "/none.json";
+  CHECK(config::sets_no_nanobot_variable(system_env()));
+  CHECK(ok(load_settings(missing, system_env())).value.api.port == 8900);
+  // An injected lookup cannot be asked which names it has: searched always.
+  CHECK_FALSE(config::sets_no_nanobot_variable(env_of({})));
+
+  REQUIRE(setenv("nanobot_api__port", "8903", 1) == 0);
+  CHECK_FALSE(config::sets_no_nanobot_variable(system_env()));
+  CHECK(ok(load_settings(missing, system_env())).value.api.port == 8903);
+  unsetenv("nanobot_api__port");
+  for (const auto& [name, value] : saved)
+    setenv(name.c_str(), value.c_str(), 1);
 }
 
 TEST_CASE("timeout variables are parsed and clamped") {
