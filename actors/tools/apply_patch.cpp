@@ -298,7 +298,8 @@ void add_apply_patch(tool_registry& reg) {
            "applies or none does. dry_run=true checks and previews without "
            "writing. For one small exact replacement in one file, edit_file "
            "is enough.",
-           schema.dump(), false, false},
+           {}, false, false},
+          schema,
           apply_patch);
 }
 

@@ -93,7 +93,8 @@ void add_cron(tool_registry& reg) {
            "exactly one of every_seconds, cron_expr or at; the job later "
            "runs as a message in this conversation. list shows the jobs, "
            "remove deletes one by job_id.",
-           schema.dump(), false, false},
+           {}, false, false},
+          schema,
           cron_tool);
 }
 

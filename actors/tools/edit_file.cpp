@@ -242,7 +242,8 @@ void add_edit_file(tool_registry& reg) {
            "numbers) and must differ from new_text. When it occurs more "
            "than once, add context or set occurrence, line_hint or "
            "replace_all. An empty old_text creates a missing file.",
-           schema.dump(), false, false},
+           {}, false, false},
+          schema,
           edit_file);
 }
 

@@ -96,7 +96,8 @@ void add_exec(tool_registry& reg) {
            "workspace is writable, the host's loopback and private networks "
            "are unreachable, and background processes end with the "
            "command.",
-           schema.dump(), false, true},
+           {}, false, true},
+          schema,
           exec_tool);
 }
 

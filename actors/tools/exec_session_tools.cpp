@@ -205,7 +205,8 @@ void add_exec_sessions(tool_registry& reg) {
            "(close_stdin), or stop it (terminate). For servers, watchers "
            "and prompts, wait_for waits until the expected text shows up. "
            "It does not start commands: use exec for that.",
-           write_schema.dump(), false, true},
+           {}, false, true},
+          write_schema,
           write_stdin_tool);
   json list_schema = {{"type", "object"},
                       {"properties", json::object()},
@@ -215,7 +216,8 @@ void add_exec_sessions(tool_registry& reg) {
            "or exited, elapsed and idle time, time left before the "
            "timeout, working directory and the command. Use it to find a "
            "session_id again before write_stdin.",
-           list_schema.dump(), true, false},
+           {}, true, false},
+          list_schema,
           list_exec_sessions_tool);
 }
 

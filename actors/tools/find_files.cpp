@@ -146,7 +146,8 @@ void add_find_files(tool_registry& reg) {
            "Find files by glob, type or words in their path. Paths come "
            "back relative to the workspace. Noise folders such as .git and "
            "node_modules are skipped.",
-           schema.dump(), true, false},
+           {}, true, false},
+          schema,
           find_files);
 }
 

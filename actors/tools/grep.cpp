@@ -327,7 +327,8 @@ void add_grep(tool_registry& reg) {
            "matching files by default; output_mode=content gives "
            "path:line:text with optional context. Binary files and files "
            "over 2 MB are skipped in folder searches.",
-           schema.dump(), true, false},
+           {}, true, false},
+          schema,
           grep_tool);
 }
 

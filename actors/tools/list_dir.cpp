@@ -138,7 +138,8 @@ void add_list_dir(tool_registry& reg) {
            "List what a directory contains; recursive=true walks the whole "
            "tree below it. Noise such as .git, node_modules and __pycache__ "
            "is skipped.",
-           schema.dump(), true, false},
+           {}, true, false},
+          schema,
           list_dir);
 }
 

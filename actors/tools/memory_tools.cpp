@@ -113,7 +113,8 @@ void add_memory_tools(tool_registry& reg) {
            "Search your long-term memory (MEMORY.md, memory/*.md and past "
            "conversation summaries) by meaning and words. Returns ranked "
            "snippets with their id, category, date and source.",
-           search.dump(), true, false},
+           {}, true, false},
+          search,
           memory_search);
   json save{{"type", "object"},
             {"properties",
@@ -127,7 +128,8 @@ void add_memory_tools(tool_registry& reg) {
            "Remember one fact for later conversations: appended to "
            "memory/MEMORY.md and indexed. A fact already known is not saved "
            "twice.",
-           save.dump(), false, false},
+           {}, false, false},
+          save,
           memory_save);
   json forget{{"type", "object"},
               {"properties",
@@ -138,7 +140,8 @@ void add_memory_tools(tool_registry& reg) {
   reg.add({"memory_forget",
            "Forget one memory that is wrong or no longer true: removes it "
            "from its file and the index.",
-           forget.dump(), false, false},
+           {}, false, false},
+          forget,
           memory_forget);
 }
 

@@ -143,7 +143,8 @@ void add_message(tool_registry& reg) {
            "Send a message to the user now, or to another channel and chat. "
            "Use it for progress notes or to deliver files; your final "
            "answer is sent anyway, so do not repeat it here.",
-           schema.dump(), false, false},
+           {}, false, false},
+          schema,
           message_tool);
 }
 

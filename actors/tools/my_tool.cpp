@@ -267,7 +267,8 @@ void add_my(tool_registry& reg) {
            "use, or when a tool behaves unexpectedly and its settings may "
            "explain why.\n"
            "READ-ONLY MODE: set is disabled.",
-           schema.dump(), false, false},
+           {}, false, false},
+          schema,
           my_tool);
 }
 

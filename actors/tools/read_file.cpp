@@ -159,7 +159,8 @@ void add_read_file(tool_registry& reg) {
            "Page through long files with offset and limit; one call returns "
            "at most 2000 lines or about 128K characters. Read the part you "
            "mean to change before editing it. Binary files are refused.",
-           schema.dump(), true, false},
+           {}, true, false},
+          schema,
           read_file);
 }
 

@@ -68,6 +68,10 @@ json coerce_arguments(json value) {
 
 void tool_registry::add(tool_spec spec, tool_fn run) {
   auto schema = json::parse(spec.parameters_json, nullptr, false);
+  add(std::move(spec), std::move(schema), std::move(run));
+}
+
+void tool_registry::add(tool_spec spec, json schema, tool_fn run) {
   if (!schema.is_object())
     throw std::invalid_argument("tool '" + spec.name
                                 + "': parameters_json is not a JSON object");

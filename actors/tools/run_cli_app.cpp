@@ -242,7 +242,8 @@ void add_run_cli_app(tool_registry& reg, const settings& cfg) {
                   ? std::string{" No Settings CLI Apps are currently "
                                 "installed."}
                   : " Installed Settings CLI Apps: " + installed + "."),
-           schema.dump(), false, false},
+           {}, false, false},
+          schema,
           run_cli_app_tool);
 }
 

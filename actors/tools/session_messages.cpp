@@ -37,7 +37,8 @@ void add_session_messages(tool_registry& reg) {
                       {"properties", json::object()},
                       {"additionalProperties", false}};
   reg.add({"list_sessions", "List other persisted sessions by @handle.",
-           list_schema.dump(), false, false},
+           {}, false, false},
+          list_schema,
           list_sessions_tool);
 }
 

@@ -143,7 +143,8 @@ void add_session_send(tool_registry& reg) {
            "Send a message to another saved session of this agent, named "
            "by its @handle (see list_sessions). It arrives there as user "
            "input.",
-           schema.dump(), false, false},
+           {}, false, false},
+          schema,
           send_session_message);
 }
 

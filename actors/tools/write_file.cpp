@@ -48,7 +48,8 @@ void add_write_file(tool_registry& reg) {
            "Create a file, or replace everything in an existing one, with "
            "the given content. Missing parent directories are created. For "
            "a small change to an existing file use edit_file instead.",
-           schema.dump(), false, false},
+           {}, false, false},
+          schema,
           write_file);
 }
 
