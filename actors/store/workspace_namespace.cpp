@@ -9,7 +9,7 @@
 // the original's lock for this step.
 #include <cerrno>
 #include <cstdlib>
-#include <regex>
+#include <algorithm>
 #include <vector>
 
 #include <dirent.h>
@@ -32,9 +32,12 @@ using namespace store_io;
 
 constexpr auto migration_lock_timeout = std::chrono::seconds(30);
 
+/// 32 lower-case hex digits. By hand: compiling the equivalent std::regex
+/// was 0.74 M instructions of every start (callgrind).
 bool is_workspace_id(const std::string& s) {
-  static const std::regex re{"^[0-9a-f]{32}$"};
-  return std::regex_match(s, re);
+  return s.size() == 32 && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
 }
 
 bool is_symlink(const std::string& path) {
