@@ -19,7 +19,14 @@ int cmd_cron(const std::vector<std::string>& args);
 /// `nanobot memory ...`: `args` are the words after "memory".
 int cmd_memory(const std::vector<std::string>& args);
 int cmd_channels(const options& opts);
+/// `nanobot node`, run by the nanobot-node executable (node_main.cpp).
 int cmd_node(const options& opts);
+/// `nanobot node ...` in nanobot: replaces this process with nanobot-node
+/// (beside this executable) on the same arguments; returns only when it
+/// cannot, after saying why.
+int exec_node_executable(int argc, char** argv);
+/// Where nanobot-node is: the directory of this process's executable.
+std::string node_executable_path();
 /// `nanobot agents list`: agents, workspaces, models and bindings.
 int cmd_agents(const options& opts);
 /// `nanobot trigger JOB`: run a cron job now (through the gateway's

@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   if (opts.command == "plugins")
     return nb::cmd_plugins(opts);
   if (opts.command == "node")
-    return nb::cmd_node(opts);
+    return nb::exec_node_executable(argc, argv);
   std::cerr << "nanobot: "
             << nb::unknown_word("command", opts.command, nb::command_names())
             << " (see nanobot --help)\n";
