@@ -199,6 +199,35 @@ int main(int argc, char** argv) {
   };
   double raw_first = raw_median(long_mark, tenth);
   double raw_last = raw_median(long_mark + long_us.size() - tenth, tenth);
+  // A turn with one tool call: the model asks for it, then answers. What
+  // the call adds beyond its extra model round trip is the tool's own work
+  // plus our hops (issue 22: a small read_file <= 1 ms, exec true <= 3 ms).
+  std::ofstream{home + "/ws/small.txt"} << "a small file\n";
+  struct tool_figures {
+    double turn_us = 0; ///< p50 of the whole turn
+    double raw_us = 0;  ///< p50 of one of its model requests, replayed
+  };
+  auto tool_turns = [&](const std::string& tool, const json& args) {
+    int turns = std::max(20, n / 10);
+    auto c = make_api(0);
+    auto from = llm.request_count();
+    std::vector<double> us;
+    for (int i = 0; i < turns; ++i) {
+      llm.push(nb::test::tool_calls(
+        {nb::test::call("call" + std::to_string(i), tool, args)}));
+      llm.push(nb::test::text("done"));
+      auto b = body;
+      b["session_id"] = "bench-" + tool + "-" + std::to_string(i / 10);
+      auto s = steady_clock::now();
+      auto r = c->Post("/v1/chat/completions", b.dump(), "application/json");
+      if (!r || r->status != 200 || llm.request_count() != from + 2 * (i + 1))
+        std::cerr << "warning: a " << tool << " turn failed\n";
+      us.push_back(duration<double, std::micro>(steady_clock::now() - s).count());
+    }
+    return tool_figures{median_of(us), raw_median(from, 2 * size_t(turns))};
+  };
+  auto read_turn = tool_turns("read_file", json{{"path", "small.txt"}});
+  auto exec_turn = tool_turns("exec", json{{"command", "true"}});
   int per64 = std::max(1, n / 64) * 4;
   mark = llm.request_count();
   auto turn64 = hammer("turns, 64 clients", 64, per64, make_api, turn_call);
@@ -242,6 +271,13 @@ int main(int argc, char** argv) {
               raw_first, raw_last);
   std::printf("  kernel overhead: first / last tenth         %6.0f / %.0f us\n",
               long_first - raw_first, long_last - raw_last);
+  for (auto [name, f] : {std::pair{"read_file small.txt", read_turn},
+                         std::pair{"exec true", exec_turn}}) {
+    std::printf("turn with one %-18s p50 %8.0f us; beyond its 2 model "
+                "requests %6.0f us; added to a plain turn %6.0f us\n",
+                name, f.turn_us, f.turn_us - 2 * f.raw_us,
+                f.turn_us - turn1.p50_us - f.raw_us);
+  }
   std::printf("throughput at 64 sessions vs raw LLM        %8.1f %%\n",
               100.0 * turn64.per_s / raw64.per_s);
   std::printf("time from start to /health answering        %8.1f ms\n", ready_ms);
