@@ -71,8 +71,9 @@ TEST_CASE("a tools.ssrfWhitelist saved in the WebUI reaches the QQ adapter") {
   CHECK(joined_text(qq.posts(), "content").find("Attachment send failed")
         == std::string::npos);
   // The message tool's own check took the new whitelist too (the tools
-  // front): the link was not refused before it reached the channel.
-  REQUIRE(gw.llm.requests().size() >= 2);
+  // front): the link was not refused before it reached the channel. The
+  // upload is done before the tool's result goes back to the model.
+  REQUIRE(eventually([&] { return gw.llm.requests().size() >= 2; }, 20s));
   CHECK(gw.llm.requests()[1].raw_body.find("media URL refused")
         == std::string::npos);
 }
