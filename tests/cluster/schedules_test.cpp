@@ -88,9 +88,9 @@ TEST_CASE("a second gateway on the same store runs no schedules until the owner'
   CHECK(a.wait_owner(1, std::chrono::seconds(10)));
   CHECK(b.wait_owner(0, std::chrono::seconds(10)));
 
-  // A job every 2 s in one chat; both gateways see the same jobs.json.
+  // A job every second in one chat; both gateways see the same jobs.json.
   auto added = run({nanobot_binary(), "cron", "add", "-m", "water the plants",
-                    "--every", "2", "-s", "api:plants", "-c", config},
+                    "--every", "1", "-s", "api:plants", "-c", config},
                    home.dir.string());
   REQUIRE_MESSAGE(added.code == 0, added.err);
   CHECK(wait_for_count(*a.proc, "running job", 3, std::chrono::seconds(30)));
