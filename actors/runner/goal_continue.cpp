@@ -6,7 +6,12 @@
 // owns the goal, so it is asked at that moment: a goal this turn created
 // or ended counts. Only a session's main-agent turn asks (a subagent has
 // no session and no goal tools), and not while messages the user sent
-// meanwhile wait: those come next, in a turn of their own.
+// meanwhile wait: those come next, in a turn of their own. Nor when no goal
+// can be active: while a turn runs the goal changes only through this
+// runner's goal tools (the session applies /goal and WebUI edits between
+// turns), so a turn that began without one and called none has none, and
+// a plain turn spends no round trip to the session (and no clock entry for
+// its deadline) on asking.
 #include <caf/event_based_actor.hpp>
 
 #include "actors/common/log.hpp"
@@ -20,6 +25,7 @@ namespace {
 
 bool goal_may_continue(const runner_state& st) {
   return st.session && st.request.allowed_tools.empty()
+         && (st.request.sustained_goal || st.goal_tool_used)
          && !st.injections_waiting && !st.cancelled;
 }
 

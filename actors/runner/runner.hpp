@@ -78,6 +78,8 @@ struct runner_state {
   bool cancelled = false;
   /// A final answer was followed by the goal's continuation message.
   bool goal_continued = false;
+  /// create_goal or update_goal went to the session during this run.
+  bool goal_tool_used = false;
   /// The request id of the last model call sent: a /stop cancels it at the
   /// provider (the provider ignores an id whose call has ended).
   std::string model_call;

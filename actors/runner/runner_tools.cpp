@@ -147,6 +147,7 @@ void run_goal_tool(runner_pointer self, size_t index) {
   auto& st = self->state;
   // The session actor answers goal calls too (messages/goal.hpp).
   auto session = caf::actor_cast<session_goal_view>(st.session);
+  st.goal_tool_used = true;
   timed_request(self, session, std::chrono::seconds(90),
                 goal_tool_call{st.calls[index]})
     .then([=](tool_result& r) { call_done(self, index, std::move(r)); },
