@@ -15,6 +15,7 @@
 #include "actors/common/iso_time.hpp"
 #include "actors/common/file_lock.hpp"
 #include "actors/store/session_handles.hpp"
+#include "actors/store/session_head.hpp"
 #include "actors/store/posix_io.hpp"
 #include "actors/store/session_conversation.hpp"
 #include "actors/store/session_format.hpp"
@@ -25,6 +26,7 @@ namespace {
 
 using namespace store_io;
 using namespace session_format;
+using namespace session_head;
 
 caf::expected<std::string> session_path(const std::string& dir,
                                         const std::string& key) {
@@ -90,49 +92,6 @@ caf::expected<session_snapshot> load_impl(const std::string& dir,
   return out;
 }
 
-/// The original orders its sessions by the metadata line's updated_at (the
-/// WebUI list, the heartbeat's choice of chat): an append moves it to now.
-/// In place, as the same number of characters, so the file is not
-/// rewritten for it; without an fsync of its own (the messages already are
-/// on disk; this date is for ordering). Not there as a plain timestamp of
-/// that length: left as it is.
-void refresh_updated_at(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0)
-    return;
-  char head[4096];
-  auto n = ::pread(fd, head, sizeof head, 0);
-  if (n > 0) {
-    auto now = iso_now();
-    auto span = updated_at_span({head, static_cast<size_t>(n)});
-    if (span && span->second == now.size())
-      (void) !::pwrite(fd, now.data(), now.size(),
-                       static_cast<off_t>(span->first));
-  }
-  ::close(fd);
-}
-
-/// Whether the file's second line (where the original writes it) is the
-/// original's provider_state record, from the first 64 KiB: a file that
-/// has one takes its appends as rewrites (replace_impl carries them into
-/// the state).
-bool holds_provider_state(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return false;
-  std::string head(64 * 1024, '\0');
-  auto n = ::pread(fd, head.data(), head.size(), 0);
-  ::close(fd);
-  if (n <= 0)
-    return false;
-  head.resize(static_cast<size_t>(n));
-  auto nl = head.find('\n');
-  if (nl == std::string::npos)
-    return false;
-  auto second = std::string_view{head}.substr(nl + 1);
-  return is_provider_state_line(second.substr(0, second.find('\n')));
-}
-
 /// `state_line`: the provider_state line to write ("" = none); null: the
 /// old file's is carried (carried_provider_state).
 caf::error replace_impl(const std::string& dir, const std::string& key,
@@ -159,22 +118,23 @@ caf::error append_impl(const std::string& dir, const std::string& key,
   auto path = session_path(dir, key);
   if (!path)
     return path.error();
-  // A state to write, or one on disk to carry: the line sits second.
-  if ((state_line && !state_line->empty()) || holds_provider_state(*path))
+  // A state to write: the line sits second, the file is rewritten.
+  if (state_line && !state_line->empty())
     return append_by_rewrite(dir, key, messages, state_line);
   auto body = message_lines(*path, messages);
   if (!body)
     return body.error();
+  // One handle for the head, the last byte, the append and the date.
   bool created = false;
-  int fd = ::open(path->c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  int fd = ::open(path->c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT) {
     if (auto e = make_dirs(dir))
       return e;
-    fd = ::open(path->c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL
+    fd = ::open(path->c_str(), O_RDWR | O_APPEND | O_CREAT | O_EXCL
                                  | O_CLOEXEC, 0600);
     created = fd >= 0;
     if (fd < 0 && errno == EEXIST) // another writer created it just now
-      fd = ::open(path->c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+      fd = ::open(path->c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
   }
   if (fd < 0)
     return sys_error("cannot open", *path, errno);
@@ -185,35 +145,38 @@ caf::error append_impl(const std::string& dir, const std::string& key,
     return sys_error("cannot stat", *path, e);
   }
   std::string prefix;
+  std::string head;
   if (st.st_size == 0) {
     auto now = iso_now();
     prefix = metadata_line(key, now, now, json::object());
   } else {
-    // O_WRONLY cannot read: peek at the last byte through a second handle.
-    int rfd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
+    head = read_head(fd, st.st_size);
+    if (holds_provider_state(head)) { // the original's state: carried along
+      ::close(fd);
+      return append_by_rewrite(dir, key, messages, state_line);
+    }
     char last = '\n';
-    if (rfd < 0 || ::pread(rfd, &last, 1, st.st_size - 1) != 1) {
+    if (head.size() == static_cast<size_t>(st.st_size) && !head.empty())
+      last = head.back();
+    else if (::pread(fd, &last, 1, st.st_size - 1) != 1) {
       int e = errno;
-      if (rfd >= 0)
-        ::close(rfd);
       ::close(fd);
       return sys_error("cannot read the end of", *path, e);
     }
-    ::close(rfd);
     if (last != '\n')
       prefix = "\n";
   }
   int e = write_all(fd, prefix + *body);
   if (e == 0 && ::fsync(fd) != 0)
     e = errno;
+  if (e == 0 && st.st_size > 0) // else the metadata line just written says now
+    refresh_updated_at(fd, head);
   if (::close(fd) != 0 && e == 0)
     e = errno;
   if (e != 0)
     return sys_error("cannot append to", *path, e);
   if (created)
     return fsync_dir(dir);
-  if (st.st_size > 0) // else the metadata line just written says now
-    refresh_updated_at(*path);
   return caf::none;
 }
 

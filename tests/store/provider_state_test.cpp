@@ -214,3 +214,46 @@ TEST_CASE("the original's Responses state gets our attached images in its "
   CHECK(stored["content"] == "what is this?");
   CHECK(stored["media"] == json::array({image}));
 }
+
+TEST_CASE("an append reads the file's head through its own handle") {
+  temp_dir d;
+  auto path = d.path + "/" + session_file_name("websocket:c1");
+  // A metadata line past the first 4 KiB an append reads: the state line
+  // after it is still found (and carried), as within the first 64 KiB.
+  auto meta = json::parse(responses_meta_line);
+  meta["metadata"]["title"] = std::string(6000, 't');
+  spit(path, meta.dump() + "\n" + responses_state_line + "\n"
+               + responses_messages[0] + "\n" + responses_messages[1] + "\n");
+  std::vector<std::string> turn = {
+    json{{"role", "user"}, {"content", "again"}}.dump()};
+  REQUIRE_FALSE(append_session(d.path, "websocket:c1", turn));
+  auto record = state_record(path);
+  REQUIRE(record.is_object());
+  CHECK(record["state"]["pending_messages"]
+        == json::parse(R"([{"role": "user", "content": "again"}])"));
+
+  // A file of ours longer than that head, cut off without its newline: the
+  // append starts a fresh line, and updated_at moves to now in place.
+  auto plain = d.path + "/" + session_file_name("k");
+  std::string old_meta =
+    R"({"_type":"metadata","key":"k","created_at":"2025-06-01T10:00:00.000001","updated_at":"2025-06-01T10:05:00.000001","metadata":{}})";
+  std::string text = old_meta + "\n";
+  for (int i = 0; i < 40; ++i)
+    text += json{{"role", "user"}, {"content", std::string(200, 'a')}}.dump()
+            + "\n";
+  text += R"({"role":"user","content":"cut off)";
+  spit(plain, text);
+  REQUIRE_FALSE(append_session(d.path, "k", turn));
+  auto after = slurp(plain);
+  CHECK(after.substr(old_meta.size() + 1, text.size() - old_meta.size() - 1)
+        == text.substr(old_meta.size() + 1));
+  CHECK(after.substr(text.size()) == "\n" + turn[0] + "\n");
+  auto line = json::parse(after.substr(0, after.find('\n')));
+  CHECK(line["created_at"] == "2025-06-01T10:00:00.000001");
+  CHECK(line["updated_at"] != "2025-06-01T10:05:00.000001");
+  CHECK(after.find('\n') == old_meta.size()); // same length, in place
+  auto snap = load_session(d.path, "k");
+  REQUIRE(snap);
+  CHECK(snap->messages.size() == 41);
+  CHECK(snap->messages.back() == turn[0]);
+}
