@@ -72,9 +72,10 @@ void stamp_file(std::string& out, const std::string& path) {
 }
 
 // Agent Plugins: each package's manifest and skills, and the enabled
-// markers of this workspace (enabling one changes the prompt).
+// markers of this workspace (enabling one changes the prompt), which live
+// in `state` (plugin_state_dir).
 void stamp_plugins(std::string& stamp, const std::string& workspace,
-                   const std::string& plugin_home) {
+                   const std::string& state) {
   namespace fs = std::filesystem;
   std::error_code ec;
   stamp_file(stamp, workspace + "/plugins");
@@ -88,8 +89,6 @@ void stamp_plugins(std::string& stamp, const std::string& workspace,
          !ec2 && sk != fs::directory_iterator(); sk.increment(ec2))
       stamp_file(stamp, sk->path().string() + "/SKILL.md");
   }
-  auto state =
-    fs::path{agent_plugin_data_dir(workspace, plugin_home, "x")}.parent_path();
   for (auto it = fs::directory_iterator(state, ec);
        !ec && it != fs::directory_iterator(); it.increment(ec))
     stamp_file(stamp, it->path().string() + "/enabled");
@@ -160,8 +159,18 @@ std::string build_system_prompt(const prompt_inputs& in) {
                                 in);
 }
 
+std::string plugin_state_dir(const std::string& workspace,
+                             const std::string& plugin_home) {
+  if (plugin_home.empty())
+    return {};
+  return std::filesystem::path{agent_plugin_data_dir(workspace, plugin_home,
+                                                     "x")}
+    .parent_path()
+    .string();
+}
+
 std::string workspace_stamp(const std::string& workspace,
-                            const std::string& plugin_home) {
+                            const std::string& plugin_state) {
   std::string stamp;
   for (auto name : bootstrap_files)
     stamp_file(stamp, workspace + "/" + name);
@@ -173,8 +182,8 @@ std::string workspace_stamp(const std::string& workspace,
   for (auto it = std::filesystem::directory_iterator(workspace + "/skills", ec);
        !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
     stamp_file(stamp, it->path().string() + "/SKILL.md");
-  if (!plugin_home.empty())
-    stamp_plugins(stamp, workspace, plugin_home);
+  if (!plugin_state.empty())
+    stamp_plugins(stamp, workspace, plugin_state);
   return stamp;
 }
 

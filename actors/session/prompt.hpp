@@ -50,11 +50,18 @@ workspace_parts read_workspace_parts(const std::string& workspace,
                                      const std::string& path_env,
                                      const skill_selection& skills = {});
 
+/// Where the Agent Plugins' enabled markers of `workspace` are kept under
+/// `plugin_home` ("" without one). It resolves the paths' links (a dozen
+/// system calls and a hash): worked out once by the caller, not per stamp.
+std::string plugin_state_dir(const std::string& workspace,
+                             const std::string& plugin_home);
+
 /// Size and mtime of every file the prompt reads (stat only): when it
-/// changes, the parts must be read again. With `plugin_home`, also the
-/// Agent Plugins' folders and their enabled markers there.
+/// changes, the parts must be read again. With `plugin_state` (from
+/// plugin_state_dir), also the Agent Plugins' folders and their enabled
+/// markers.
 std::string workspace_stamp(const std::string& workspace,
-                            const std::string& plugin_home = {});
+                            const std::string& plugin_state = {});
 
 /// The system prompt of one session from the shared parts (no I/O).
 std::string assemble_system_prompt(const workspace_parts& parts,

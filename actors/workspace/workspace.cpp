@@ -19,7 +19,7 @@ namespace {
 /// each file; the files themselves are read only on a change).
 void refresh(workspace_pointer self) {
   auto& st = self->state;
-  auto stamp = workspace_stamp(st.cfg.workspace, st.cfg.skills.plugin_home);
+  auto stamp = workspace_stamp(st.cfg.workspace, st.plugin_state);
   if (st.loaded && stamp == st.stamp)
     return;
   st.parts = read_workspace_parts(st.cfg.workspace, st.path_env, st.cfg.skills);
@@ -71,6 +71,7 @@ workspace_admin_actor::behavior_type workspace_impl(workspace_pointer self,
   st.cfg = std::move(cfg);
   auto path = std::getenv("PATH");
   st.path_env = path ? path : "";
+  st.plugin_state = plugin_state_dir(st.cfg.workspace, st.cfg.skills.plugin_home);
   st.stats = stats;
   st.meter.start(self, "workspace", std::move(stats));
   // Built-in skills the prompt points at must be readable files: written

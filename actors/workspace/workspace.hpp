@@ -34,6 +34,7 @@ struct workspace_state {
   workspace_config cfg;
   std::string path_env; ///< PATH, for the skills' requirements
   std::string stamp;    ///< of the files the parts were read from
+  std::string plugin_state; ///< plugin_state_dir, worked out at the start
   bool loaded = false;
   workspace_parts parts;
   /// The sessions' made system messages, one per distinct prompt.

@@ -11,6 +11,7 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/runner/model_message.hpp"
+#include "actors/skills/agent_plugins.hpp"
 #include "actors/workspace/workspace.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/integration/harness.hpp"
@@ -227,5 +228,33 @@ TEST_CASE("sessions with the same prompt share one made system message") {
   REQUIRE(summed.made);
   CHECK(summed.made != a.made);
   CHECK(summed.made->fields()["content"] == summed.text);
+  caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("an Agent Plugin enabled while the actor runs reaches the next "
+          "prompt, and leaves it when disabled") {
+  temp_home home;
+  auto dir = home.dir / "ws";
+  auto config_dir = home.dir / "config";
+  std::filesystem::create_directories(config_dir);
+  write_all(dir / "plugins" / "notes" / "plugin.json",
+            R"({"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "notes"})");
+  write_all(dir / "plugins" / "notes" / "skills" / "notes-skill" / "SKILL.md",
+            "---\nname: notes-skill\ndescription: Keeps notes tidy.\n---\n");
+  actor_fixture fx;
+  auto ws = spawn_workspace(
+    *fx.sys, {"main", dir.string(), {false, {}, {}, config_dir.string()}}, {});
+  auto prompt = [&] { return ask_all(*fx.sys, ws, 1).at(0); };
+  CHECK(prompt().find("notes-skill") == std::string::npos);
+  // The marker goes where the actor worked out at its start it would look.
+  REQUIRE(set_agent_plugin_enabled(dir.string(), config_dir.string(), "notes",
+                                   true)
+          == "");
+  CHECK(prompt().find("notes-skill") != std::string::npos);
+  REQUIRE(set_agent_plugin_enabled(dir.string(), config_dir.string(), "notes",
+                                   false)
+          == "");
+  CHECK(prompt().find("notes-skill") == std::string::npos);
+  CHECK(figures_of(*fx.sys, ws).rebuilds == 3);
   caf::anon_send_exit(ws, caf::exit_reason::user_shutdown);
 }
