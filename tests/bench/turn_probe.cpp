@@ -37,13 +37,17 @@ int main(int argc, char** argv) {
   std::string tmpl = std::string{base ? base : "/tmp"} + "/nb-probe-XXXXXX";
   std::string home = mkdtemp(tmpl.data());
   nb::test::fake_llm llm{0, 16};
+  // NB_BENCH_THREADS: CAF scheduler threads (0 = the gateway's default), as
+  // kernel_bench reads it.
+  const char* threads_env = std::getenv("NB_BENCH_THREADS");
+  int scheduler_threads = threads_env ? std::atoi(threads_env) : 0;
   int api_port = nb::test::free_port();
   int gw_port = nb::test::free_port();
   json cfg{{"agents", {{"defaults", {{"workspace", home + "/ws"},
                                      {"model", "bench"}, {"provider", "custom"}}}}},
            {"providers", {{"custom", {{"apiBase", llm.base_url()}}}}},
            {"api", {{"port", api_port}, {"timeout", 600}}},
-           {"gateway", {{"port", gw_port}}}};
+           {"gateway", {{"port", gw_port}, {"schedulerThreads", scheduler_threads}}}};
   std::filesystem::create_directories(home + "/ws");
   std::ofstream{home + "/config.json"} << cfg.dump();
   std::vector<std::string> argv_gw;
