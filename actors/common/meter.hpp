@@ -20,8 +20,10 @@ int latency_bucket(int64_t micros);
 int64_t latency_bucket_bound(int bucket);
 inline constexpr int latency_buckets = 4 * 32;
 
-/// Counts what one actor does and reports it in batches: when 100 ms passed
-/// since the last report or the mailbox ran empty, and when the actor quits.
+/// Counts what one actor does and reports it in batches: at most 100 ms
+/// after the last report (at once when that long has passed; else once the
+/// mailbox runs empty, deferred to the end of those 100 ms on the actor's
+/// clock), and when the actor quits.
 /// Lives in the actor's state; call start() once after spawn.
 class actor_meter {
 public:
