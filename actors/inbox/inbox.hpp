@@ -8,6 +8,7 @@
 // as a duplicate and goes nowhere.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -102,6 +103,8 @@ struct inbox_state {
   int64_t fsyncs = 0;
   int64_t duplicates = 0;
   int64_t refused = 0;
+  /// The gauges' values last sent to the stats actor (-1: none yet).
+  std::array<int64_t, 6> reported{-1, -1, -1, -1, -1, -1};
 };
 
 /// The inbox and its own timer: retire the worker if it was asked nothing

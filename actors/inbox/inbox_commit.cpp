@@ -18,7 +18,15 @@ void report(inbox_pointer self) {
   auto& st = self->state;
   if (!st.stats)
     return;
+  // Only the figures that changed since they were last sent: a record and
+  // a settle each reported all six, a dozen messages to the stats actor per
+  // plain turn, two of them (duplicates, refused) nearly always the same.
+  size_t slot = 0;
   auto gauge = [&](const char* name, int64_t v) {
+    auto& last = st.reported[slot++];
+    if (v == last)
+      return;
+    last = v;
     self->send(st.stats, gauge_sample{name, v});
   };
   gauge("inbox_live", static_cast<int64_t>(st.live.size()));
