@@ -1,6 +1,7 @@
 #include "actors/session/session.hpp"
 
-#include <caf/after.hpp>
+#include <caf/actor_clock.hpp>
+#include <caf/behavior.hpp>
 #include <caf/skip.hpp>
 
 #include "actors/common/guard.hpp"
@@ -73,14 +74,54 @@ namespace {
 
 session_goal_view::behavior_type accepting(session_pointer self);
 
-/// How often an idle session wakes up (CAF re-arms the timeout after each
-/// firing): for the idle compaction check, and to offer to quit.
+/// How often an idle session wakes up: for the idle compaction check, and
+/// to offer to quit.
 std::chrono::milliseconds idle_tick(const session_config& cfg) {
   auto idle = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.idle);
   if (cfg.idle_compact_after.count() <= 0)
     return idle;
   return std::max(std::chrono::milliseconds(10),
                   std::min(idle, cfg.idle_compact_check));
+}
+
+void arm_idle_tick(session_pointer self, caf::actor_clock::time_point due);
+
+/// Between turns: the idle compaction check, and once idle long enough the
+/// offer to quit; during a turn nothing. The next tick comes a tick after
+/// the last turn ended (as a receive timeout the turn re-armed would), or a
+/// tick from now when that has passed.
+void on_idle_tick(session_pointer self) {
+  auto& st = self->state;
+  auto now = self->clock().now();
+  if (!st.turn) {
+    try {
+      idle_compact_tick(self);
+    } catch (...) {
+      // The chat stays usable; the check runs again at the next tick.
+      guarded_failure("session", std::current_exception());
+    }
+    // Archiving work keeps the actor: quitting now would lose the mark
+    // (the summary would be written again) or the due idle compaction.
+    if (now - st.last_active >= st.cfg.idle && !archive_work_pending(self)) {
+      // Offer to quit; the router agrees only if nothing is on its way here.
+      self->send(st.router, session_idle{st.key, st.received});
+    }
+  }
+  auto tick = idle_tick(st.cfg);
+  arm_idle_tick(self,
+                now - st.last_active < tick ? st.last_active + tick : now + tick);
+}
+
+/// The tick is armed once per firing. CAF's receive timeout (`after` in the
+/// behaviour) was armed again after every batch of messages, about twice a
+/// plain turn, each a wake-up of the clock thread. A request timeout of the
+/// session's own: the clock drops it, and holds no reference to the
+/// session, when the session ends.
+void arm_idle_tick(session_pointer self, caf::actor_clock::time_point due) {
+  auto id = self->new_request_id(caf::message_priority::normal).response_id();
+  self->add_multiplexed_response_handler(
+    id, caf::behavior{[self](caf::error&) { on_idle_tick(self); }});
+  self->clock().set_request_timeout(due, self, id);
 }
 
 /// While a turn runs: /stop, /status and the other commands are answered
@@ -152,22 +193,6 @@ session_goal_view::behavior_type accepting(session_pointer self) {
     guard("session",
           [=](session_admin& a) { return apply_admin(self, a); }),
     guard("session", [=](tool_catalog& c) { keep_tool_catalog(self, c); }),
-    caf::after(idle_tick(self->state.cfg)) >> [=] {
-      auto& st = self->state;
-      try {
-        idle_compact_tick(self);
-      } catch (...) {
-        // The chat stays usable; the check runs again at the next tick.
-        guarded_failure("session", std::current_exception());
-      }
-      // Archiving work keeps the actor: quitting now would lose the mark
-      // (the summary would be written again) or the due idle compaction.
-      if (self->clock().now() - st.last_active < st.cfg.idle
-          || archive_work_pending(self))
-        return;
-      // Offer to quit; the router agrees only if nothing is on its way here.
-      self->send(st.router, session_idle{st.key, st.received});
-    },
   };
 }
 
@@ -231,6 +256,7 @@ session_impl(session_pointer self, std::string key, session_config cfg,
   st.model = st.runtime.model;
   st.meter.start(self, "session", st.svc.stats);
   st.last_active = self->clock().now();
+  arm_idle_tick(self, st.last_active + idle_tick(st.cfg));
   drop_stray_errors(self, "session", st.key);
   // Told to stop (the router retires it, the gateway shuts down): a running
   // turn's runner stops with it rather than outliving it, waiting out its
