@@ -40,7 +40,7 @@ bool bind_function(void* handle, const library_spec& spec, const char* name,
 }
 
 /// A library's function table loaded once per process (a function-local
-/// static), or why it could not be.
+/// static, see open_functions), or why it could not be.
 template <class Functions>
 struct loaded_functions {
   Functions functions{};
@@ -55,5 +55,25 @@ struct loaded_functions {
     return &functions;
   }
 };
+
+/// Opens `spec` and fills a `Functions` table: `bind_all(table, bind)`
+/// binds each member with `bind("name", table.member)` (false once one is
+/// missing, which is kept as the error) and returns "" or why the library
+/// cannot be used after all (an initialisation that failed).
+template <class Functions, class BindAll>
+loaded_functions<Functions> open_functions(const library_spec& spec,
+                                           BindAll bind_all) {
+  loaded_functions<Functions> out;
+  void* handle = open_library(spec, out.error);
+  if (handle == nullptr)
+    return out;
+  auto bind = [&](const char* name, auto*& fn) {
+    return bind_function(handle, spec, name, fn, out.error);
+  };
+  std::string unusable = bind_all(out.functions, bind);
+  if (out.error.empty())
+    out.error = std::move(unusable);
+  return out;
+}
 
 } // namespace nb

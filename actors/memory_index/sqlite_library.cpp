@@ -9,42 +9,31 @@ namespace {
 constexpr library_spec libsqlite_spec{"libsqlite3.so.0", "libsqlite3-0",
                                       "the memory index (recall)"};
 
-using loaded_sqlite = loaded_functions<sqlite_library>;
-
-loaded_sqlite open_sqlite() {
-  loaded_sqlite out;
-  void* handle = open_library(libsqlite_spec, out.error);
-  if (handle == nullptr)
-    return out;
-  auto& f = out.functions;
-  auto bind = [&](const char* name, auto*& fn) {
-    return bind_function(handle, libsqlite_spec, name, fn, out.error);
-  };
-  bind("sqlite3_open_v2", f.open_v2) && bind("sqlite3_close", f.close)
-    && bind("sqlite3_busy_timeout", f.busy_timeout)
-    && bind("sqlite3_errmsg", f.errmsg) && bind("sqlite3_errstr", f.errstr)
-    && bind("sqlite3_exec", f.exec) && bind("sqlite3_free", f.free)
-    && bind("sqlite3_last_insert_rowid", f.last_insert_rowid)
-    && bind("sqlite3_prepare_v2", f.prepare_v2)
-    && bind("sqlite3_finalize", f.finalize) && bind("sqlite3_step", f.step)
-    && bind("sqlite3_reset", f.reset)
-    && bind("sqlite3_clear_bindings", f.clear_bindings)
-    && bind("sqlite3_bind_int64", f.bind_int64)
-    && bind("sqlite3_bind_double", f.bind_double)
-    && bind("sqlite3_bind_text", f.bind_text)
-    && bind("sqlite3_bind_blob", f.bind_blob)
-    && bind("sqlite3_column_int64", f.column_int64)
-    && bind("sqlite3_column_double", f.column_double)
-    && bind("sqlite3_column_text", f.column_text)
-    && bind("sqlite3_column_blob", f.column_blob)
-    && bind("sqlite3_column_bytes", f.column_bytes);
-  return out;
-}
-
 } // namespace
 
 const sqlite_library* load_sqlite(std::string& error) {
-  static const loaded_sqlite sqlite = open_sqlite();
+  static const auto sqlite = open_functions<sqlite_library>(
+    libsqlite_spec, [](sqlite_library& f, auto bind) -> std::string {
+      bind("sqlite3_open_v2", f.open_v2) && bind("sqlite3_close", f.close)
+        && bind("sqlite3_busy_timeout", f.busy_timeout)
+        && bind("sqlite3_errmsg", f.errmsg) && bind("sqlite3_errstr", f.errstr)
+        && bind("sqlite3_exec", f.exec) && bind("sqlite3_free", f.free)
+        && bind("sqlite3_last_insert_rowid", f.last_insert_rowid)
+        && bind("sqlite3_prepare_v2", f.prepare_v2)
+        && bind("sqlite3_finalize", f.finalize) && bind("sqlite3_step", f.step)
+        && bind("sqlite3_reset", f.reset)
+        && bind("sqlite3_clear_bindings", f.clear_bindings)
+        && bind("sqlite3_bind_int64", f.bind_int64)
+        && bind("sqlite3_bind_double", f.bind_double)
+        && bind("sqlite3_bind_text", f.bind_text)
+        && bind("sqlite3_bind_blob", f.bind_blob)
+        && bind("sqlite3_column_int64", f.column_int64)
+        && bind("sqlite3_column_double", f.column_double)
+        && bind("sqlite3_column_text", f.column_text)
+        && bind("sqlite3_column_blob", f.column_blob)
+        && bind("sqlite3_column_bytes", f.column_bytes);
+      return {};
+    });
   return sqlite.get(error);
 }
 

@@ -76,7 +76,7 @@ std::vector<governor::input> inputs_of(const nlohmann::json& messages) {
     return in;
   in.reserve(messages.size());
   for (auto& m : messages)
-    in.push_back({&m, -1});
+    in.push_back({&m, -1, false, std::nullopt});
   return in;
 }
 

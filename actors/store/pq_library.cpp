@@ -9,34 +9,23 @@ namespace {
 constexpr library_spec libpq_spec{"libpq.so.5", "libpq5",
                                   "sessionStore \"postgres\""};
 
-using loaded_pq = loaded_functions<pq_library>;
-
-loaded_pq open_pq() {
-  loaded_pq out;
-  void* handle = open_library(libpq_spec, out.error);
-  if (handle == nullptr)
-    return out;
-  auto& f = out.functions;
-  auto bind = [&](const char* name, auto*& fn) {
-    return bind_function(handle, libpq_spec, name, fn, out.error);
-  };
-  bind("PQconnectdb", f.connectdb) && bind("PQstatus", f.status)
-    && bind("PQreset", f.reset) && bind("PQfinish", f.finish)
-    && bind("PQerrorMessage", f.error_message)
-    && bind("PQsetNoticeProcessor", f.set_notice_processor)
-    && bind("PQexecParams", f.exec_params)
-    && bind("PQresultStatus", f.result_status)
-    && bind("PQresultErrorMessage", f.result_error_message)
-    && bind("PQclear", f.clear) && bind("PQntuples", f.ntuples)
-    && bind("PQnfields", f.nfields) && bind("PQgetisnull", f.getisnull)
-    && bind("PQgetvalue", f.getvalue) && bind("PQgetlength", f.getlength);
-  return out;
-}
-
 } // namespace
 
 const pq_library* load_pq(std::string& error) {
-  static const loaded_pq pq = open_pq();
+  static const auto pq = open_functions<pq_library>(
+    libpq_spec, [](pq_library& f, auto bind) -> std::string {
+      bind("PQconnectdb", f.connectdb) && bind("PQstatus", f.status)
+        && bind("PQreset", f.reset) && bind("PQfinish", f.finish)
+        && bind("PQerrorMessage", f.error_message)
+        && bind("PQsetNoticeProcessor", f.set_notice_processor)
+        && bind("PQexecParams", f.exec_params)
+        && bind("PQresultStatus", f.result_status)
+        && bind("PQresultErrorMessage", f.result_error_message)
+        && bind("PQclear", f.clear) && bind("PQntuples", f.ntuples)
+        && bind("PQnfields", f.nfields) && bind("PQgetisnull", f.getisnull)
+        && bind("PQgetvalue", f.getvalue) && bind("PQgetlength", f.getlength);
+      return {};
+    });
   return pq.get(error);
 }
 
