@@ -66,7 +66,14 @@ if (mode === "first") {
 
   // Both channels listed, the newest (the WebUI's) first, grouped.
   await openSessions();
-  await page.waitForSelector(`#sess-groups li[data-key="${wsKey}"]`, { timeout: 10000 });
+  await page.waitForSelector(`#sess-groups li[data-key="${wsKey}"]`, { timeout: 10000 }).catch(async (e) => {
+    // Seen twice at a suite's start (beside another Chromium test), never
+    // alone: say what the page showed and what the API lists now.
+    const status = await page.$eval("#sess-status", (s) => s.textContent).catch(() => "(no status)");
+    const again = await api("GET", "sessions");
+    fail(`${wsKey} not listed (${e.message}); the page lists ${JSON.stringify(await listedKeys())}, `
+         + `says "${status}"; /api/sessions now: ${again.status} ${JSON.stringify((again.doc.sessions || []).map((r) => r.key))}`);
+  });
   await page.waitForSelector('#sess-groups li[data-key="api:apichat1"]');
   const order = await groupOrder();
   check(order[0] === "websocket" && order.indexOf("api") > 0, "group order: " + JSON.stringify(order));
