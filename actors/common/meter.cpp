@@ -1,10 +1,9 @@
 #include "actors/common/meter.hpp"
+#include "actors/common/own_timer.hpp"
 
 #include <bit>
 #include <cmath>
 
-#include <caf/actor_clock.hpp>
-#include <caf/behavior.hpp>
 #include <caf/scheduled_actor.hpp>
 #include <caf/send.hpp>
 
@@ -101,15 +100,12 @@ void actor_meter::record(int64_t micros) {
   // request timeout of the actor's own, so the clock drops it (and holds no
   // reference) when the actor ends; the quit report covers what is left.
   data_->flush_armed = true;
-  auto id = self_->new_request_id(caf::message_priority::normal).response_id();
-  self_->add_multiplexed_response_handler(
-    id, caf::behavior{[this](caf::error&) {
-      data_->flush_armed = false;
-      flush();
-    }});
   auto due = self_->clock().now();
   due += meter_report_every;
-  self_->clock().set_request_timeout(due, self_, id);
+  run_at(self_, due, [this] {
+    data_->flush_armed = false;
+    flush();
+  });
 }
 
 void actor_meter::flush() {

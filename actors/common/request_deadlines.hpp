@@ -29,6 +29,8 @@
 #include <caf/message_id.hpp>
 #include <caf/sec.hpp>
 
+#include "actors/common/own_timer.hpp"
+
 namespace nb {
 
 class request_deadlines {
@@ -104,11 +106,7 @@ void arm_deadline_sweep(Self* self, request_deadlines::time_point due) {
   if (due >= table.armed)
     return; // an earlier sweep looks then, and arms the next
   table.armed = due;
-  auto sweep = self->new_request_id(caf::message_priority::normal)
-                 .response_id();
-  self->add_multiplexed_response_handler(
-    sweep, caf::behavior{[self](caf::error&) { sweep_deadlines(self); }});
-  self->clock().set_request_timeout(due, self, sweep);
+  run_at(self, due, [self] { sweep_deadlines(self); });
 }
 
 /// Keeps request `id`'s timeout `d` in the actor's table.

@@ -1,10 +1,10 @@
 #include "actors/session/session.hpp"
 
 #include <caf/actor_clock.hpp>
-#include <caf/behavior.hpp>
 #include <caf/skip.hpp>
 
 #include "actors/common/guard.hpp"
+#include "actors/common/own_timer.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/stray_errors.hpp"
 #include "config/settings.hpp"
@@ -112,16 +112,11 @@ void on_idle_tick(session_pointer self) {
                 now - st.last_active < tick ? st.last_active + tick : now + tick);
 }
 
-/// The tick is armed once per firing. CAF's receive timeout (`after` in the
-/// behaviour) was armed again after every batch of messages, about twice a
-/// plain turn, each a wake-up of the clock thread. A request timeout of the
-/// session's own: the clock drops it, and holds no reference to the
-/// session, when the session ends.
+/// The tick is armed once per firing (run_at): CAF's receive timeout
+/// (`after` in the behaviour) was armed again after every batch of
+/// messages, about twice a plain turn, each a wake-up of the clock thread.
 void arm_idle_tick(session_pointer self, caf::actor_clock::time_point due) {
-  auto id = self->new_request_id(caf::message_priority::normal).response_id();
-  self->add_multiplexed_response_handler(
-    id, caf::behavior{[self](caf::error&) { on_idle_tick(self); }});
-  self->clock().set_request_timeout(due, self, id);
+  run_at(self, due, [self] { on_idle_tick(self); });
 }
 
 /// While a turn runs: /stop, /status and the other commands are answered
