@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates actors/app/startup_order.txt, the gateway's link order: the
-# functions of our binary that a start, a WebUI page and a few API turns
-# run: the start's first, then what the turns add. lld puts them first in the
+# functions of our binary that a start (API, WebUI and a Telegram channel
+# long polling a fake Bot API), a WebUI page and a few API turns run: the start's first, then what the turns add. lld puts them first in the
 # text (--symbol-ordering-file), so the pages an idle gateway keeps mapped
 # hold code it runs instead of neighbours it never calls (the kernel maps
 # text 64 KB at a time around each fault).
@@ -13,8 +13,9 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
 "$root/deploy/install-deps.sh" valgrind
 if [ ! -x "$build/actors/app/nanobot" ] \
-   || [ ! -x "$build/tests/support/fake_llm_server" ]; then
-  "$root/deploy/build.sh" nanobot fake_llm_server
+   || [ ! -x "$build/tests/support/fake_llm_server" ] \
+   || [ ! -x "$build/tests/platforms/fake_telegram_server" ]; then
+  "$root/deploy/build.sh" nanobot fake_llm_server fake_telegram_server
   build="$root/build"
 fi
 work="$(mktemp -d /tmp/nb-order-XXXXXX)"
@@ -32,6 +33,12 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 llm_port="$(awk '/^PORT /{print $2}' "$work/llm.out")"
+# A chat channel's start and its idle long poll belong to the order too.
+# (it serves until its stdin ends: a coprocess holds it open)
+coproc TG { "$build/tests/platforms/fake_telegram_server" --token 123:ABC; }
+pids+=($TG_PID)
+read -r tg_line <&"${TG[0]}"
+tg_url="${tg_line#URL }"
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
@@ -44,7 +51,9 @@ cat > "$work/config.json" <<JSON
                          "provider": "custom"}},
  "providers": {"custom": {"apiBase": "http://127.0.0.1:$llm_port/v1"}},
  "api": {"port": $api_port}, "gateway": {"port": $gw_port},
- "channels": {"websocket": {"enabled": true, "port": $ui_port}}}
+ "channels": {"websocket": {"enabled": true, "port": $ui_port},
+              "telegram": {"enabled": true, "token": "123:ABC",
+                           "apiBase": "$tg_url", "allowFrom": ["*"]}}}
 JSON
 
 HOME="$work" valgrind --tool=callgrind --demangle=no \
