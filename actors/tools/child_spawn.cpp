@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -66,6 +67,19 @@ bool place_extra_fds(const std::vector<int>& fds, int& report) {
 }
 
 } // namespace
+
+void reap_in_background(pid_t pid) {
+  auto wait = [pid] {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  };
+  try {
+    std::thread{wait}.detach();
+  } catch (const std::system_error&) {
+    wait(); // no thread to be had: wait here rather than leave a zombie
+  }
+}
 
 uint64_t nproc_limit_for(uint64_t more) {
   // /proc/loadavg: "0.1 0.2 0.3 running/total last_pid".

@@ -47,6 +47,13 @@ struct child_spec {
 /// copies. All other descriptors are closed in the child.
 pid_t spawn_child(const child_spec& spec, std::string& error);
 
+/// Reaps `pid` (a child of this process, already told to end) on a
+/// short-lived thread of its own, for a child whose exit is slow and
+/// nobody needs to wait for: slirp4netns's exit waits for the kernel to
+/// take its tap device down, 15-50 ms, which was on every sandboxed exec's
+/// result.
+void reap_in_background(pid_t pid);
+
 /// The RLIMIT_NPROC value that allows `more` processes beyond those that
 /// exist now (an upper bound: all threads on the system are counted).
 uint64_t nproc_limit_for(uint64_t more);

@@ -171,7 +171,10 @@ void pids_cgroup::kill_all() {
   // process may fork between the read and the kill, so repeat until empty).
   if (write_file(dir_ + "/cgroup.kill", "1"))
     return;
-  for (int round = 0; round < 100; ++round) {
+  // A process that was already dying stays listed a moment: the re-checks
+  // come every 200 us (2 ms before, most of which was waited for nothing
+  // after an ordinary exit), 200 ms in all as before.
+  for (int round = 0; round < 1000; ++round) {
     std::istringstream in{read_all(dir_ + "/cgroup.procs")};
     long pid;
     bool any = false;
@@ -181,7 +184,7 @@ void pids_cgroup::kill_all() {
     }
     if (!any)
       return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
 }
 

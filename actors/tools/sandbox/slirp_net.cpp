@@ -74,21 +74,6 @@ pid_t child_pid_of(const std::string& json) {
   return pid > 0 && end && *end != '\0' ? static_cast<pid_t>(pid) : -1;
 }
 
-int wait_exit(pid_t pid, steady::time_point deadline) {
-  int status = 0;
-  while (steady::now() < deadline) {
-    auto r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid)
-      return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-    if (r < 0 && errno != EINTR)
-      return -1;
-    ::usleep(1000);
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, &status, 0);
-  return -1;
-}
-
 // One RTM_NEWROUTE "unreachable <range>" request, built before fork.
 struct route_msg {
   nlmsghdr nh;
@@ -118,6 +103,40 @@ bool build_route(const std::string& cidr, route_msg& m, uint32_t seq) {
   rta->rta_len = RTA_LENGTH(4);
   std::memcpy(RTA_DATA(rta), &addr, 4);
   return true;
+}
+
+// In the namespace: waits until its loopback is up, woken by the kernel's
+// link notices (RTMGRP_LINK) rather than a sleep loop; false after `limit`.
+// Async-signal-safe calls only (it runs in a forked child).
+bool wait_for_loopback(std::chrono::milliseconds limit) {
+  int probe = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  int notices = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+  sockaddr_nl groups{};
+  groups.nl_family = AF_NETLINK;
+  groups.nl_groups = RTMGRP_LINK;
+  if (probe < 0 || notices < 0
+      || ::bind(notices, reinterpret_cast<sockaddr*>(&groups), sizeof groups)
+           != 0)
+    return false;
+  ifreq ifr{};
+  std::memcpy(ifr.ifr_name, "lo", 3);
+  // Subscribed before the first look, so a change in between still wakes us.
+  auto deadline = steady::now() + limit;
+  while (true) {
+    if (::ioctl(probe, SIOCGIFFLAGS, &ifr) == 0 && (ifr.ifr_flags & IFF_UP))
+      return true;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  deadline - steady::now())
+                  .count();
+    if (left <= 0)
+      return false;
+    pollfd p{notices, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(left)) > 0) {
+      char drain[4096];
+      while (::recv(notices, drain, sizeof drain, MSG_DONTWAIT) > 0) {
+      }
+    }
+  }
 }
 
 // In a forked child (single-threaded, so it may join a user namespace):
@@ -153,18 +172,10 @@ std::string block_ranges(pid_t pid) {
       ::_exit(11);
     // bwrap brings up the namespace's loopback right after it starts; the
     // routes (and slirp4netns after them) wait for that, or the two would
-    // race on the same netlink work.
-    int probe = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    ifreq ifr{};
-    std::memcpy(ifr.ifr_name, "lo", 3);
-    for (int i = 0;; ++i) {
-      if (probe >= 0 && ::ioctl(probe, SIOCGIFFLAGS, &ifr) == 0
-          && (ifr.ifr_flags & IFF_UP))
-        break;
-      if (i == 5000)
-        ::_exit(16);
-      ::usleep(1000);
-    }
+    // race on the same netlink work. The wait wakes on the link's own
+    // netlink notice (it polled every millisecond before).
+    if (!wait_for_loopback(std::chrono::seconds(5)))
+      ::_exit(16);
     int sock = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
     if (sock < 0)
       ::_exit(12);
@@ -231,9 +242,14 @@ slirp_network::slirp_network(std::string slirp4netns)
 }
 
 slirp_network::~slirp_network() {
-  close_fd(exit_[1]); // slirp4netns quits on EOF
-  if (slirp_pid_ > 0)
-    wait_exit(slirp_pid_, steady::now() + std::chrono::seconds(2));
+  close_fd(exit_[1]); // slirp4netns quits on EOF (if the gateway dies)
+  // The sandbox is gone by now, so its network has nothing left to carry:
+  // killed, and reaped off the tool result's path (its exit waits for the
+  // kernel to remove its tap device: 15-50 ms here, every call).
+  if (slirp_pid_ > 0) {
+    ::kill(slirp_pid_, SIGKILL);
+    reap_in_background(slirp_pid_);
+  }
   for (int* p : {info_, block_, resolv_, exit_}) {
     close_fd(p[0]);
     close_fd(p[1]);
