@@ -20,26 +20,37 @@ void sum_usage(token_usage& sum, const token_usage& x) {
   sum.estimated = sum.estimated || x.estimated;
 }
 
-void stamp_usage(std::vector<std::string>& new_messages,
-                 const token_usage& sum, int64_t context_tokens,
-                 int32_t requests, const std::string& model) {
-  for (auto it = new_messages.rbegin(); it != new_messages.rend(); ++it) {
-    auto msg = json::parse(*it, nullptr, false);
-    if (!msg.is_object() || msg.value("role", "") != "assistant")
-      continue;
-    json u{{"prompt_tokens", sum.prompt_tokens},
-           {"completion_tokens", sum.completion_tokens},
-           {"cached_tokens", sum.cached_tokens},
-           {"total_tokens", sum.total_tokens},
-           {"context_tokens", context_tokens},
-           {"requests", requests}};
-    if (sum.estimated)
-      u["estimated"] = true;
-    msg["usage"] = std::move(u);
-    msg["model"] = model;
-    *it = msg.dump();
-    return;
+std::string stamped_with_usage(const model_message& assistant,
+                               const token_usage& sum, int64_t context_tokens,
+                               int32_t requests, const std::string& model) {
+  json u{{"prompt_tokens", sum.prompt_tokens},
+         {"completion_tokens", sum.completion_tokens},
+         {"cached_tokens", sum.cached_tokens},
+         {"total_tokens", sum.total_tokens},
+         {"context_tokens", context_tokens},
+         {"requests", requests}};
+  if (sum.estimated)
+    u["estimated"] = true;
+  const auto& text = assistant.text();
+  const auto& fields = assistant.fields();
+  if (text.size() > 2 && text.back() == '}' && !fields.contains("usage")
+      && !fields.contains("model")) {
+    // The two fields go after the others: readers parse the line, so the
+    // order of its keys does not matter, and the message is not parsed and
+    // written out again for them.
+    std::string out = text;
+    out.pop_back();
+    out += ",\"model\":";
+    out += json(model).dump(-1, ' ', false, json::error_handler_t::replace);
+    out += ",\"usage\":";
+    out += u.dump();
+    out += '}';
+    return out;
   }
+  auto msg = assistant.form();
+  msg["usage"] = std::move(u);
+  msg["model"] = model;
+  return msg.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 void keep_reasoning(json& msg, const model_reply& reply) {

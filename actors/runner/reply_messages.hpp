@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/runner/model_message.hpp"
 #include "messages/model.hpp"
 
 namespace nb {
@@ -17,12 +18,12 @@ void add_usage(token_usage& into, const token_usage& x);
 /// Adds `x` to `sum`, every figure summed.
 void sum_usage(token_usage& sum, const token_usage& x);
 
-/// Puts a turn's usage on its last assistant message (`new_messages` are
-/// JSON texts): the requests' figures summed, the latest prompt size as
-/// context_tokens, the number of requests and the model that answered.
-void stamp_usage(std::vector<std::string>& new_messages,
-                 const token_usage& sum, int64_t context_tokens,
-                 int32_t requests, const std::string& model);
+/// The text of a turn's last assistant message with the turn's usage on it
+/// ("usage": the requests' figures summed, the latest prompt size as
+/// context_tokens, the number of requests) and the model that answered.
+std::string stamped_with_usage(const model_message& assistant,
+                               const token_usage& sum, int64_t context_tokens,
+                               int32_t requests, const std::string& model);
 
 /// Reasoning text, and Anthropic thinking blocks with their signatures
 /// (replayed to the model on the next call).

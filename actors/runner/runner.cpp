@@ -43,10 +43,10 @@ void finish(runner_pointer self, std::string final_content,
     st.outcome.delivered_by_tool = false;
   st.outcome.conversation_set =
     st.conversation.finish(st.messages, st.outcome.conversation);
-  if (st.model_calls > 0)
-    stamp_usage(st.outcome.new_messages, st.usage_sum,
-                st.outcome.usage.prompt_tokens, st.model_calls,
-                st.answered_by);
+  if (st.model_calls > 0 && st.last_assistant)
+    st.outcome.new_messages[st.last_assistant_at] = stamped_with_usage(
+      *st.last_assistant, st.usage_sum, st.outcome.usage.prompt_tokens,
+      st.model_calls, st.answered_by);
   st.promise.deliver(std::move(st.outcome));
   self->quit();
 }
@@ -54,6 +54,10 @@ void finish(runner_pointer self, std::string final_content,
 void add_message(runner_pointer self, json msg) {
   auto& st = self->state;
   auto made = make_model_message(std::move(msg));
+  if (made->role() == message_role::assistant) {
+    st.last_assistant = made;
+    st.last_assistant_at = st.outcome.new_messages.size();
+  }
   st.outcome.new_messages.push_back(made->text());
   st.messages.push_back(std::move(made));
 }

@@ -66,6 +66,9 @@ struct runner_state {
   token_usage usage_sum;
   int32_t model_calls = 0;
   std::string answered_by; ///< the model of the last reply (a fallback's)
+  /// The last assistant message added and its place in outcome.new_messages.
+  shared_model_message last_assistant;
+  size_t last_assistant_at = 0;
 
   /// The provider's saved conversation (Responses item replay).
   conversation_keeper conversation;

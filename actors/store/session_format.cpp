@@ -1,6 +1,7 @@
 #include "actors/store/session_format.hpp"
 
 #include "actors/common/json_locate.hpp"
+#include "actors/common/json_sax_reader.hpp"
 #include "actors/store/posix_io.hpp"
 
 namespace nb::session_format {
@@ -12,51 +13,24 @@ namespace {
 /// A long session's file is read whole at every archive mark; building
 /// each message line as a JSON tree only to look for "_type" made that the
 /// largest cost growing with the session's length.
-struct session_line_shape {
-  using string_t = json::string_t;
+struct session_line_shape : json_sax_reader<session_line_shape> {
   bool object = false;
   bool has_type = false;
   std::string type; ///< "" unless "_type" is a string
-  int depth = 0;
   bool type_next = false; ///< the next value is the top-level "_type"
 
-  bool value(const std::string* text = nullptr) {
-    if (depth == 1 && type_next) {
-      has_type = true;
-      type = text ? *text : std::string{};
-      type_next = false;
-    }
-    return true;
-  }
-  bool null() { return value(); }
-  bool boolean(bool) { return value(); }
-  bool number_integer(json::number_integer_t) { return value(); }
-  bool number_unsigned(json::number_unsigned_t) { return value(); }
-  bool number_float(json::number_float_t, const string_t&) { return value(); }
-  bool string(string_t& s) { return value(&s); }
-  bool binary(json::binary_t&) { return value(); }
-  bool start_object(std::size_t) {
-    if (depth == 0)
-      object = true;
-    value();
-    ++depth;
-    return true;
-  }
-  bool key(string_t& k) {
+  void key_at(int depth, const std::string& k) {
     if (depth == 1)
       type_next = k == "_type";
-    return true;
   }
-  bool end_object() { return --depth, true; }
-  bool start_array(std::size_t) {
-    value();
-    ++depth;
-    return true;
-  }
-  bool end_array() { return --depth, true; }
-  bool parse_error(std::size_t, const std::string&,
-                   const nlohmann::detail::exception&) {
-    return false;
+  void value_at(int depth, const sax_value& v) {
+    if (depth == 0 && v.what == sax_value::kind::object)
+      object = true;
+    if (depth == 1 && type_next) {
+      has_type = true;
+      type = v.text ? *v.text : std::string{};
+      type_next = false;
+    }
   }
 };
 

@@ -149,3 +149,55 @@ TEST_CASE("loopback hosts are recognised") {
   CHECK_FALSE(is_loopback_host("example.com"));
   CHECK_FALSE(is_loopback_host(""));
 }
+
+TEST_CASE("a completion body is the bytes its JSON tree gave, bad UTF-8 replaced") {
+  // What completion_body wrote before it was written as text.
+  auto as_tree = [](const std::string& id, int64_t created,
+                    const std::string& model, const std::string& content,
+                    const token_usage& u) {
+    return json{{"id", id},
+                {"object", "chat.completion"},
+                {"created", created},
+                {"model", model},
+                {"choices",
+                 json::array({{{"index", 0},
+                               {"message", {{"role", "assistant"},
+                                            {"content", content}}},
+                               {"finish_reason", "stop"}}})},
+                {"usage", {{"prompt_tokens", u.prompt_tokens},
+                           {"completion_tokens", u.completion_tokens},
+                           {"total_tokens", u.total_tokens}}}}
+      .dump(-1, ' ', false, json::error_handler_t::replace);
+  };
+  for (std::string content :
+       {std::string{"hi"}, std::string{""}, std::string{"a \"quoted\"\n\ttab \\ "},
+        std::string{"caf\xc3\xa9 \xff\xfe broken"}, std::string{"\x01\x1f ctl"}}) {
+    CAPTURE(content);
+    CHECK(completion_body("chatcmpl-1", -5, "m\"x", content, {7, 0, -1, 3, true})
+          == as_tree("chatcmpl-1", -5, "m\"x", content, {7, 0, -1, 3, true}));
+  }
+}
+
+TEST_CASE("usage is read from the metadata's top-level usage object only") {
+  auto total = [](const char* meta) {
+    return usage_from_metadata(meta).total_tokens;
+  };
+  auto u = usage_from_metadata(R"({"streamed":false,"stop_reason":"done",
+    "usage":{"prompt_tokens":4,"completion_tokens":1,"total_tokens":5,
+    "cached_tokens":2,"context_tokens":4},"context_window_tokens":65536})");
+  CHECK(u.prompt_tokens == 4);
+  CHECK(u.completion_tokens == 1);
+  CHECK(u.total_tokens == 5);
+  CHECK(u.cached_tokens == 0); // the API's usage has three figures
+  CHECK(total(R"({"usage":{"total_tokens":1.5}})") == 0);
+  CHECK(total(R"({"usage":{"total_tokens":"5"}})") == 0);
+  CHECK(total(R"({"usage":[{"total_tokens":5}]})") == 0);
+  CHECK(total(R"({"usage":5})") == 0);
+  CHECK(total(R"({"goal":{"usage":{"total_tokens":5}}})") == 0);
+  CHECK(total(R"({"usage":{"deeper":{"total_tokens":5}}})") == 0);
+  CHECK(total(R"({"usage":{"total_tokens":5},"x":{"total_tokens":9}})") == 5);
+  CHECK(total(R"({"usage":{"total_tokens":5}} trailing)") == 0);
+  CHECK(total(R"({"usage":{"total_tokens":5})") == 0);
+  CHECK(total(R"([{"usage":{"total_tokens":5}}])") == 0);
+  CHECK(total(R"({"usage":{"total_tokens":18446744073709551615}})") == -1);
+}

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "actors/common/json_sax_reader.hpp"
+
 namespace nb::api {
 
 namespace {
@@ -55,18 +57,26 @@ std::string completion_body(const std::string& id, int64_t created,
                             const std::string& model,
                             const std::string& content,
                             const token_usage& usage) {
-  json message = {{"role", "assistant"}, {"content", content}};
-  return text_of(json{{"id", id},
-              {"object", "chat.completion"},
-              {"created", created},
-              {"model", model},
-              {"choices", json::array({{{"index", 0},
-                                        {"message", std::move(message)},
-                                        {"finish_reason", "stop"}}})},
-              {"usage",
-               {{"prompt_tokens", usage.prompt_tokens},
-                {"completion_tokens", usage.completion_tokens},
-                {"total_tokens", usage.total_tokens}}}});
+  // Written as text in the order the JSON writer puts the keys (sorted):
+  // the same bytes, without building a tree for every answer.
+  auto quoted = [](const std::string& s) { return text_of(json(s)); };
+  std::string out = R"({"choices":[{"finish_reason":"stop","index":0,)"
+                    R"("message":{"content":)";
+  out += quoted(content);
+  out += R"(,"role":"assistant"}}],"created":)";
+  out += std::to_string(created);
+  out += R"(,"id":)";
+  out += quoted(id);
+  out += R"(,"model":)";
+  out += quoted(model);
+  out += R"(,"object":"chat.completion","usage":{"completion_tokens":)";
+  out += std::to_string(usage.completion_tokens);
+  out += R"(,"prompt_tokens":)";
+  out += std::to_string(usage.prompt_tokens);
+  out += R"(,"total_tokens":)";
+  out += std::to_string(usage.total_tokens);
+  out += "}}";
+  return out;
 }
 
 std::string role_frame(const std::string& id, int64_t created,
@@ -107,21 +117,53 @@ std::string models_body(const std::vector<std::string>& models) {
   return text_of(json{{"object", "list"}, {"data", std::move(data)}});
 }
 
+namespace {
+
+/// Reads the integers of the top-level "usage" object while the metadata
+/// is parsed, without building its tree.
+struct api_usage_reader : json_sax_reader<api_usage_reader> {
+  token_usage usage;
+  bool top_object = false;
+  bool usage_next = false; ///< the next top-level value is "usage"'s
+  int usage_depth = -1;    ///< depth of that object's members while inside
+  int64_t* field = nullptr; ///< the usage field the next value sets
+
+  void key_at(int depth, const std::string& k) {
+    if (depth == 1)
+      usage_next = k == "usage";
+    else if (depth == usage_depth)
+      field = k == "prompt_tokens"       ? &usage.prompt_tokens
+              : k == "completion_tokens" ? &usage.completion_tokens
+              : k == "total_tokens"      ? &usage.total_tokens
+                                         : nullptr;
+  }
+  void value_at(int depth, const sax_value& v) {
+    if (depth == 0 && v.what == sax_value::kind::object)
+      top_object = true;
+    if (depth == 1) {
+      // A later "usage" replaces an earlier one; one that is not an
+      // object counts as none. Leaving the object ends it.
+      usage_depth = -1;
+      if (usage_next) {
+        usage = {};
+        if (v.what == sax_value::kind::object)
+          usage_depth = 2;
+      }
+      usage_next = false;
+    }
+    if (depth == usage_depth && field && v.integer)
+      *field = *v.integer;
+    field = nullptr;
+  }
+};
+
+} // namespace
+
 token_usage usage_from_metadata(const std::string& metadata_json) {
-  token_usage u;
-  auto doc = json::parse(metadata_json, nullptr, false);
-  if (!doc.is_object() || !doc.contains("usage") || !doc["usage"].is_object())
-    return u;
-  const auto& j = doc["usage"];
-  auto field = [&](const char* name) -> int64_t {
-    return j.contains(name) && j[name].is_number_integer()
-             ? j[name].get<int64_t>()
-             : 0;
-  };
-  u.prompt_tokens = field("prompt_tokens");
-  u.completion_tokens = field("completion_tokens");
-  u.total_tokens = field("total_tokens");
-  return u;
+  api_usage_reader reader;
+  if (!json::sax_parse(metadata_json, &reader) || !reader.top_object)
+    return {};
+  return reader.usage;
 }
 
 } // namespace nb::api
