@@ -83,6 +83,10 @@ void print(const char* what, const figures& f) {
 
 int main(int argc, char** argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 2000; // turns per measurement
+  // NB_BENCH_BINARY: another nanobot to measure (a before/after pair run
+  // alternately by the same bench).
+  const char* binary_env = std::getenv("NB_BENCH_BINARY");
+  const std::string binary = binary_env ? binary_env : nb::test::nanobot_binary();
   // NB_BENCH_DIR picks the file system: on a disk every turn pays two fsyncs,
   // on tmpfs (/dev/shm) what remains is the kernel's own cost.
   const char* base = std::getenv("NB_BENCH_DIR");
@@ -106,7 +110,7 @@ int main(int argc, char** argv) {
 
   // Time to ready: process start until /health answers.
   auto t0 = steady_clock::now();
-  child_process gw{{nb::test::nanobot_binary(), "gateway", "-c", home + "/config.json"}, home};
+  child_process gw{{binary, "gateway", "-c", home + "/config.json"}, home};
   httplib::Client health{"127.0.0.1", gw_port};
   health.set_connection_timeout(0, 200000);
   while (!health.Get("/health"))
@@ -199,6 +203,13 @@ int main(int argc, char** argv) {
   };
   double raw_first = raw_median(long_mark, tenth);
   double raw_last = raw_median(long_mark + long_us.size() - tenth, tenth);
+  // Every tenth: where the growth sets in (a step at the first archive, or
+  // a slope all along).
+  std::vector<std::pair<double, double>> tenths;
+  for (size_t t = 0; t + tenth <= long_us.size(); t += tenth)
+    tenths.emplace_back(
+      median_of({long_us.begin() + t, long_us.begin() + t + tenth}),
+      raw_median(long_mark + t, tenth));
   // A turn with one tool call: the model asks for it, then answers. What
   // the call adds beyond its extra model round trip is the tool's own work
   // plus our hops (issue 22: a small read_file <= 1 ms, exec true <= 3 ms).
@@ -239,7 +250,7 @@ int main(int argc, char** argv) {
   gw.wait(seconds(30));
 
   // Idle RSS of a fresh gateway that has done nothing.
-  child_process fresh{{nb::test::nanobot_binary(), "gateway", "-c", home + "/config.json"}, home};
+  child_process fresh{{binary, "gateway", "-c", home + "/config.json"}, home};
   while (!health.Get("/health"))
     std::this_thread::sleep_for(milliseconds(1));
   std::this_thread::sleep_for(seconds(10));
@@ -248,7 +259,7 @@ int main(int argc, char** argv) {
   fresh.wait(seconds(30));
 
   auto stripped = home + "/nanobot.stripped";
-  std::filesystem::copy_file(nb::test::nanobot_binary(), stripped);
+  std::filesystem::copy_file(binary, stripped);
   std::system(("strip " + stripped).c_str());
   auto size_kb = std::filesystem::file_size(stripped) / 1024;
 
@@ -271,6 +282,10 @@ int main(int argc, char** argv) {
               raw_first, raw_last);
   std::printf("  kernel overhead: first / last tenth         %6.0f / %.0f us\n",
               long_first - raw_first, long_last - raw_last);
+  std::printf("  kernel overhead by tenth (turn p50 - raw p50)  ");
+  for (auto [turn, raw] : tenths)
+    std::printf(" %.0f", turn - raw);
+  std::printf(" us\n");
   for (auto [name, f] : {std::pair{"read_file small.txt", read_turn},
                          std::pair{"exec true", exec_turn}}) {
     std::printf("turn with one %-18s p50 %8.0f us; beyond its 2 model "
