@@ -223,8 +223,10 @@ void turn_finished(session_pointer self) {
   st.turn.reset();
   st.last_active = self->clock().now();
   // An archive mark that arrived during the turn: the file is quiet now.
-  write_memory_meta(self);
+  // Dropped from memory first: the rewrite keeps them as the file has
+  // them instead of writing every held message out again.
   forget_archived(self);
+  write_memory_meta(self);
   // A /model switch made while the turn ran: the file can be rewritten now.
   if (st.preset_unsaved && st.loaded)
     save_model_choice(self, nullptr);

@@ -146,8 +146,8 @@ void archive_range(session_pointer self, size_t from, size_t upto) {
         }
         st.meta_dirty = true;
         if (st.machine.done()) {
+          forget_archived(self); // before the rewrite: see turn_finished
           write_memory_meta(self);
-          forget_archived(self);
         }
       }),
       [=](caf::error& err) {

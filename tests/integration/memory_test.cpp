@@ -295,7 +295,16 @@ TEST_CASE("a long chat holds only what its replay can reach and the file keeps e
   } log;
   small_gateway gw{false};
   constexpr int turns = 160;
-  for (int i = 0; i < turns; ++i)
+  // The first turns' lines as stored early on: every archive mark's rewrite
+  // after must keep them as they are (timestamps, the usage and model of
+  // each answer), whether it wrote them out from memory or kept them from
+  // the file.
+  constexpr int early = 5;
+  for (int i = 0; i < early; ++i)
+    REQUIRE_FALSE(gw.say(long_message(i)).timed_out);
+  auto early_lines = session_messages(gw.cfg, "test:mem");
+  REQUIRE(early_lines.size() == 2 * early);
+  for (int i = early; i < turns; ++i)
     REQUIRE_FALSE(gw.say(long_message(i)).timed_out);
   CHECK(eventually([&] { return gw.mark() >= 200; }, 30s));
   gw.say("one more");
@@ -311,6 +320,12 @@ TEST_CASE("a long chat holds only what its replay can reach and the file keeps e
   for (int i = 0; i < turns; ++i) {
     CAPTURE(i);
     CHECK(msgs[2 * i]["content"].get<std::string>().rfind(word(i), 0) == 0);
+    CHECK(msgs[2 * i + 1]["usage"]["requests"] == 1);
+    CHECK(msgs[2 * i + 1].contains("model"));
+  }
+  for (size_t i = 0; i < early_lines.size(); ++i) {
+    CAPTURE(i);
+    CHECK(msgs[i] == early_lines[i]);
   }
   // /status counts them all, /stats adds up every turn's usage, /history
   // shows the last ones.
