@@ -122,6 +122,10 @@ struct session_state {
   size_t archiving_upto = 0; ///< the end of that range
   bool meta_dirty = false;   ///< the archive mark is not on disk yet
   bool meta_writing = false;
+  /// The last mark's rewrite, which kept every message line as the file
+  /// has it, failed (a file cut short behind our back): the next one
+  /// writes the held messages out, as it did before.
+  bool meta_rewrite_held = false;
   int generation = 0;        ///< bumped by /new: stale archive replies
   /// Archive workers still running (also those of a cleared conversation):
   /// a flush waits for them, so `agent -m "/new"` saves its archive.

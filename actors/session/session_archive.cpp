@@ -64,8 +64,15 @@ void write_memory_meta(session_pointer self) {
     st.file_meta[summary_key] = {{"text", st.summary},
                                  {"last_active", st.summary_at}};
   session_replace rq{st.key, st.file_meta.dump(), {}};
-  rq.keep = st.base; // dropped from memory, still in the file
-  rq.messages = dump_all(st.transcript);
+  if (st.meta_rewrite_held) {
+    rq.keep = st.base; // dropped from memory, still in the file
+    rq.messages = dump_all(st.transcript);
+  } else {
+    // Only the metadata line changes: the messages held are the file's own
+    // (each got there by an append or a rewrite), so the store keeps them
+    // all as they are instead of a long chat's being written out again.
+    rq.keep = message_count(st);
+  }
   // Archived turns live on in the summary, not in a provider's saved
   // items: the state goes, as the original drops it when it consolidates.
   rq.conversation_set = true;
@@ -73,10 +80,15 @@ void write_memory_meta(session_pointer self) {
   st.meta_dirty = false;
   st.meta_writing = true;
   timed_request(self, st.svc.store, st.cfg.store_timeout, std::move(rq))
-    .then([=](caf::ok_atom) { self->state.meta_writing = false; },
+    .then(
+          [=](caf::ok_atom) {
+            self->state.meta_writing = false;
+            self->state.meta_rewrite_held = false;
+          },
           [=](caf::error& err) {
             self->state.meta_writing = false;
             self->state.meta_dirty = true;
+            self->state.meta_rewrite_held = true;
             self->state.log->warn("[{}] could not record the archive mark: {}",
                                   self->state.key, self->system().render(err));
           });

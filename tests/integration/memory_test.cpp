@@ -338,3 +338,33 @@ TEST_CASE("a long chat holds only what its replay can reach and the file keeps e
   auto history = gw.say("/history 2").content;
   CHECK(history.find("one more") != std::string::npos);
 }
+
+TEST_CASE("an archive mark on a file cut short behind the session's back writes the held messages") {
+  small_gateway gw{false};
+  gw.say(long_message(0));
+  gw.say(long_message(1));
+  // Someone leaves only the metadata line: the mark's rewrite, which keeps
+  // the file's message lines, finds fewer than the session holds.
+  auto path = *resolve_sessions_dir(gw.cfg) + "/" + session_file_name("test:mem");
+  std::string first;
+  {
+    std::ifstream in{path};
+    REQUIRE(std::getline(in, first));
+  }
+  std::ofstream{path, std::ios::trunc} << first << "\n";
+  constexpr int turns = 8;
+  for (int i = 2; i < turns; ++i)
+    REQUIRE_FALSE(gw.say(long_message(i)).timed_out);
+  // A mark gets written all the same (the next try writes the messages
+  // out), and with it every message the session holds, the cut ones too.
+  CHECK(gw.wait_mark(1) >= 1);
+  CHECK(eventually(
+    [&] { return session_messages(gw.cfg, "test:mem").size() == 2 * turns; },
+    30s));
+  auto msgs = session_messages(gw.cfg, "test:mem");
+  REQUIRE(msgs.size() == 2 * turns);
+  for (int i = 0; i < turns; ++i) {
+    CAPTURE(i);
+    CHECK(msgs[2 * i]["content"].get<std::string>().rfind(word(i), 0) == 0);
+  }
+}
