@@ -9,6 +9,7 @@
 #include "actors/tools/exec_watch.hpp"
 #include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "actors/tools/sandbox/sandboxed_run.hpp"
+#include "actors/tools/sandbox/warm_sandbox_pool.hpp"
 
 namespace nb {
 
@@ -52,9 +53,11 @@ std::optional<process_result> run_stoppable(const exec_launch& launch,
   if (stop.refused())
     return std::nullopt;
   opts.cancelled = [&stop] { return stop.requested(); };
-  return launch.sandboxed ? run_sandboxed(
-           std::move(opts), sandbox_request_for(launch), sandbox_status_for())
-                          : run_process(opts);
+  return launch.sandboxed
+           ? run_sandboxed_warm(std::move(opts), sandbox_request_for(launch),
+                                sandbox_status_for(),
+                                ctx.warm_sandboxes.get())
+           : run_process(opts);
 }
 
 } // namespace nb

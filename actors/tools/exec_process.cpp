@@ -137,12 +137,18 @@ int decode_exit_status(int status) {
 }
 
 process_result run_process(const process_options& o) {
-  process_result r;
   auto sp = start_process(o, false);
   if (sp.pid < 0) {
+    process_result r;
     r.error = std::move(sp.error);
     return r;
   }
+  return wait_process(sp, o);
+}
+
+process_result wait_process(const started_process& sp,
+                            const process_options& o) {
+  process_result r;
   pid_t pid = sp.pid;
   // The child's exit wakes the loop itself (a pidfd, Linux 5.3+): its pipes
   // may close before it is reapable, or stay open in a grandchild, and the

@@ -82,6 +82,12 @@ int decode_exit_status(int status);
 /// gets SIGKILL. The child is always reaped.
 process_result run_process(const process_options& opts);
 
+/// The second half of run_process for a child `sp` started without stdin:
+/// reads its output until it ends (or opts' time limit from now, or a
+/// cancel), reaps it and closes sp's descriptors.
+process_result wait_process(const started_process& sp,
+                            const process_options& opts);
+
 /// Returns exec's text for `r`: stdout, then "STDERR:\n..." when stderr is
 /// not blank, then "\nExit code: N"; when longer than `max` bytes, the
 /// head and tail halves around "... (N chars truncated) ...". Invalid

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@
 #include "messages/tool.hpp"
 
 namespace nb {
+
+class warm_sandbox_pool;
 
 /// What one tool run produced.
 struct tool_output {
@@ -77,6 +80,8 @@ struct tool_context {
   browser_settings browser;
   /// The browsers front (one Chromium per agent); null: no browser tool.
   tool_executor_actor browsers;
+  /// The front's warm sandboxes for exec; null: every sandbox starts cold.
+  std::shared_ptr<warm_sandbox_pool> warm_sandboxes;
 };
 
 /// A tool's implementation: validated arguments in, output out. May throw;

@@ -2,6 +2,7 @@
 
 #include "actors/browser/browser.hpp"
 #include "actors/tools/mcp_server.hpp"
+#include "actors/tools/sandbox/warm_sandbox_pool.hpp"
 #include "actors/tools/side_files.hpp"
 #include "actors/tools/text.hpp"
 #include "actors/tools/stop_with.hpp"
@@ -51,6 +52,13 @@ tools_body(front_ptr self, std::shared_ptr<const tool_registry> registry,
   stop_with(self, st.watch);
   st.base.system = &self->system();
   st.base.watch = st.watch;
+  // Empty (no thread, no process) until a sandboxed exec ran; closed when
+  // the front ends, so a normal stop leaves no sandbox waiting. (A test
+  // may bring its own, to read its counters.)
+  if (!st.base.warm_sandboxes)
+    st.base.warm_sandboxes = std::make_shared<warm_sandbox_pool>();
+  self->attach_functor(
+    [pool = st.base.warm_sandboxes] { pool->close(); });
   if (st.registry->find("browser")) {
     // Cheap until used: the front spawns a browser actor (and Chromium)
     // on the first browser call of each agent.

@@ -57,6 +57,7 @@ void reload_tools(tools_front_pointer self, const settings& view) {
   fresh.resolve = st.base.resolve;
   fresh.agent = st.base.agent;
   fresh.bwrap = st.base.bwrap;
+  fresh.warm_sandboxes = st.base.warm_sandboxes;
   // The workspace is the agent's (agents.list), which changes with a
   // restart only: its sessions keep the one they started with.
   fresh.workspace = st.base.workspace;

@@ -7,11 +7,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "actors/tools/registry.hpp"
 #include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "actors/tools/sandbox/sandboxed_run.hpp"
+#include "actors/tools/sandbox/warm_sandbox_pool.hpp"
 
 using namespace nb;
 
@@ -22,11 +24,13 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
 }
 
-// `once()` returns an error text ("" = fine).
-template <class Once>
-void measure(const char* label, int calls, Once once) {
+// `once()` returns an error text ("" = fine); `before()` runs untimed
+// ahead of each call.
+template <class Once, class Before>
+void measure(const char* label, int calls, Once once, Before before) {
   std::vector<double> ms;
   for (int i = 0; i < calls; ++i) {
+    before();
     auto t0 = std::chrono::steady_clock::now();
     auto error = once();
     ms.push_back(std::chrono::duration<double, std::milli>(
@@ -40,6 +44,11 @@ void measure(const char* label, int calls, Once once) {
   std::printf("%-34s p50 %6.2f ms   p90 %6.2f ms   max %6.2f ms\n", label,
               percentile(ms, 0.5), percentile(ms, 0.9),
               percentile(ms, 1.0));
+}
+
+template <class Once>
+void measure(const char* label, int calls, Once once) {
+  measure(label, calls, once, [] {});
 }
 
 } // namespace
@@ -64,6 +73,26 @@ int main(int argc, char** argv) {
   measure("exec, no sandbox", calls, exec_true);
   ctx.restrict_to_workspace = true;
   measure("exec, sandbox (loopback-denied)", calls, exec_true);
+  // With the front's warm sandboxes: the first call starts cold (and has
+  // the next one prepared); the following ones, each once its sandbox
+  // waits (a model's turn is far longer than the preparation), run warm.
+  auto pool = std::make_shared<warm_sandbox_pool>();
+  ctx.warm_sandboxes = pool;
+  measure("exec, sandbox, warm pool: 1st call", 1, exec_true);
+  auto wait_warm = [&] {
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (pool->counters().waiting.empty()
+           && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  };
+  measure("exec, sandbox, warm pool: next", calls, exec_true, wait_warm);
+  auto f = pool->counters();
+  std::printf("  warm pool: %llu prepared, %llu taken, %llu dropped\n",
+              static_cast<unsigned long long>(f.prepared),
+              static_cast<unsigned long long>(f.taken),
+              static_cast<unsigned long long>(f.dropped));
+  ctx.warm_sandboxes = nullptr;
+  pool.reset();
   // The sandbox alone, per network mode (bash -c true).
   for (auto net : {"host", "none", "loopback-denied"}) {
     sandbox_request req;

@@ -55,24 +55,24 @@ sandbox_launch::sandbox_launch(sandbox_launch&&) noexcept = default;
 sandbox_launch& sandbox_launch::operator=(sandbox_launch&&) noexcept = default;
 sandbox_launch::~sandbox_launch() = default;
 
-sandbox_launch prepare_sandboxed(process_options opts,
-                                 const sandbox_request& req,
-                                 const sandbox_status& status) {
-  sandbox_launch out;
+bool sandbox_wants_outbound(const sandbox_request& req,
+                            const sandbox_status& status) {
+  sandbox_network net = sandbox_network::loopback_denied;
+  parse_sandbox_network(req.network, net);
+  return net == sandbox_network::loopback_denied
+         && status.outbound_problem.empty();
+}
+
+process_options sandboxed_options(process_options opts,
+                                  const sandbox_request& req,
+                                  const sandbox_status& status,
+                                  bool outbound) {
   auto plan = plan_for(req);
-  // Outbound access needs slirp4netns; without it (or if its pipes fail)
-  // "loopback-denied" falls back to no network, never to the host's.
-  if (plan.network == sandbox_network::loopback_denied
-      && status.outbound_problem.empty()) {
-    out.net = std::make_unique<slirp_network>(status.slirp4netns);
-    if (out.net->ok()) {
-      plan.outbound = true;
-      plan.info_fd = 3; // bwrap_fds() order, renumbered by spawn_child
-      plan.block_fd = 4;
-      plan.resolv_fd = 5;
-      opts.inherit_fds = out.net->bwrap_fds();
-      opts.started = [n = out.net.get()](pid_t pid) { return n->attach(pid); };
-    }
+  if (outbound) {
+    plan.outbound = true;
+    plan.info_fd = 3; // bwrap_fds() order, renumbered by spawn_child
+    plan.block_fd = 4;
+    plan.resolv_fd = 5;
   }
   std::vector<std::string> argv{status.bwrap};
   auto args = bwrap_args(plan);
@@ -84,6 +84,25 @@ sandbox_launch prepare_sandboxed(process_options opts,
   for (auto& e : opts.env)
     if (e.rfind("HOME=", 0) == 0)
       e = "HOME=" + req.workspace;
+  return opts;
+}
+
+sandbox_launch prepare_sandboxed(process_options opts,
+                                 const sandbox_request& req,
+                                 const sandbox_status& status) {
+  sandbox_launch out;
+  // Outbound access needs slirp4netns; without it (or if its pipes fail)
+  // "loopback-denied" falls back to no network, never to the host's.
+  bool outbound = sandbox_wants_outbound(req, status);
+  if (outbound) {
+    out.net = std::make_unique<slirp_network>(status.slirp4netns);
+    outbound = out.net->ok();
+  }
+  opts = sandboxed_options(std::move(opts), req, status, outbound);
+  if (outbound) {
+    opts.inherit_fds = out.net->bwrap_fds();
+    opts.started = [n = out.net.get()](pid_t pid) { return n->attach(pid); };
+  }
   out.cgroup = std::make_unique<pids_cgroup>(req.max_processes);
   opts.cgroup_procs_fd = out.cgroup->procs_fd();
   out.opts = std::move(opts);

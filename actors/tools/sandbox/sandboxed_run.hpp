@@ -41,6 +41,20 @@ struct sandbox_launch {
   ~sandbox_launch();
 };
 
+/// Whether a "loopback-denied" `req` gets its user-mode network under
+/// `status` (false: it runs with none).
+bool sandbox_wants_outbound(const sandbox_request& req,
+                            const sandbox_status& status);
+
+/// The command line and environment of `opts` in the sandbox `req`
+/// describes (bwrap and its arguments in front, HOME = the workspace), the
+/// network's descriptors numbered when `outbound`. Reads the file system
+/// (what is there to mask) but starts and creates nothing.
+process_options sandboxed_options(process_options opts,
+                                  const sandbox_request& req,
+                                  const sandbox_status& status,
+                                  bool outbound);
+
 /// Wraps `opts` for the sandbox `req` describes.
 sandbox_launch prepare_sandboxed(process_options opts,
                                  const sandbox_request& req,

@@ -41,6 +41,11 @@ public:
   /// the command start. Returns "" or what failed.
   std::string attach(pid_t bwrap_pid);
 
+  /// slirp4netns's pid once attach started it (-1 before).
+  pid_t pid() const {
+    return slirp_pid_;
+  }
+
   /// Finds slirp4netns; `why_not` says what to install when it is missing.
   static bool available(std::string& slirp4netns, std::string& why_not);
 
