@@ -20,17 +20,38 @@ void sum_usage(token_usage& sum, const token_usage& x) {
   sum.estimated = sum.estimated || x.estimated;
 }
 
+namespace {
+
+/// The usage object as the JSON writer gives it (keys sorted), written
+/// directly: it is stamped on every turn.
+std::string usage_text(const token_usage& sum, int64_t context_tokens,
+                       int32_t requests) {
+  auto field = [](std::string& out, const char* key, int64_t v) {
+    out += '"';
+    out += key;
+    out += "\":";
+    out += std::to_string(v);
+    out += ',';
+  };
+  std::string out = "{";
+  field(out, "cached_tokens", sum.cached_tokens);
+  field(out, "completion_tokens", sum.completion_tokens);
+  field(out, "context_tokens", context_tokens);
+  if (sum.estimated)
+    out += "\"estimated\":true,";
+  field(out, "prompt_tokens", sum.prompt_tokens);
+  field(out, "requests", requests);
+  field(out, "total_tokens", sum.total_tokens);
+  out.back() = '}';
+  return out;
+}
+
+} // namespace
+
 std::string stamped_with_usage(const model_message& assistant,
                                const token_usage& sum, int64_t context_tokens,
                                int32_t requests, const std::string& model) {
-  json u{{"prompt_tokens", sum.prompt_tokens},
-         {"completion_tokens", sum.completion_tokens},
-         {"cached_tokens", sum.cached_tokens},
-         {"total_tokens", sum.total_tokens},
-         {"context_tokens", context_tokens},
-         {"requests", requests}};
-  if (sum.estimated)
-    u["estimated"] = true;
+  auto usage = usage_text(sum, context_tokens, requests);
   const auto& text = assistant.text();
   const auto& fields = assistant.fields();
   if (text.size() > 2 && text.back() == '}' && !fields.contains("usage")
@@ -43,12 +64,12 @@ std::string stamped_with_usage(const model_message& assistant,
     out += ",\"model\":";
     out += json(model).dump(-1, ' ', false, json::error_handler_t::replace);
     out += ",\"usage\":";
-    out += u.dump();
+    out += usage;
     out += '}';
     return out;
   }
   auto msg = assistant.form();
-  msg["usage"] = std::move(u);
+  msg["usage"] = json::parse(usage);
   msg["model"] = model;
   return msg.dump(-1, ' ', false, json::error_handler_t::replace);
 }
