@@ -1,18 +1,17 @@
 #include "actors/cron/cron.hpp"
 
-#include <algorithm>
 #include <vector>
 
 #include <caf/actor_system.hpp>
-#include <caf/scoped_actor.hpp>
 
 #include "actors/agents/agent_route.hpp"
-#include "actors/common/blocking_task.hpp"
 #include "actors/common/clock.hpp"
+#include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
-#include "actors/common/thread_name.hpp"
 #include "actors/cron/cron_admin.hpp"
+#include "actors/cron/cron_io.hpp"
 #include "actors/cron/cron_ops.hpp"
+#include "actors/cron/cron_tick.hpp"
 #include "actors/cron/system_jobs.hpp"
 #include "actors/memory/dream.hpp"
 
@@ -21,154 +20,63 @@ namespace nb {
 namespace {
 
 using json = nlohmann::json;
+using page_promise = caf::typed_response_promise<std::string>;
 
-/// Sleeps until the next job or the next poll, whichever comes first.
-void arm(cron_pointer self, int64_t now) {
-  auto& st = self->state;
-  auto delay = st.cfg.poll;
-  if (st.next_wake_ms) {
-    auto until = std::chrono::milliseconds(std::max<int64_t>(
-      *st.next_wake_ms - now, 10));
-    delay = std::min(delay, until);
-  }
-  self->delayed_send(self, delay, caf::tick_atom::value);
-  st.timer_armed = true;
-}
-
-/// Journals one job's turn and waits for the receipt (the cron actor is
-/// detached: blocking here holds no scheduler thread). False when the inbox
-/// refused it or did not answer: the job stays due.
-bool journal_turn(cron_pointer self, const cron::job& j, int64_t now,
-                  int64_t slot) {
-  auto& st = self->state;
-  caf::scoped_actor waiter{self->system()};
-  bool ok = false;
-  waiter
-    ->request(st.cfg.inbox, st.cfg.journal_timeout,
-              inbox_record{cron_turn(j, now, st.cfg.agent, slot)})
-    .receive(
-      [&](inbox_receipt& r) {
-        ok = true;
-        if (r.duplicate)
-          st.log->info("job '{}' ({}) was journaled before a restart; not "
-                       "running it twice", j.name, j.id);
-        else
-          st.log->info("running job '{}' ({}) in session {}", j.name, j.id,
-                       j.session_key);
+/// The WebUI's "run now": the run's outcome and the job as it is after it.
+void run_from_page(cron_pointer self, const std::string& id,
+                   page_promise rp) {
+  cron_run_now(self, id, [self, rp, id](bool ok, std::string what) mutable {
+    json out{{"ok", ok}, {"text", what}};
+    if (!ok)
+      out["error"] = what;
+    cron_io<json>(
+      self,
+      [id, out](cron::job_store& store) {
+        auto view = out;
+        for (auto& j : store.read().jobs)
+          if (j.id == id)
+            view["job"] = cron::job_view(j);
+        return view;
       },
-      [&](caf::error& e) {
-        st.log->warn("job '{}' ({}) could not be journaled ({}); trying "
-                     "again shortly", j.name, j.id, self->system().render(e));
+      [rp, out](json* view, const std::string&) mutable {
+        rp.deliver((view ? *view : out)
+                     .dump(-1, ' ', false, json::error_handler_t::replace));
       });
-  return ok;
+  });
 }
 
-/// A job that is a chat turn: not a system job, and bound to a session (a
-/// keyless one never becomes a turn in a session with key ":").
-bool is_turn(const cron::job& j) {
-  return j.payload_kind != "system_event" && !j.session_key.empty();
-}
-
-/// Runs one job whose run is recorded (or that `cron_run_atom` asks for
-/// now) where it belongs, unless it is a journaled turn (the inbox delivers
-/// those); `done` gets what happened.
-void run_recorded(cron_pointer self, const cron::job& j, int64_t now,
-                  std::function<void(std::string)> done) {
-  auto& st = self->state;
-  if (j.payload_kind == "system_event") {
-    run_system_job(self, j, std::move(done));
-  } else if (j.session_key.empty()) {
-    done("job '" + j.name + "' (" + j.id + ") skipped: it is bound to no "
-         "chat session (recreate it from a chat)");
-  } else {
-    st.log->info("running job '{}' ({}) in session {}", j.name, j.id,
-                 j.session_key);
-    self->send(st.router, cron_turn(j, now, st.cfg.agent));
-    done("job '" + j.name + "' sent to session " + j.session_key);
-  }
-}
-
-void tick(cron_pointer self) {
-  auto& st = self->state;
-  auto now = st.cfg.now_ms();
-  auto stamp = st.store->stamp();
-  bool due = st.next_wake_ms && *st.next_wake_ms <= now;
-  if (stamp != st.seen_stamp || due) {
-    bool refused = false;
-    bool journal = static_cast<bool>(st.cfg.inbox);
-    // Only chat turns go through the inbox; system jobs and keyless jobs
-    // are handed on (true) and run below, once their run is recorded.
-    cron::fire_fn fire = [&](const cron::job& j, int64_t slot) {
-      if (!journal || !is_turn(j))
-        return true;
-      bool ok = journal_turn(self, j, now, slot);
-      refused = refused || !ok;
-      return ok;
-    };
-    auto r = cron::take_due(*st.store, now, st.cfg.grace_ms, fire);
-    for (auto& n : r.notes)
-      st.log->warn("{}", n);
-    if (!r.error.empty()) {
-      // The run state could not be saved: running now could repeat the
-      // jobs after a restart (journaled ones are recognised). Try again at
-      // the next tick.
-      st.log->error("cannot save the cron store: {}", r.error);
-    } else {
-      st.next_wake_ms = r.next_wake_ms;
-      st.seen_stamp = st.store->stamp();
-      auto log = st.log;
-      for (auto& j : r.due)
-        if (!journal || !is_turn(j))
-          run_recorded(self, j, now,
-                       [log](std::string what) { log->info("{}", what); });
-    }
-    if (refused) // the refused jobs are still due: not at once again
-      st.next_wake_ms = now + 1000;
-  }
-  arm(self, now);
-}
-
-/// Runs job `id` now, outside its schedule, and records the run; `done`
-/// gets whether it went on its way and what happened.
-void run_now(cron_pointer self, const std::string& id,
-             std::function<void(bool, std::string)> done) {
-  auto& st = self->state;
-  auto list = st.store->read();
-  auto it = std::find_if(list.jobs.begin(), list.jobs.end(),
-                         [&](const cron::job& j) { return j.id == id; });
-  if (it == list.jobs.end()) {
-    done(false, "Job " + id + " not found");
+/// The WebUI's add, update, pause, resume and remove; a change that took
+/// wakes the scheduler (a new or changed job may be due before the poll).
+void edit_from_page(cron_pointer self, cron_edit rq, page_promise rp) {
+  auto form = json::parse(rq.form_json.empty() ? "{}" : rq.form_json, nullptr,
+                          false);
+  if (form.is_discarded()) {
+    rp.deliver(json{{"ok", false}, {"error", "the form is not JSON"}}.dump());
     return;
   }
-  if (it->payload_kind != "system_event" && !st.router) {
-    done(false, "the scheduler has no router yet");
-    return;
-  }
-  auto now = st.cfg.now_ms();
-  auto record = [self, id, now](bool ok, const std::string& what) {
-    auto& st = self->state;
-    auto err = cron::record_run(*st.store, id, now, ok ? "ok" : "error",
-                                ok ? "" : what);
-    if (!err.empty())
-      st.log->error("cannot record the run of job {}: {}", id, err);
-  };
-  if (st.cfg.inbox && is_turn(*it)) { // a run of its own: slot = now
-    bool ok = journal_turn(self, *it, now, now);
-    auto what = ok ? "job '" + it->name + "' journaled for session "
-                       + it->session_key
-                   : "job '" + it->name + "' could not be journaled";
-    record(ok, what);
-    done(ok, what);
-    return;
-  }
-  bool keyless = it->payload_kind != "system_event" && !is_turn(*it);
-  auto log = st.log;
-  run_recorded(self, *it, now,
-               [log, record, keyless, done](std::string what) {
-                 log->info("{}", what);
-                 record(!keyless, what);
-                 done(!keyless, std::move(what));
-               });
+  auto& st = self->state;
+  cron_io<json>(
+    self,
+    [rq, form, now = st.cfg.now_ms(), agent = st.cfg.agent](
+      cron::job_store& store) {
+      return cron::edit_job(store, rq.op, rq.job_id, form, now, agent);
+    },
+    [self, rq, rp](json* out, const std::string& why) mutable {
+      if (out == nullptr) {
+        rp.deliver(caf::make_error(caf::sec::runtime_error, why));
+        return;
+      }
+      if (out->value("ok", false)) {
+        self->state.log->info(
+          "job {} {}: {} (from the WebUI)",
+          rq.job_id.empty() ? (*out)["job"].value("id", "?") : rq.job_id,
+          rq.op,
+          out->contains("job") ? (*out)["job"].value("timing", "")
+                               : std::string{"removed"});
+        self->send(self, caf::tick_atom::value);
+      }
+      rp.deliver(out->dump(-1, ' ', false, json::error_handler_t::replace));
+    });
 }
 
 } // namespace
@@ -209,13 +117,11 @@ inbound_msg cron_turn(const cron::job& job, int64_t now_ms,
 cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
                                           stats_actor stats,
                                           provider_actor provider) {
-  if (!deterministic_scheduler(self->system())) // else: the test's thread
-    name_thread("nb.cron");
   auto& st = self->state;
   st.cfg = std::move(cfg);
   if (!st.cfg.now_ms)
     st.cfg.now_ms = unix_ms;
-  st.store = std::make_unique<cron::job_store>(st.cfg.workspace + "/cron");
+  st.store = std::make_shared<cron::job_store>(st.cfg.workspace + "/cron");
   st.stats = std::move(stats);
   st.provider = std::move(provider);
   st.log = log::get("cron");
@@ -233,35 +139,36 @@ cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
     if (em.reason)
       self->quit(em.reason);
   });
-  {
-    std::vector<std::string> notes;
-    auto err = cron::reconcile_system_jobs(
-      *st.store, st.cfg.system_jobs, st.cfg.retired_system_jobs,
-      st.cfg.now_ms(), &notes);
-    for (auto& n : notes)
-      st.log->warn("{}", n);
-    if (!err.empty())
-      st.log->error("cannot register the system jobs: {}", err);
-    for (auto& j : st.cfg.system_jobs)
-      st.log->info("system job '{}' registered for agent {} ({})", j.name,
-                   st.cfg.agent, cron::describe_timing(j));
-    for (auto& id : st.cfg.retired_system_jobs)
-      if (id == "dream")
-        if (auto e = skip_dream_backlog(st.cfg.workspace); !e.empty())
-          st.log->error("Dream is off, but its cursor could not be moved "
-                        "past the history written meanwhile: {}", e);
-  }
-  return {
-    [=](caf::tick_atom) {
-      auto t = self->state.meter.measure();
-      try {
-        tick(self);
-      } catch (const std::exception& e) {
-        // A store surprise must not end scheduling for good.
-        self->state.log->error("cron tick failed: {}", e.what());
-        arm(self, self->state.cfg.now_ms());
-      }
+  // The first file work: every tick and edit comes after it.
+  cron_io<bool>(
+    self,
+    [cfg = st.cfg, log = st.log](cron::job_store& store) {
+      std::vector<std::string> notes;
+      auto err = cron::reconcile_system_jobs(
+        store, cfg.system_jobs, cfg.retired_system_jobs, cfg.now_ms(), &notes);
+      for (auto& n : notes)
+        log->warn("{}", n);
+      if (!err.empty())
+        log->error("cannot register the system jobs: {}", err);
+      for (auto& j : cfg.system_jobs)
+        log->info("system job '{}' registered for agent {} ({})", j.name,
+                  cfg.agent, cron::describe_timing(j));
+      for (auto& id : cfg.retired_system_jobs)
+        if (id == "dream")
+          if (auto e = skip_dream_backlog(cfg.workspace); !e.empty())
+            log->error("Dream is off, but its cursor could not be moved "
+                       "past the history written meanwhile: {}", e);
+      return true;
     },
+    [self](bool*, const std::string& why) {
+      if (!why.empty())
+        self->state.log->error("cannot register the system jobs: {}", why);
+    });
+  return {
+    guard("cron", [=](caf::tick_atom) {
+      auto t = self->state.meter.measure();
+      cron_tick(self);
+    }),
     [=](router_actor& router) {
       auto t = self->state.meter.measure();
       auto& st = self->state;
@@ -280,68 +187,41 @@ cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
     [=](cron_run_atom, std::string& id) -> caf::result<std::string> {
       auto t = self->state.meter.measure();
       auto rp = self->make_response_promise<std::string>();
-      run_now(self, id, [rp](bool, std::string what) mutable {
+      cron_run_now(self, id, [rp](bool, std::string what) mutable {
         rp.deliver(std::move(what));
       });
       return rp;
     },
     // -- the WebUI's questions and changes
-    [=](cron_jobs_atom) -> caf::result<std::string> {
+    guard("cron", [=](cron_jobs_atom) -> caf::result<std::string> {
       auto t = self->state.meter.measure();
-      try {
-        return cron::jobs_json(*self->state.store);
-      } catch (const std::exception& e) {
-        return caf::make_error(caf::sec::runtime_error, e.what());
-      }
-    },
-    [=](cron_edit& rq) -> caf::result<std::string> {
-      auto t = self->state.meter.measure();
-      auto& st = self->state;
-      if (rq.op == "run") {
-        auto rp = self->make_response_promise<std::string>();
-        auto id = rq.job_id;
-        run_now(self, id, [self, rp, id](bool ok, std::string what) mutable {
-          json out{{"ok", ok}, {"text", what}};
-          if (!ok)
-            out["error"] = what;
-          for (auto& j : self->state.store->read().jobs)
-            if (j.id == id)
-              out["job"] = cron::job_view(j);
-          rp.deliver(out.dump(-1, ' ', false,
-                              json::error_handler_t::replace));
+      auto rp = self->make_response_promise<std::string>();
+      cron_io<std::string>(
+        self, [](cron::job_store& store) { return cron::jobs_json(store); },
+        [rp](std::string* text, const std::string& why) mutable {
+          if (text)
+            rp.deliver(std::move(*text));
+          else
+            rp.deliver(caf::make_error(caf::sec::runtime_error, why));
         });
-        return rp;
-      }
-      try {
-        auto form = json::parse(rq.form_json.empty() ? "{}" : rq.form_json,
-                                nullptr, false);
-        if (form.is_discarded())
-          return json{{"ok", false}, {"error", "the form is not JSON"}}
-            .dump();
-        auto out = cron::edit_job(*st.store, rq.op, rq.job_id, form,
-                                  st.cfg.now_ms(), st.cfg.agent);
-        if (out.value("ok", false)) {
-          st.log->info("job {} {}: {} (from the WebUI)",
-                       rq.job_id.empty() ? out["job"].value("id", "?")
-                                         : rq.job_id,
-                       rq.op, out.contains("job")
-                                ? out["job"].value("timing", "")
-                                : std::string{"removed"});
-          // Wake now: a new or changed job may be due before the next poll.
-          self->send(self, caf::tick_atom::value);
-        }
-        return out.dump(-1, ' ', false, json::error_handler_t::replace);
-      } catch (const std::exception& e) {
-        return caf::make_error(caf::sec::runtime_error, e.what());
-      }
-    },
+      return rp;
+    }),
+    guard("cron", [=](cron_edit& rq) -> caf::result<std::string> {
+      auto t = self->state.meter.measure();
+      auto rp = self->make_response_promise<std::string>();
+      if (rq.op == "run")
+        run_from_page(self, rq.job_id, rp);
+      else
+        edit_from_page(self, std::move(rq), rp);
+      return rp;
+    }),
   };
 }
 
 cron_admin_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
                             stats_actor stats, provider_actor provider) {
-  return spawn_blocking(sys, cron_impl, std::move(cfg), std::move(stats),
-                        std::move(provider));
+  return sys.spawn(cron_impl, std::move(cfg), std::move(stats),
+                   std::move(provider));
 }
 
 } // namespace nb

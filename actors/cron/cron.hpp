@@ -4,11 +4,13 @@
 // user job as a turn in the session that created it. The original's
 // protected system jobs are never model turns: "dream" runs a Dream worker
 // (memory consolidation), "heartbeat" asks the heartbeat actor for a beat.
-// Detached: it does the store's blocking file I/O on its own thread.
+// It lives on the scheduler; its file work runs in blocking tasks, one at a
+// time (cron_io.hpp), and its timer is on CAF's clock.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -61,7 +63,10 @@ struct cron_state {
   cron_state() = default;
   static inline const char* name = "cron";
   cron_config cfg;
-  std::unique_ptr<cron::job_store> store;
+  /// Used only by the file work (cron_io.hpp), one piece at a time.
+  std::shared_ptr<cron::job_store> store;
+  bool io_busy = false; ///< a piece of file work runs
+  std::deque<std::function<void()>> io_waiting; ///< the next ones, in order
   router_actor router;
   stats_actor stats;
   provider_actor provider; ///< for Dream (from session_services)
@@ -69,7 +74,7 @@ struct cron_state {
   std::set<caf::actor_addr> dream_workers; ///< linked, until their exit
   std::string seen_stamp;            ///< the store as we last read it
   std::optional<int64_t> next_wake_ms;
-  bool timer_armed = false;
+  uint64_t timer_gen = 0; ///< the newest tick timer; older ones lapse
   actor_meter meter;
   std::shared_ptr<spdlog::logger> log;
 };
@@ -82,7 +87,7 @@ using cron_pointer = cron_admin_actor::stateful_pointer<cron_state>;
 cron_admin_actor::behavior_type cron_impl(cron_pointer self, cron_config cfg,
                                     stats_actor stats, provider_actor provider);
 
-/// Spawns the cron actor detached; it fires nothing until it has a router.
+/// Spawns the cron actor; it fires nothing until it has a router.
 /// Pass `services` so Dream has a provider (a restart sends fresh ones).
 cron_admin_actor spawn_cron(caf::actor_system& sys, cron_config cfg,
                             stats_actor stats, provider_actor provider = {});
