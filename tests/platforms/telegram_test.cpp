@@ -10,33 +10,12 @@
 #include "actors/channels/telegram/telegram_update.hpp"
 #include "tests/platforms/adapter_probe.hpp"
 #include "tests/platforms/fake_telegram.hpp"
+#include "tests/platforms/telegram_probe.hpp"
 
 using namespace nb;
 using namespace nb::test;
 using nlohmann::json;
 using namespace std::chrono_literals;
-
-namespace {
-
-struct tg : adapter_probe {
-  temp_dir dir;
-  fake_telegram api;
-
-  void start(json extra = json::object()) {
-    json raw{{"enabled", true}, {"token", "123:ABC"},
-             {"apiBase", api.base_url()}, {"pollTimeout", 1},
-             {"streamEditInterval", 0}};
-    raw.update(extra);
-    auto s = channel_settings_for("telegram", raw, dir.path);
-    adapter = telegram::make_channel(sys, s, "telegram", as_manager());
-  }
-
-  ~tg() { stop(); } // before the fake server goes
-
-  json meta(const inbound_msg& m) { return json::parse(m.metadata_json); }
-};
-
-} // namespace
 
 TEST_CASE("telegram markdown becomes telegram html") {
   using chan::markdown_to_html;
@@ -136,7 +115,7 @@ TEST_CASE("telegram updates carry group mention and topic metadata") {
 }
 
 TEST_CASE("telegram round trip from getUpdates to sendMessage in html") {
-  tg t;
+  telegram_probe t;
   t.start();
   t.api.push_text(555, 555, "hello **bot**");
   auto in = t.next_inbound();
@@ -161,7 +140,7 @@ TEST_CASE("telegram round trip from getUpdates to sendMessage in html") {
 }
 
 TEST_CASE("telegram streams by editing one message") {
-  tg t;
+  telegram_probe t;
   t.start();
   CHECK(t.deliver(reply("telegram", "9", "Hel", outbound_kind::delta, "s1"))
         == "");
@@ -189,7 +168,7 @@ TEST_CASE("telegram streams by editing one message") {
 }
 
 TEST_CASE("telegram waits out a 429 retry_after and html refusals") {
-  tg t;
+  telegram_probe t;
   t.start();
   t.api.limit_sends(1, 1);
   auto t0 = std::chrono::steady_clock::now();
@@ -212,7 +191,7 @@ TEST_CASE("telegram waits out a 429 retry_after and html refusals") {
 }
 
 TEST_CASE("telegram survives an outage without losing or repeating") {
-  tg t;
+  telegram_probe t;
   t.start();
   t.api.push_text(1, 1, "before");
   auto a = t.next_inbound();
@@ -245,7 +224,7 @@ TEST_CASE("telegram survives an outage without losing or repeating") {
 }
 
 TEST_CASE("telegram ignores malformed payloads with a warning") {
-  tg t;
+  telegram_probe t;
   t.start();
   t.api.fail_polls(1, "garbage");
   t.api.push_update({{"edited_channel_post", 1}});
@@ -265,7 +244,7 @@ TEST_CASE("telegram ignores malformed payloads with a warning") {
 }
 
 TEST_CASE("telegram photos are downloaded and attached") {
-  tg t;
+  telegram_probe t;
   t.start();
   t.api.push_photo(4, 4, "look", "JPEGBYTES");
   auto in = t.next_inbound();
@@ -280,7 +259,7 @@ TEST_CASE("telegram photos are downloaded and attached") {
 }
 
 TEST_CASE("telegram forum topics are their own sessions both ways") {
-  tg t;
+  telegram_probe t;
   t.start();
   t.api.push_group(-100, 5, "in the topic", true, 33);
   auto in = t.next_inbound();
@@ -295,7 +274,7 @@ TEST_CASE("telegram forum topics are their own sessions both ways") {
 }
 
 TEST_CASE("telegram config errors name the key") {
-  tg t;
+  telegram_probe t;
   auto s = channel_settings_for("telegram", json{{"apiBase", "x"}},
                                 t.dir.path);
   t.adapter = telegram::make_channel(t.sys, s, "telegram", t.as_manager());

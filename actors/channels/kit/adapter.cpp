@@ -1,32 +1,21 @@
 #include "actors/channels/kit/adapter.hpp"
 
+#include <algorithm>
+
 #include <caf/all.hpp>
 #include <nlohmann/json.hpp>
 
+#include "actors/channels/kit/adapter_front.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
-#include "actors/common/timed_request.hpp"
 
 namespace nb::chan {
 
 namespace {
 
-struct front_state {
-  front_state() = default;
-  static inline const char* name = "channel_adapter";
-
-  channel_status status;
-  channel_manager_actor manager;
-  sender_actor sender;
-  // Declared last: destroyed first when the actor quits, which stops the
-  // loop thread before anything it reports to is gone.
-  std::unique_ptr<inbound_loop> loop;
-};
-
-using front_pointer = adapter_front_actor::stateful_pointer<front_state>;
-
 adapter_front_actor::behavior_type front_impl(front_pointer self,
-                                              adapter_spec spec) {
+                                              adapter_spec spec,
+                                              caf::timespan sender_idle) {
   auto& st = self->state;
   st.status.name = spec.name;
   st.manager = spec.manager;
@@ -37,40 +26,27 @@ adapter_front_actor::behavior_type front_impl(front_pointer self,
     lg->error("{}", spec.config_error);
   } else {
     st.status.state = "connecting";
-    st.sender = spec.make_sender(self->system());
-    self->link_to(st.sender);
+    st.out.make = std::move(spec.make_sender);
+    st.out.idle = sender_idle;
+    st.out.keep = spec.keep_sender;
+    self->set_down_handler(
+      [self](caf::down_msg& down) { on_sender_down(self, down); });
     st.loop = spec.make_loop(self);
   }
   return {
     guard("channels", [self](outbound_msg& msg) -> caf::result<caf::ok_atom> {
-      auto& st = self->state;
-      if (!st.sender)
-        return caf::make_error(errc::config_invalid, st.status.detail);
-      auto rp = self->make_response_promise<caf::ok_atom>();
-      timed_request(self, st.sender, std::chrono::minutes(3), std::move(msg))
-        .then(
-          [self, rp](caf::ok_atom) mutable {
-            ++self->state.status.sent;
-            rp.deliver(caf::ok_atom::value);
-          },
-          [self, rp](caf::error& err) mutable {
-            ++self->state.status.failed;
-            rp.deliver(std::move(err));
-          });
-      return rp;
+      return send_out(self, std::move(msg));
     }),
     [self](channel_status_atom) { return self->state.status; },
     guard("channels", [self](inbound_msg& msg) {
       ++self->state.status.received;
-      if (self->state.sender)
-        self->send(self->state.sender, msg);
+      note_inbound(self, msg);
       self->send(self->state.manager, std::move(msg));
     }),
     guard("channels",
           [self](inbox_record& rec) -> caf::result<inbox_receipt> {
             ++self->state.status.received;
-            if (self->state.sender)
-              self->send(self->state.sender, rec.msg);
+            note_inbound(self, rec.msg);
             return self->delegate(self->state.manager, std::move(rec));
           }),
     guard("channels", [self, lg](adapter_report& r) {
@@ -120,7 +96,9 @@ hand_over_result hand_over(const adapter_front_actor& front,
 }
 
 channel_actor spawn_adapter(caf::actor_system& sys, adapter_spec spec) {
-  auto h = sys.spawn(front_impl, std::move(spec));
+  // Read here, on the caller's thread: the front starts on the scheduler.
+  auto idle = std::max(sender_idle_time(), spec.min_sender_idle);
+  auto h = sys.spawn(front_impl, std::move(spec), idle);
   return caf::actor_cast<channel_actor>(h);
 }
 

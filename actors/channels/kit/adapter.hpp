@@ -1,8 +1,10 @@
 // The actor every chat-platform adapter is made of: a front that answers the
 // channel manager at once, a detached sender that does the blocking platform
-// calls, and an inbound loop on its own thread.
+// calls while there is something to send (sender_slot.hpp), and an inbound
+// loop on its own thread.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/timespan.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
 #include "messages/channel.hpp"
@@ -75,8 +78,15 @@ struct adapter_spec {
   channel_manager_actor manager;
   /// Non-empty: the config is unusable; the adapter only reports this.
   std::string config_error;
-  /// Spawns the sender in `sys` (detached, it blocks).
+  /// Spawns the sender in `sys` (detached, it blocks); called again for
+  /// each message that finds no sender running (sender_slot.hpp).
   std::function<sender_actor(caf::actor_system& sys)> make_sender;
+  /// The sender holds what a new one cannot get back: it then runs as long
+  /// as the adapter (a Matrix password login makes a new device each time).
+  bool keep_sender = false;
+  /// A sender stays at least this long after its last send (QQ numbers the
+  /// replies to one message for the 5 minutes that message can be answered).
+  caf::timespan min_sender_idle{0};
   /// Starts the inbound side; it sends inbound_msg/adapter_report to `front`.
   std::function<std::unique_ptr<inbound_loop>(adapter_front_actor front)>
     make_loop;

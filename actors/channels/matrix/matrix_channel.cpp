@@ -18,6 +18,9 @@ channel_actor make_channel(caf::actor_system& sys, const settings& cfg,
   auto mc = parse_matrix_config(name, raw, spec.config_error);
   auto state_file = cfg.config_dir() + "/channels/" + name + ".sync";
   spec.make_sender = [mc](caf::actor_system& s) { return spawn_sender(s, mc); };
+  // Each password login is a new device on the homeserver: one sender keeps
+  // its login for the adapter's life.
+  spec.keep_sender = mc.access_token.empty();
   spec.make_loop = [mc, state_file](chan::adapter_front_actor front) {
     return start_poller(mc, state_file, std::move(front));
   };

@@ -20,6 +20,9 @@ channel_actor make_channel(caf::actor_system& sys, const settings& cfg,
   qc.ssrf_whitelist = cfg.tools.ssrf_whitelist;
   qc.groups_file = cfg.config_dir() + "/qq/" + name + "-groups.json";
   spec.make_sender = [qc](caf::actor_system& s) { return spawn_sender(s, qc); };
+  // The sender numbers its replies to a message (msg_seq) for as long as
+  // that message can be answered: a new sender would number them again.
+  spec.min_sender_idle = std::chrono::minutes(6);
   spec.make_loop = [qc](chan::adapter_front_actor front) {
     return start_gateway(qc, std::move(front));
   };

@@ -9,6 +9,7 @@
 #include "actors/channels/telegram/bot_api.hpp"
 #include "actors/channels/telegram/telegram_update.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::telegram {
 
@@ -21,7 +22,11 @@ public:
   poller(telegram_config cfg, chan::adapter_front_actor front)
     : cfg_(std::move(cfg)), front_(std::move(front)),
       api_(cfg_.api_base, cfg_.token), lg_(log::get("channel." + cfg_.name)) {
-    thread_ = std::thread{[this] { run(); }};
+    thread_ = std::thread{[this] {
+      // "tg.<channel>" (cut at 15): `ps -T` tells two bots' polls apart.
+      name_thread(("tg." + cfg_.name).c_str());
+      run();
+    }};
   }
 
   ~poller() override {
