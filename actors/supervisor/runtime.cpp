@@ -5,6 +5,7 @@
 
 #include <caf/scoped_actor.hpp>
 
+#include "actors/common/aout_printer.hpp"
 #include "actors/common/log.hpp"
 #include "actors/memory_index/memory_directory.hpp"
 #include "actors/session/session.hpp"
@@ -52,6 +53,7 @@ runtime::runtime(const settings& cfg, bool background, runtime_hooks hooks) {
     if (auto problem = hooks.prepare(cfg_); !problem.empty())
       throw std::runtime_error(problem);
   sys_ = std::make_unique<caf::actor_system>(cfg_);
+  end_aout_printer(*sys_);
   // sessionStore: files (default) or PostgreSQL, from the same config file.
   auto cc = load_cluster_config(cfg.config_path);
   if (auto* err = std::get_if<config_error>(&cc))
