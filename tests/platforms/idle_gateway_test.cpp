@@ -6,19 +6,17 @@
 // through a sender started for it.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <csignal>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
+#include <map>
 #include <string>
-#include <vector>
 
 #include "actors/common/clock.hpp"
 #include "actors/cron/cron_ops.hpp"
 #include "tests/integration/gateway_home.hpp"
 #include "tests/platforms/fake_telegram.hpp"
 #include "tests/support/eventually.hpp"
+#include "tests/support/proc_scan.hpp"
 
 using namespace nb;
 using namespace nb::test;
@@ -26,24 +24,6 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 
 namespace {
-
-std::vector<std::string> idle_thread_names(pid_t pid) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  auto dir = "/proc/" + std::to_string(pid) + "/task";
-  for (auto it = std::filesystem::directory_iterator{dir, ec};
-       !ec && it != std::filesystem::directory_iterator{}; it.increment(ec)) {
-    std::ifstream comm(it->path() / "comm");
-    std::string name;
-    std::getline(comm, name);
-    out.push_back(name);
-  }
-  return out;
-}
-
-size_t named(const std::vector<std::string>& names, const std::string& n) {
-  return static_cast<size_t>(std::count(names.begin(), names.end(), n));
-}
 
 std::string utc_iso_in(std::chrono::seconds d) {
   auto t = std::time(nullptr) + d.count();
@@ -78,20 +58,27 @@ TEST_CASE("an idle gateway with the API, the WebUI and two Telegram bots "
   // 30 s. Left: the main thread (the API's loop), CAF's scheduler workers
   // (two on two cores) and clock, the gateway HTTP server's accept loop,
   // the two long polls and the WebUI's I/O loop: eight on two cores.
-  std::vector<std::string> names;
+  std::map<std::string, long> names;
+  auto n = [&](const char* name) {
+    auto it = names.find(name);
+    return it == names.end() ? 0L : it->second;
+  };
   auto settled = [&] {
-    names = idle_thread_names(gw.pid());
-    auto workers = named(names, "caf.multiplexer");
-    bool up = named(names, "tg.telegram") == 1 && named(names, "tg.tg2") == 1
-              && named(names, "nb.ws-io") == 1 && named(names, "nb.http") == 1;
-    return up && names.size() <= 6 + workers && named(names, "nb.cron") == 0
-           && named(names, "nb.cron-io") == 0 && named(names, "nb.inbox") == 0
-           && named(names, "caf.actor") == 0;
+    names = thread_names(gw.pid());
+    long total = 0;
+    for (auto& [name, count] : names)
+      total += count;
+    bool up = n("tg.telegram") == 1 && n("tg.tg2") == 1
+              && n("nb.ws-io") == 1 && n("nb.http") == 1;
+    return up && total <= 6 + n("caf.multiplexer")
+           && n("nb.cron") + n("nb.cron-io") + n("nb.inbox")
+                  + n("caf.actor")
+                == 0;
   };
   bool idle = eventually(settled, 120s);
   std::string listed;
-  for (auto& n : names)
-    listed += n + ", ";
+  for (auto& [name, count] : names)
+    listed += name + "=" + std::to_string(count) + " ";
   INFO("threads: ", listed);
   CHECK(idle);
 
@@ -115,8 +102,7 @@ TEST_CASE("an idle gateway with the API, the WebUI and two Telegram bots "
   CHECK(sent[0].value("text", "").find("water the plants")
         != std::string::npos);
   CHECK(eventually(
-    [&] { return named(idle_thread_names(gw.pid()), "caf.actor") == 0; },
-    30s));
+    [&] { return thread_names(gw.pid()).count("tg.send") == 0; }, 30s));
   gw.signal(SIGTERM);
   CHECK(gw.wait(30s) == 0);
 }

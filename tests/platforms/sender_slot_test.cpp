@@ -22,24 +22,23 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// Threads of this process that CAF made for a detached actor, by id (the
-/// sender is the only one an adapter has; the test's actor system and
-/// earlier tests' may have others).
-std::set<std::string> detached_threads() {
+/// Telegram sender threads of this process, by id (an earlier test's may
+/// still be ending).
+std::set<std::string> sender_threads() {
   std::set<std::string> out;
   for (auto& t : std::filesystem::directory_iterator("/proc/self/task")) {
     std::ifstream comm(t.path() / "comm");
     std::string name;
     std::getline(comm, name);
-    if (name == "caf.actor")
+    if (name == "tg.send")
       out.insert(t.path().filename().string());
   }
   return out;
 }
 
-/// Whether a detached thread that was not in `before` runs now.
+/// Whether a sender thread that was not in `before` runs now.
 bool sender_thread_runs(const std::set<std::string>& before) {
-  for (auto& t : detached_threads())
+  for (auto& t : sender_threads())
     if (!before.count(t))
       return true;
   return false;
@@ -91,7 +90,7 @@ std::vector<std::string> numbers(int n) {
 TEST_CASE("an adapter's sender starts with the first message and retires "
           "when idle; a burst after it arrives in order") {
   idle_tg t{"0.2"};
-  auto before = detached_threads(); // the test system's own
+  auto before = sender_threads();
   t.start();
   REQUIRE(t.wait_state("connected"));
   CHECK_FALSE(sender_thread_runs(before)); // nothing sent yet
@@ -120,7 +119,7 @@ TEST_CASE("messages that meet a retiring sender wait for it and keep their "
 
 TEST_CASE("a new sender still replies to the message it answers") {
   idle_tg t{"0.1"};
-  auto before = detached_threads(); // the test system's own
+  auto before = sender_threads();
   t.start({{"replyToMessage", true}});
   t.api.push_text(555, 555, "first");
   auto in = t.next_inbound();
@@ -139,7 +138,7 @@ TEST_CASE("a new sender still replies to the message it answers") {
 
 TEST_CASE("a stream keeps its sender until it ends") {
   idle_tg t{"0.05"};
-  auto before = detached_threads(); // the test system's own
+  auto before = sender_threads();
   t.start();
   CHECK(t.deliver(reply("telegram", "9", "Hel", outbound_kind::delta, "s1"))
         == "");

@@ -9,6 +9,7 @@
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/strings.hpp"
+#include "actors/common/thread_name.hpp"
 #include "actors/common/utf8.hpp"
 
 namespace nb::dingtalk {
@@ -92,6 +93,7 @@ void send_attachments(sender_state& st, const outbound_msg& m) {
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               dingtalk_config cfg) {
+  name_thread("dingtalk.send"); // detached: this is its own thread
   self->state.cfg = cfg;
   self->state.api = std::make_unique<openapi>(cfg);
   self->state.links = std::make_unique<link_fetcher>(cfg);

@@ -6,6 +6,7 @@
 #include "actors/channels/kit/http_call.hpp"
 #include "actors/channels/kit/text_split.hpp"
 #include "actors/common/guard.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::discord {
 
@@ -42,6 +43,7 @@ std::string post(sender_state& st, const std::string& channel_id,
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               discord_config cfg) {
+  name_thread("discord.send"); // detached: this is its own thread
   self->state.cfg = cfg;
   self->state.http = std::make_unique<chan::http_endpoint>(cfg.api_base);
   return {

@@ -11,6 +11,7 @@
 #include "actors/channels/email/mail_message.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::email {
 
@@ -45,6 +46,7 @@ std::string new_message_id(sender_state& st) {
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               email_config cfg) {
+  name_thread("email.send"); // detached: this is its own thread
   self->state.cfg = cfg;
   return {
     guard("channels", [self](outbound_msg& m) -> caf::result<caf::ok_atom> {

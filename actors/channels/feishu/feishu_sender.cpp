@@ -15,6 +15,7 @@
 #include "actors/channels/kit/media_out.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::feishu {
 
@@ -122,6 +123,7 @@ std::string send_hint(sender_state& st, const outbound_msg& m,
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               feishu_config cfg) {
+  name_thread("feishu.send"); // detached: this is its own thread
   self->state.cfg = cfg;
   self->state.api = std::make_unique<open_api>(cfg);
   self->state.cards = std::make_unique<card_streams>(

@@ -9,6 +9,7 @@
 #include "actors/channels/kit/text_split.hpp"
 #include "actors/channels/matrix/matrix_sync.hpp"
 #include "actors/common/guard.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::matrix {
 
@@ -49,6 +50,7 @@ std::string token(sender_state& st, std::string& err) {
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               matrix_config cfg) {
+  name_thread("matrix.send"); // detached: this is its own thread
   self->state.cfg = cfg;
   self->state.http = std::make_unique<chan::http_endpoint>(cfg.homeserver);
   return {

@@ -9,6 +9,7 @@
 #include "actors/channels/mochat/mochat_api.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/strings.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::mochat {
 
@@ -40,6 +41,7 @@ using mochat_sender_pointer =
 
 chan::sender_actor::behavior_type mochat_sender_impl(mochat_sender_pointer self,
                                                      mochat_config cfg) {
+  name_thread("mochat.send"); // detached: this is its own thread
   self->state.cfg = cfg;
   self->state.api = std::make_unique<rest_api>(cfg);
   return {

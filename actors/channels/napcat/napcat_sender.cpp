@@ -7,6 +7,7 @@
 #include "actors/channels/napcat/napcat_media.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::napcat {
 
@@ -104,6 +105,7 @@ std::string deliver(sender_state& st, const outbound_msg& m) {
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               napcat_config cfg,
                                               std::shared_ptr<action_line> line) {
+  name_thread("napcat.send"); // detached: this is its own thread
   self->state.cfg = std::move(cfg);
   self->state.line = std::move(line);
   return {

@@ -12,6 +12,7 @@
 #include "actors/channels/qq/qq_media.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::qq {
 
@@ -89,6 +90,7 @@ void send_files(sender_state& st, const std::string& chat_id,
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               qq_config cfg) {
+  name_thread("qq.send"); // detached: this is its own thread
   auto& st = self->state;
   st.cfg = std::make_unique<qq_config>(std::move(cfg));
   st.api = std::make_unique<qq_api>(*st.cfg);

@@ -9,6 +9,7 @@
 #include "actors/channels/kit/text_split.hpp"
 #include "actors/channels/slack/slack_event.hpp"
 #include "actors/common/guard.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::slack {
 
@@ -50,6 +51,7 @@ std::string post(sender_state& st, const json& body) {
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               slack_config cfg) {
+  name_thread("slack.send"); // detached: this is its own thread
   self->state.cfg = cfg;
   self->state.http = std::make_unique<chan::http_endpoint>(cfg.api_base);
   return {

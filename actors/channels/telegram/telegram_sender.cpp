@@ -11,6 +11,7 @@
 #include "actors/channels/telegram/telegram_update.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::telegram {
 
@@ -135,6 +136,7 @@ caf::error show(sender_state& st, const outbound_msg& m, live_stream& s,
 
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               telegram_config cfg) {
+  name_thread("tg.send"); // detached: this is its own thread
   self->state.cfg = cfg;
   self->state.api = std::make_unique<bot_api>(cfg.api_base, cfg.token);
   return {

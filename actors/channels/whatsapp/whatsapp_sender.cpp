@@ -8,6 +8,7 @@
 #include "actors/channels/whatsapp/bridge_frames.hpp"
 #include "actors/channels/whatsapp/graph_api.hpp"
 #include "actors/common/guard.hpp"
+#include "actors/common/thread_name.hpp"
 
 namespace nb::whatsapp {
 
@@ -105,6 +106,7 @@ std::string via_cloud(sender_state& st, const std::string& to,
 chan::sender_actor::behavior_type sender_impl(sender_pointer self,
                                               whatsapp_config cfg,
                                               std::shared_ptr<bridge_outbox> box) {
+  name_thread("wa.send"); // detached: this is its own thread
   self->state.cfg = cfg;
   self->state.outbox = std::move(box);
   if (cfg.mode == wa_mode::cloud)
