@@ -48,6 +48,10 @@ struct client_options {
   /// and for how long.
   int breaker_threshold = 3;
   ms breaker_cooldown{60'000};
+  /// A provider worker (and its thread) free this long ends: a burst of
+  /// calls leaves no more threads behind than the steady load uses, and a
+  /// gateway gone quiet keeps none (the soak saw the count step up and stay).
+  ms worker_idle_limit{60'000};
 };
 
 /// The options that settings.timeouts imply (defaults for the rest).

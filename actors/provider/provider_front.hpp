@@ -65,6 +65,8 @@ struct provider_state {
     std::chrono::steady_clock::time_point since;
   };
   std::vector<idle_worker> idle;
+  /// Whether a clock entry to retire idle workers is pending (one at most).
+  bool retire_armed = false;
   size_t live_workers = 0;
   std::deque<pending_call> queue;
   int64_t inflight = 0;

@@ -9,6 +9,7 @@
 #include <caf/all.hpp>
 
 #include "actors/common/log.hpp"
+#include "actors/common/own_timer.hpp"
 #include "actors/common/timed_request.hpp"
 
 namespace nb::provider_front {
@@ -47,11 +48,6 @@ caf::duration call_bound(const client_options& o, const model_request& req,
                        + std::chrono::seconds{30}};
 }
 
-/// A worker free this long ends (its thread with it): a burst of calls
-/// leaves no more threads behind than the steady load uses (the soak saw
-/// the count step up and stay).
-constexpr auto worker_idle_limit = std::chrono::seconds(60);
-
 } // namespace
 
 void retire(provider_pointer self, const worker_actor& worker) {
@@ -67,18 +63,36 @@ void retire(provider_pointer self, const worker_actor& worker) {
 
 namespace {
 
-/// Retires the workers free for longer than worker_idle_limit.
+/// Retires the workers free for longer than opts.worker_idle_limit.
 void retire_idle(provider_pointer self) {
   auto& st = self->state;
   auto now = std::chrono::steady_clock::now();
   size_t stale = 0;
   while (stale < st.idle.size()
-         && now - st.idle[stale].since >= worker_idle_limit)
+         && now - st.idle[stale].since >= st.opts.worker_idle_limit)
     ++stale;
   for (size_t i = 0; i < stale; ++i)
     retire(self, st.idle[i].worker);
   st.idle.erase(st.idle.begin(),
                 st.idle.begin() + static_cast<std::ptrdiff_t>(stale));
+}
+
+/// Idle workers also end when no call comes after them (pump() retires
+/// them only when one does): a gateway that answered its last turn keeps
+/// no provider thread (issue 22: idle threads exit). One clock entry at a
+/// time, due when the longest-free worker's limit is up, so a busy gateway
+/// adds one entry a minute, not one per call.
+void arm_retire_idle(provider_pointer self) {
+  auto& st = self->state;
+  if (st.retire_armed || st.idle.empty())
+    return;
+  st.retire_armed = true;
+  auto due = st.idle.front().since + st.opts.worker_idle_limit;
+  run_at(self, due, [self] {
+    self->state.retire_armed = false;
+    retire_idle(self);
+    arm_retire_idle(self);
+  });
 }
 
 /// The cancel flag of `worker`, or null for one the pool no longer has.
@@ -150,6 +164,7 @@ void run_call(provider_pointer self, worker_actor worker, pending_call call) {
         auto g = st.worker_generation.find(worker.address());
         if (g != st.worker_generation.end() && g->second == st.generation) {
           st.idle.push_back({worker, std::chrono::steady_clock::now()});
+          arm_retire_idle(self);
         } else {
           // Its settings are out of date: the next call gets a fresh one.
           retire(self, worker);

@@ -6,12 +6,15 @@
 #include <set>
 #include <thread>
 
+#include <unistd.h>
+
 #include <caf/all.hpp>
 
 #include "actors/provider/provider.hpp"
 #include "messages/type_ids.hpp"
 #include "tests/support/eventually.hpp"
 #include "tests/support/fake_llm.hpp"
+#include "tests/support/proc_scan.hpp"
 
 namespace {
 
@@ -131,6 +134,44 @@ TEST_CASE("requests beyond the worker bound queue and all get answers") {
   CHECK(figures.find("nokinds") == std::string::npos);
   caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(stats, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("provider workers free past their limit end with no further call") {
+  fake_llm llm;
+  llm.set_responder([](const json& body) {
+    auto r = fake_llm::echo(body);
+    r.delay = milliseconds{100}; // two calls at once: two workers
+    return r;
+  });
+  env e;
+  auto o = actor_test_options();
+  o.worker_idle_limit = milliseconds{300};
+  auto provider = spawn_provider(e.sys, settings_for(llm, 2), stats_actor{}, o);
+  auto workers = [] {
+    auto names = thread_names(static_cast<int>(::getpid()));
+    auto it = names.find("nb.provider");
+    return it == names.end() ? 0L : it->second;
+  };
+  CHECK(workers() == 0); // none before the first call
+  caf::scoped_actor self{e.sys};
+  auto ask_twice = [&] {
+    self->send(provider, actor_test_request("a"));
+    self->send(provider, actor_test_request("b"));
+    std::set<std::string> got;
+    size_t i = 0;
+    self->receive_for(i, size_t{2})(
+      [&](model_reply& r) { got.insert(r.content); },
+      caf::after(std::chrono::seconds(20)) >> [&] { FAIL("no reply"); });
+    CHECK(got == std::set<std::string>{"echo: a", "echo: b"});
+  };
+  ask_twice();
+  CHECK(workers() > 0); // each worker names its threads nb.provider
+  // Nothing else is asked: the workers' own limit ends them and their threads.
+  CHECK(eventually([&] { return workers() == 0; }));
+  // And the next calls get fresh ones.
+  ask_twice();
+  CHECK(llm.request_count() == 4);
+  caf::anon_send_exit(provider, caf::exit_reason::user_shutdown);
 }
 
 TEST_CASE("stream deltas and retry notices reach stream_to") {
