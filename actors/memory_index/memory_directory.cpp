@@ -1,14 +1,70 @@
 #include "actors/memory_index/memory_directory.hpp"
 
+#include <algorithm>
+
 #include <caf/actor_registry.hpp>
 #include <caf/send.hpp>
 
+#include "actors/common/own_timer.hpp"
 #include "actors/memory_index/memory_index.hpp"
 #include "messages/errc.hpp"
 
 namespace nb {
 
 namespace {
+
+/// Whether the index of `ws` still has vectors to compute (as it last
+/// reported): it keeps running until they are done.
+bool still_embedding(memory_directory_pointer self, const std::string& ws) {
+  auto it = self->state.figures.find(ws);
+  return it != self->state.figures.end() && it->second.mode == "hybrid"
+         && it->second.embedded < it->second.chunks;
+}
+
+/// Ends the indexes unused for idle_limit (issue 22: idle threads exit).
+/// The index is unlinked and sent an exit as an ordinary message, behind
+/// everything already in its mailbox, so it answers what it was handed
+/// before it ends; a request arriving meanwhile starts a fresh index on
+/// the same file, which SQLite's locking (WAL, busy timeout) keeps safe.
+void retire_idle_indexes(memory_directory_pointer self) {
+  auto& st = self->state;
+  auto now = std::chrono::steady_clock::now();
+  for (auto it = st.indexes.begin(); it != st.indexes.end();) {
+    auto used = st.last_use.find(it->first);
+    bool idle = used == st.last_use.end() || now - used->second >= st.idle_limit;
+    if (!idle || still_embedding(self, it->first)) {
+      ++it;
+      continue;
+    }
+    auto idx = caf::actor_cast<caf::actor>(it->second);
+    self->unlink_from(idx);
+    caf::anon_send(idx, caf::exit_msg{self->address(),
+                                      caf::exit_reason::user_shutdown});
+    st.last_use.erase(it->first);
+    it = st.indexes.erase(it);
+  }
+}
+
+/// One clock entry at a time while indexes run, due when the least
+/// recently used one's limit is up; an index kept because it still
+/// computes vectors is looked at again a quarter limit later.
+void arm_retire_idle(memory_directory_pointer self) {
+  auto& st = self->state;
+  if (st.retire_armed || st.indexes.empty())
+    return;
+  auto now = std::chrono::steady_clock::now();
+  auto due = now + st.idle_limit;
+  for (auto& [ws, idx] : st.indexes)
+    if (auto used = st.last_use.find(ws); used != st.last_use.end())
+      due = std::min(due, used->second + st.idle_limit);
+  due = std::max(due, now + st.idle_limit / 4);
+  st.retire_armed = true;
+  run_at(self, due, [self] {
+    self->state.retire_armed = false;
+    retire_idle_indexes(self);
+    arm_retire_idle(self);
+  });
+}
 
 /// The index of `workspace`, started on first use; null with `error` set
 /// when the workspace is not a usable path.
@@ -24,6 +80,7 @@ memory_index_actor index_for(memory_directory_pointer self,
   auto ws = workspace;
   while (ws.size() > 1 && ws.back() == '/')
     ws.pop_back();
+  st.last_use[ws] = std::chrono::steady_clock::now();
   if (auto it = st.indexes.find(ws); it != st.indexes.end())
     return it->second;
   memory::index_options opts;
@@ -41,6 +98,7 @@ memory_index_actor index_for(memory_directory_pointer self,
   // keeps the directory running when one index fails).
   self->link_to(idx);
   st.indexes.emplace(ws, idx);
+  arm_retire_idle(self);
   return idx;
 }
 
@@ -72,8 +130,10 @@ void publish(memory_directory_pointer self) {
 
 memory_directory_actor::behavior_type
 memory_directory_impl(memory_directory_pointer self, settings cfg,
-                      memory_settings mem, stats_actor stats) {
+                      memory_settings mem, stats_actor stats,
+                      std::chrono::milliseconds idle_limit) {
   auto& st = self->state;
+  st.idle_limit = std::max(idle_limit, std::chrono::milliseconds(1));
   st.mem = mem;
   st.embed = memory::choose_embeddings(cfg, mem);
   st.stats = stats;
@@ -83,6 +143,7 @@ memory_directory_impl(memory_directory_pointer self, settings cfg,
     for (auto it = idx.begin(); it != idx.end(); ++it)
       if (it->second.address() == msg.source) {
         // That index failed: the next request starts a fresh one.
+        self->state.last_use.erase(it->first);
         idx.erase(it);
         return;
       }
@@ -125,12 +186,12 @@ memory_directory_impl(memory_directory_pointer self, settings cfg,
   };
 }
 
-memory_directory_actor spawn_memory_directory(caf::actor_system& sys,
-                                              const settings& cfg,
-                                              const memory_settings& mem,
-                                              stats_actor stats,
-                                              const std::string& warm) {
-  auto dir = sys.spawn(memory_directory_impl, cfg, mem, std::move(stats));
+memory_directory_actor spawn_memory_directory(
+  caf::actor_system& sys, const settings& cfg, const memory_settings& mem,
+  stats_actor stats, const std::string& warm,
+  std::chrono::milliseconds idle_limit) {
+  auto dir = sys.spawn(memory_directory_impl, cfg, mem, std::move(stats),
+                       idle_limit);
   sys.registry().put(memory_atom::value,
                      caf::actor_cast<caf::strong_actor_ptr>(dir));
   if (mem.embeddings.enabled() && !warm.empty())

@@ -5,6 +5,7 @@
 // it there. Sums the indexes' figures into the stats gauges.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <string>
 
@@ -31,6 +32,12 @@ struct memory_directory_state {
   stats_actor stats;
   std::map<std::string, memory_index_actor> indexes;
   std::map<std::string, memory_figures> figures;
+  /// When each index last got a request: one unused for `idle_limit` ends
+  /// (its thread and its SQLite connection with it); the next request
+  /// starts a fresh one.
+  std::map<std::string, std::chrono::steady_clock::time_point> last_use;
+  std::chrono::milliseconds idle_limit{60'000};
+  bool retire_armed = false; ///< a clock entry for that is pending
   actor_meter meter;
 };
 
@@ -39,17 +46,19 @@ using memory_directory_pointer
 
 memory_directory_actor::behavior_type
 memory_directory_impl(memory_directory_pointer self, settings cfg,
-                      memory_settings mem, stats_actor stats);
+                      memory_settings mem, stats_actor stats,
+                      std::chrono::milliseconds idle_limit
+                      = std::chrono::seconds(60));
 
 /// Spawns the directory and registers it under memory_atom. With
 /// embeddings configured, the index of `warm` (a workspace, "" = none)
 /// starts at once to compute vectors in the background; every other index
-/// starts on first use.
-memory_directory_actor spawn_memory_directory(caf::actor_system& sys,
-                                              const settings& cfg,
-                                              const memory_settings& mem,
-                                              stats_actor stats,
-                                              const std::string& warm = "");
+/// starts on first use, and ends after `idle_limit` without a request
+/// (unless it still computes vectors).
+memory_directory_actor spawn_memory_directory(
+  caf::actor_system& sys, const settings& cfg, const memory_settings& mem,
+  stats_actor stats, const std::string& warm = "",
+  std::chrono::milliseconds idle_limit = std::chrono::seconds(60));
 
 /// Stops the directory (and its indexes) and unregisters it.
 void stop_memory_directory(caf::actor_system& sys);

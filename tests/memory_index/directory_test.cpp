@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include <unistd.h>
+
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/binary_deserializer.hpp>
@@ -12,7 +14,9 @@
 
 #include "actors/memory_index/memory_directory.hpp"
 #include "messages/memory.hpp"
+#include "tests/support/eventually.hpp"
 #include "tests/support/fake_embeddings.hpp"
+#include "tests/support/proc_scan.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 using namespace nb;
@@ -76,6 +80,30 @@ TEST_CASE("two agents' memories never mix") {
   CHECK(fa.workspace == a.path);
   CHECK(fa.chunks == 1);
   CHECK(std::filesystem::exists(a.at("memory/index.sqlite")));
+}
+
+TEST_CASE("an index unused for its idle limit ends and the next request starts a fresh one") {
+  memory_fixture f;
+  test::scratch_dir ws;
+  spawn_memory_directory(*f.sys, settings{}, memory_settings{}, stats_actor{},
+                         "", std::chrono::milliseconds{300});
+  auto index_threads = [] {
+    auto names = test::thread_names(static_cast<int>(::getpid()));
+    auto it = names.find("nb.memindex");
+    return it == names.end() ? 0L : it->second;
+  };
+  CHECK(index_threads() == 0);
+  CHECK(f.ask<std::string>(memory_save_request{ws.path, "Tea at four", "fact"})
+          .find("Saved") == 0);
+  CHECK(index_threads() == 1);
+  // No request for longer than the limit: the index and its thread end.
+  CHECK(test::eventually([&] { return index_threads() == 0; }));
+  // What it saved is on disk, and a fresh index finds it.
+  CHECK(f.ask<memory_hits>(query(ws.path, "Tea")).hits.size() == 1);
+  CHECK(index_threads() == 1);
+  CHECK(f.ask<std::string>(memory_save_request{ws.path, "Coffee at ten", "fact"})
+          .find("Saved") == 0);
+  CHECK(f.ask<memory_figures>(memory_stats_atom::value, ws.path).chunks == 2);
 }
 
 TEST_CASE("memory requests for an unusable workspace get an error") {
