@@ -30,15 +30,23 @@ void slot_start(front_pointer self) {
     self->send(out.live, out.latest_inbound[key]);
 }
 
-void slot_maybe_retire(front_pointer self, uint64_t activity);
+void slot_maybe_retire(front_pointer self);
+
+void slot_arm_at(front_pointer self, caf::actor_clock::time_point due) {
+  self->state.out.idle_armed = true;
+  run_at(self, due, [self] {
+    self->state.out.idle_armed = false;
+    slot_maybe_retire(self);
+  });
+}
 
 void slot_arm_idle(front_pointer self) {
   auto& out = self->state.out;
   if (out.in_flight != 0 || !out.live || out.keep)
     return;
-  auto seen = ++out.activity;
-  run_at(self, self->clock().now() + out.idle,
-         [self, seen] { slot_maybe_retire(self, seen); });
+  out.last_active = self->clock().now();
+  if (!out.idle_armed)
+    slot_arm_at(self, out.last_active + out.idle);
 }
 
 bool slot_stream_open(front_pointer self) {
@@ -49,10 +57,15 @@ bool slot_stream_open(front_pointer self) {
   return !out.open_streams.empty();
 }
 
-void slot_maybe_retire(front_pointer self, uint64_t activity) {
+void slot_maybe_retire(front_pointer self) {
   auto& out = self->state.out;
-  if (activity != out.activity || out.in_flight != 0 || !out.live)
+  // A request in flight arms the check again when it is answered.
+  if (out.in_flight != 0 || !out.live)
     return;
+  if (auto due = out.last_active + out.idle; self->clock().now() < due) {
+    slot_arm_at(self, due);
+    return;
+  }
   if (slot_stream_open(self)) {
     slot_arm_idle(self);
     return;
@@ -72,7 +85,6 @@ void slot_dispatch(front_pointer self, outbound_msg msg,
   if (!out.live)
     slot_start(self);
   ++out.in_flight;
-  ++out.activity;
   timed_request(self, out.live, std::chrono::minutes(3), std::move(msg))
     .then(
       [self, rp](caf::ok_atom) mutable {

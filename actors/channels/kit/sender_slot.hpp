@@ -42,7 +42,11 @@ struct sender_slot {
   sender_actor live;      ///< the running sender, or null
   caf::actor_addr retiring; ///< told to quit, not down yet
   size_t in_flight = 0;   ///< requests to `live` not answered yet
-  uint64_t activity = 0;  ///< bumped by every request: older idle timers lapse
+  /// When the sender last finished a request; one clock entry at a time
+  /// checks it (a streamed reply's every delta is a request: a clock entry
+  /// each would wake CAF's clock thread per delta).
+  caf::actor_clock::time_point last_active{};
+  bool idle_armed = false;
   struct queued {
     outbound_msg msg;
     caf::typed_response_promise<caf::ok_atom> rp;
