@@ -139,6 +139,34 @@ write_result replace_file_if_unchanged(const std::string& path,
   return replace_checked(path, content, &expected, mode, policy);
 }
 
+write_result rewrite_file_in_place(const std::string& path, unsigned mode,
+                                   std::string_view content) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, mode);
+  if (fd < 0)
+    return failure("write", path, errno);
+  bool ok = ::fchmod(fd, mode) == 0; // exact, whatever it was
+  size_t done = 0;
+  while (ok && done < content.size()) {
+    auto n = ::pwrite(fd, content.data() + done, content.size() - done,
+                      static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    ok = n > 0;
+    done += ok ? static_cast<size_t>(n) : 0;
+  }
+  ok = ok && ::ftruncate(fd, static_cast<off_t>(content.size())) == 0;
+  ok = ok && ::fsync(fd) == 0;
+  int err = errno;
+  ::close(fd);
+  if (!ok)
+    return failure("write", path, err);
+  return {write_outcome::written, {}};
+}
+
+void sync_directory(const std::string& dir) {
+  sync_dir(dir);
+}
+
 std::string append_file_synced(const std::string& path,
                                std::string_view content, unsigned mode) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,

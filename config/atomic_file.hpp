@@ -45,6 +45,16 @@ write_result replace_file_if_unchanged(const std::string& path,
                                        existing_mode policy =
                                          existing_mode::keep);
 
+/// Writes `content` over `path`'s own bytes (created when missing), cuts
+/// it to that length, sets `mode` and fsyncs it: the inode stays, so a bind
+/// mount on it does too, but a crash midway leaves the file torn (the
+/// caller keeps a copy to recover from). Never throws.
+write_result rewrite_file_in_place(const std::string& path, unsigned mode,
+                                   std::string_view content);
+
+/// fsyncs directory `dir` (a name added or removed in it is durable).
+void sync_directory(const std::string& dir);
+
 /// Appends `content` to `path` (created with `mode` when missing) with
 /// O_APPEND and fsyncs it: "" or the error ("cannot write /x: ..."). Never
 /// throws.

@@ -1,29 +1,17 @@
 #include "config/config_save.hpp"
 
-#include <filesystem>
-
-#include "actors/common/file_text.hpp"
+#include "config/inplace_save.hpp"
 
 namespace nb {
-
-namespace {
-
-/// The target of a symlinked config.json: the file a save replaces.
-std::string config_target(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_symlink(path, ec)) {
-    auto real = std::filesystem::canonical(path, ec);
-    if (!ec)
-      return real.string();
-  }
-  return path;
-}
-
-} // namespace
 
 write_result save_config_text(const std::string& path, std::string_view text,
                               std::optional<std::string_view> read_as) {
   auto target = config_target(path);
+  // A config dir that is an exec workspace: the sandbox's mask over the
+  // file must survive the save (inplace_save.hpp).
+  if (config_saves_in_place(target))
+    return rewrite_config_in_place(target, text,
+                                   read_as ? &*read_as : nullptr);
   if (read_as)
     return replace_file_if_unchanged(target, text, *read_as, 0600,
                                      existing_mode::replace);
@@ -36,7 +24,10 @@ write_result edit_config_file(
     make) {
   constexpr int attempts = 5;
   for (int i = 0; i < attempts; ++i) {
-    auto current = read_file_text(path);
+    auto read = read_config_text(path);
+    if (!read)
+      return {write_outcome::failed, "cannot read " + path};
+    auto& current = *read;
     auto text = make(current);
     if (!text)
       return {write_outcome::kept, {}};

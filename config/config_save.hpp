@@ -12,7 +12,9 @@
 namespace nb {
 
 /// Writes config text atomically (temp file, fsync, rename, directory
-/// fsync) with mode 0600 whatever the old file's mode was: it holds keys. A
+/// fsync) with mode 0600 whatever the old file's mode was: it holds keys;
+/// where the config dir is an exec workspace, in place with a recovery copy
+/// instead, keeping the inode the sandbox's mask is on (inplace_save.hpp). A
 /// symlinked config.json is written where the link points. With `read_as`
 /// (the text the change was made from), nothing is written and the outcome
 /// is `kept` when the file no longer holds that text. Never throws.

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "config/inplace_save.hpp"
 #include "config/keys.hpp"
 #include "config/model_list.hpp"
 #include "config/pipeline.hpp"
@@ -289,6 +290,15 @@ load_result parse_impl(std::string_view text, const std::string& path,
 }
 
 load_result load_impl(const std::string& path, const env_lookup& env) {
+  // Where saves rewrite the file in place (a config dir that is an exec
+  // workspace), it is read under their lock, never half rewritten, and a
+  // save a crash interrupted is finished first (inplace_save.hpp).
+  std::optional<std::string> guarded;
+  if (config_saves_in_place(config_target(path))) {
+    guarded = read_config_text(path);
+    if (!guarded)
+      return config_error{"", "cannot read " + path};
+  }
   std::error_code ec;
   auto status = fs::status(path, ec);
   if (status.type() == fs::file_type::not_found) {
@@ -304,6 +314,10 @@ load_result load_impl(const std::string& path, const env_lookup& env) {
   auto size = fs::file_size(path, ec);
   if (!ec && size > max_config_bytes)
     return config_error{"", path + " is larger than 16 MiB"};
+  if (guarded)
+    return guarded->size() > max_config_bytes
+             ? load_result{config_error{"", path + " is larger than 16 MiB"}}
+             : parse_impl(*guarded, path, env);
   std::ifstream in{path, std::ios::binary};
   std::ostringstream buf;
   buf << in.rdbuf();

@@ -11,11 +11,11 @@
 
 #include "actors/common/blocking_task.hpp"
 #include "actors/common/clock.hpp"
-#include "actors/common/file_text.hpp"
 #include "actors/common/guard.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/tools/side_files.hpp"
+#include "config/inplace_save.hpp"
 
 namespace nb {
 
@@ -128,7 +128,8 @@ void look_at_config(config_watch_pointer self) {
                               out.push_back(file.stamp);
                               out.push_back(file.stamp == "missing"
                                               ? std::string{}
-                                              : read_file_text(path));
+                                              : read_config_text(path)
+                                                  .value_or(std::string{}));
                               out.push_back(file.modified_ms >= began
                                               ? "edited" : "");
                               return out;

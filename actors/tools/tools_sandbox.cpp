@@ -7,6 +7,7 @@
 #include "actors/common/blocking_task.hpp"
 #include "actors/common/log.hpp"
 #include "actors/common/timed_request.hpp"
+#include "actors/tools/sandbox/config_workspace.hpp"
 #include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "actors/tools/stop_with.hpp"
 #include "actors/tools/tool_pool.hpp"
@@ -49,7 +50,13 @@ void check_exec_sandbox(tools_front_pointer self) {
     return;
   st.sandbox_checked = true;
   // The status is cached per bwrap path: every later exec finds it ready.
-  auto check = blocking_task(self, "nb.sandbox", [bwrap = st.base.bwrap] {
+  auto check = blocking_task(self, "nb.sandbox", [bwrap = st.base.bwrap,
+                                                   ws = st.base.workspace,
+                                                   file = st.base.config_file] {
+    // Before any command can run: a config dir that is the workspace has
+    // config.json's saves keep the inode the sandbox's mask is on.
+    if (auto note = prepare_config_workspace(ws, file); !note.empty())
+      log::get("tools")->warn("{}", note);
     auto& status = sandbox_status_for(bwrap);
     return status.available ? std::string{}
                             : sandbox_unavailable_text(status);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "actors/tools/sandbox/bwrap_args.hpp"
+#include "actors/tools/sandbox/config_workspace.hpp"
 #include "actors/tools/sandbox/pids_cgroup.hpp"
 #include "actors/tools/sandbox/slirp_net.hpp"
 #include "actors/tools/workspace_guard.hpp"
@@ -36,11 +37,13 @@ sandbox_plan plan_for(const sandbox_request& req) {
   if (!req.config_dir.empty()) {
     auto dir = real(req.config_dir);
     if (dir == req.workspace) {
-      // A home whose workspace is the config dir itself: hide the two
-      // things in it that are not the agent's.
-      if (!req.config_file.empty())
-        p.hidden.push_back(real(req.config_file));
-      p.hidden.push_back(dir + "/sessions");
+      // A home whose workspace is the config dir itself: hide what in it
+      // is the gateway's, entry by entry, and have config.json's saves
+      // keep the inode its mask is on (normally done once at the tools'
+      // start; here too, so no sandbox starts before it).
+      prepare_config_workspace(req.workspace, req.config_file);
+      auto hidden = config_workspace_hidden(dir, req.config_file);
+      p.hidden.insert(p.hidden.end(), hidden.begin(), hidden.end());
     } else if (!dir.empty()) {
       p.hidden.push_back(dir);
     }

@@ -49,7 +49,9 @@ bool sandbox_wants_outbound(const sandbox_request& req,
 /// The command line and environment of `opts` in the sandbox `req`
 /// describes (bwrap and its arguments in front, HOME = the workspace), the
 /// network's descriptors numbered when `outbound`. Reads the file system
-/// (what is there to mask) but starts and creates nothing.
+/// (what is there to mask) and starts nothing; where the workspace is the
+/// config dir it makes sure config.json's saves keep its inode
+/// (config_workspace.hpp), which may create the config's save directory.
 process_options sandboxed_options(process_options opts,
                                   const sandbox_request& req,
                                   const sandbox_status& status,

@@ -1,0 +1,73 @@
+#include "actors/tools/sandbox/config_workspace.hpp"
+
+#include <filesystem>
+
+#include "actors/tools/workspace_guard.hpp"
+#include "config/inplace_save.hpp"
+
+namespace nb {
+
+namespace {
+
+std::string real_or_empty(const std::string& path) {
+  auto r = resolve_real_path(path, "/");
+  return r.ok() ? r.path : std::string{};
+}
+
+} // namespace
+
+const std::vector<std::string>& gateway_state_names() {
+  // Where each comes from: settings::config_dir() + "/<name>" in
+  // sessions (store), inbox (supervisor), history (cli agent), media and
+  // qq, channels, whatsapp-auth (channel adapters), pairing.json (channel
+  // manager), plugin-data (agent plugins), cli-apps (CLI apps), run and
+  // logs (gateway --background). A new state entry there belongs here.
+  static const std::vector<std::string> names{
+    ".config-save", "sessions",    "inbox",         "history",
+    "media",        "qq",          "channels",      "whatsapp-auth",
+    "pairing.json", "plugin-data", "cli-apps",      "run",
+    "logs"};
+  return names;
+}
+
+std::vector<std::string>
+config_workspace_hidden(const std::string& dir,
+                        const std::string& config_file) {
+  std::vector<std::string> out;
+  if (auto file = real_or_empty(config_file); !file.empty()) {
+    out.push_back(file);
+    // A symlinked config.json is saved where it points, its copy there.
+    if (auto save_dir = config_save_dir(file);
+        save_dir != dir + "/.config-save")
+      out.push_back(save_dir);
+  }
+  for (auto& name : gateway_state_names())
+    out.push_back(dir + "/" + name);
+  return out;
+}
+
+std::string prepare_config_workspace(const std::string& workspace,
+                                     const std::string& config_file) {
+  if (workspace.empty() || config_file.empty())
+    return {};
+  auto ws = real_or_empty(workspace);
+  auto file = real_or_empty(config_file);
+  auto dir = real_or_empty(std::filesystem::path{config_file}.parent_path());
+  if (ws.empty() || file.empty() || dir != ws)
+    return {};
+  if (auto err = save_config_in_place_from_now(file); !err.empty())
+    return "config.json is in exec's workspace (" + ws + ") and its saves "
+           "cannot be made to keep it hidden from running commands: " + err
+           + ". Move the workspace out of the config dir "
+             "(agents.defaults.workspace).";
+  return "config.json is in exec's workspace (" + ws + "). The sandbox "
+         "hides it, and the gateway's own saves (WebUI, nanobot provider) "
+         "rewrite it in place so it stays hidden from commands already "
+         "running; an editor that saves by renaming (vim, sed -i, most GUI "
+         "editors) makes the new file readable to commands running at that "
+         "moment. Moving the workspace out of the config dir "
+         "(agents.defaults.workspace, e.g. " + ws + "/workspace) closes "
+         "this.";
+}
+
+} // namespace nb
