@@ -14,6 +14,7 @@
 #include "actors/cluster/connector.hpp"
 #include "actors/cluster/net.hpp"
 #include "actors/cluster/node.hpp"
+#include "actors/common/handoff_sharing.hpp"
 #include "actors/common/log.hpp"
 #include "actors/provider/provider.hpp"
 #include "actors/stats/stats.hpp"
@@ -105,12 +106,11 @@ int run_member_node(const settings& cfg, const cluster_settings& cluster,
     lg->error("{}", e);
     return 2;
   }
-  sys_cfg.set("scheduler.policy", caf::atom("sharing"));
   auto threads = cfg.gateway.scheduler_threads > 0
                    ? cfg.gateway.scheduler_threads
                    : static_cast<int>(
                        std::max(2u, std::thread::hardware_concurrency()));
-  sys_cfg.set("scheduler.max-threads", threads);
+  use_handoff_scheduler(sys_cfg, threads);
   sys_cfg.set("logger.verbosity", caf::atom("quiet"));
   register_messages(sys_cfg);
   caf::actor_system sys{sys_cfg};

@@ -6,6 +6,7 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/common/aout_printer.hpp"
+#include "actors/common/handoff_sharing.hpp"
 #include "actors/common/log.hpp"
 #include "actors/memory_index/memory_directory.hpp"
 #include "actors/session/session.hpp"
@@ -41,12 +42,12 @@ runtime::runtime(const settings& cfg, bool background, runtime_hooks hooks) {
   if (!dir)
     throw std::runtime_error("cannot prepare the session directory: "
                              + caf::to_string(dir.error()));
-  // Idle CPU near zero: the sharing policy sleeps on condition variables.
-  cfg_.set("scheduler.policy", caf::atom("sharing"));
+  // Idle CPU near zero: workers sleep on a condition variable, and a
+  // hand-off between actors wakes no second worker (handoff_sharing.hpp).
   auto threads = cfg.gateway.scheduler_threads > 0
                    ? cfg.gateway.scheduler_threads
                    : static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
-  cfg_.set("scheduler.max-threads", threads);
+  use_handoff_scheduler(cfg_, threads);
   cfg_.set("logger.verbosity", caf::atom("quiet"));
   register_messages(cfg_);
   if (hooks.prepare)
@@ -95,7 +96,7 @@ runtime::runtime(const settings& cfg, bool background, runtime_hooks hooks) {
   // and its SQLite file) starts on first use.
   spawn_memory_directory(*sys_, cfg, std::get<memory_settings>(mem),
                          svc_.stats, cfg.workspace_path());
-  log::get("gateway")->info("actor system up: {} scheduler threads (sharing), "
+  log::get("gateway")->info("actor system up: {} scheduler threads (hand-off sharing), "
                             "sessions in {}", threads, *dir);
 }
 

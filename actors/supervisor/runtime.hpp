@@ -1,5 +1,6 @@
-// The process around the actors: builds the actor system (sharing scheduler,
-// message types), starts the supervisor and shuts everything down in order.
+// The process around the actors: builds the actor system (the hand-off
+// sharing scheduler, message types), starts the supervisor and shuts
+// everything down in order.
 #pragma once
 
 #include <chrono>
