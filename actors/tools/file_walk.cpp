@@ -7,6 +7,7 @@
 #include <fnmatch.h>
 #include <sys/stat.h>
 
+#include "actors/tools/sandbox/config_workspace.hpp"
 #include "actors/tools/workspace_guard.hpp"
 
 namespace nb {
@@ -101,6 +102,7 @@ struct glob_matcher {
 struct walker {
   const tool_context& ctx;
   std::string ws_root;
+  std::vector<std::string> hidden; ///< the gateway's state (gateway_state_in)
   bool dirs = false;
   int64_t limit = 0;
   int64_t seen = 0;
@@ -145,6 +147,8 @@ struct walker {
           ++report.outside;
           continue;
         }
+        if (within_any(real.path, hidden))
+          continue;
         if (is_device_path(real.path) || ::stat(real.path.c_str(), &st) != 0)
           continue;
         // Symlinked folders are never entered; listed when asked.
@@ -161,6 +165,8 @@ struct walker {
               static_cast<uint64_t>(st.st_size)});
         continue;
       }
+      if (!hidden.empty() && within_any(path, hidden))
+        continue; // not the agent's: as the sandbox shows it, empty
       if (S_ISDIR(st.st_mode)) {
         if (is_noise_dir(name))
           continue;
@@ -267,9 +273,11 @@ bool make_file_filter(const std::string& glob, const std::string& type,
 walk_report walk_files(const std::string& root, const tool_context& ctx,
                        bool dirs, int64_t limit,
                        const std::function<bool(const walk_entry&)>& visit) {
-  walker w{ctx, {}, dirs, limit, 0, false, {}, visit};
+  walker w{ctx, {}, {}, dirs, limit, 0, false, {}, visit};
   auto ws = resolve_real_path(ctx.workspace, "/");
   w.ws_root = ws.ok() ? ws.path : ctx.workspace;
+  if (ctx.restrict_to_workspace)
+    w.hidden = gateway_state_in(w.ws_root, ctx.config_dir, ctx.config_file);
   w.folder(root, "");
   return w.report;
 }

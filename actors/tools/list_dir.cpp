@@ -7,6 +7,7 @@
 
 #include "actors/tools/builtin_tools.hpp"
 #include "actors/tools/file_walk.hpp"
+#include "actors/tools/sandbox/config_workspace.hpp"
 #include "actors/tools/workspace_guard.hpp"
 
 namespace nb {
@@ -55,6 +56,7 @@ struct walk {
   int64_t cap = default_max;
   int64_t total = 0;
   std::vector<std::string> items;
+  std::vector<std::string> hidden; ///< listed, not entered (gateway_state_in)
 
   void visit(const fs::path& dir, const std::string& prefix) {
     for (auto& c : children(dir)) {
@@ -65,8 +67,9 @@ struct walk {
       if (static_cast<int64_t>(items.size()) < cap)
         items.push_back(c.dir ? rel + "/" : rel);
       // Symlinked directories are listed but never entered: they may
-      // point out of the workspace.
-      if (c.real_dir)
+      // point out of the workspace. The gateway's own (a workspace that is
+      // the config dir) show as the sandbox shows them: empty.
+      if (c.real_dir && !within_any((dir / c.name).string(), hidden))
         visit(dir / c.name, rel + "/");
     }
   }
@@ -89,6 +92,11 @@ tool_output list_dir(const json& args, const tool_context& ctx) {
     return {"Error: Not a directory: " + path, true};
   walk w;
   w.cap = cap;
+  if (recursive && ctx.restrict_to_workspace) {
+    auto ws = resolve_real_path(ctx.workspace, "/");
+    if (ws.ok())
+      w.hidden = gateway_state_in(ws.path, ctx.config_dir, ctx.config_file);
+  }
   if (recursive) {
     w.visit(real.path, "");
   } else {

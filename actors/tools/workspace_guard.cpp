@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "actors/tools/sandbox/config_workspace.hpp"
+
 namespace nb {
 
 const char* const boundary_note
@@ -178,6 +180,13 @@ path_result resolve_tool_path(const std::string& user_path,
     if (!root.ok() || !path_within(real.path, root.path))
       return {{}, "Error: Path " + user_path + " is outside allowed directory "
                     + ctx.workspace + boundary_note};
+    // A workspace that is the config dir: the gateway's own entries in it
+    // are as out of reach as the usual layout's whole config dir.
+    if (within_any(real.path, gateway_state_in(root.path, ctx.config_dir,
+                                               ctx.config_file)))
+      return {{}, "Error: Path " + user_path + " is the gateway's own state "
+                    "(its config, chats or logs), not part of the workspace"
+                    + boundary_note};
   }
   return real;
 }

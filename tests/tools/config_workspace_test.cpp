@@ -144,3 +144,53 @@ TEST_CASE("the config-dir workspace is prepared at start and warned about") {
   CHECK(has(note, "agents.defaults.workspace"));
   CHECK(config_saves_in_place(t.ws + "/config.json"));
 }
+
+TEST_CASE("the file tools leave the gateway's state alone in a config dir "
+          "that is the workspace") {
+  test::temp_tree t;
+  t.put("ws/config.json", config_with_key("sk-config-canary"));
+  t.put("ws/sessions/ws-1/telegram_42.jsonl", "chat-canary");
+  t.put("ws/inbox/journal", "inbox-canary");
+  t.put("ws/logs/gateway.log", "log-canary");
+  t.put("ws/notes.txt", "agent notes, canary-free");
+  auto cfg = test::settings_for(t.ws);
+  cfg.config_path = t.ws + "/config.json";
+  auto ctx = make_tool_context(cfg, "cli:direct");
+  for (auto path : {"config.json", "./sessions/ws-1/telegram_42.jsonl",
+                    "inbox/journal", "logs/../logs/gateway.log"}) {
+    CAPTURE(path);
+    auto out = test::run(ctx, "read_file", {{"path", path}});
+    CHECK(out.is_error);
+    CHECK(has(out.content, "the gateway's own state"));
+    CHECK_FALSE(has(out.content, "-canary"));
+  }
+  CHECK(test::run(ctx, "write_file",
+                  {{"path", "inbox/journal"}, {"content", "forged"}})
+          .is_error);
+  CHECK(t.get("ws/inbox/journal") == "inbox-canary");
+  auto grep = test::run(ctx, "grep", {{"pattern", "canary"},
+                                      {"output_mode", "content"}});
+  INFO(grep.content);
+  CHECK(has(grep.content, "canary-free"));
+  for (auto secret : {"sk-config", "chat-canary", "inbox-canary", "log-canary"})
+    CHECK_FALSE(has(grep.content, secret));
+  auto found = test::run(ctx, "find_files", {{"glob", "**"}});
+  CHECK(has(found.content, "notes.txt"));
+  CHECK_FALSE(has(found.content, "config.json"));
+  CHECK_FALSE(has(found.content, "journal"));
+  CHECK_FALSE(has(found.content, "telegram_42"));
+  auto listed =
+    test::run(ctx, "list_dir", {{"path", "."}, {"recursive", true}});
+  INFO(listed.content);
+  CHECK(has(listed.content, "notes.txt"));
+  CHECK_FALSE(has(listed.content, "telegram_42"));
+  CHECK_FALSE(has(listed.content, "journal"));
+  CHECK(has(test::run(ctx, "read_file", {{"path", "notes.txt"}}).content,
+            "agent notes"));
+  // The usual layout: the same names in a workspace are the agent's.
+  cfg.config_path = t.root + "/config.json";
+  auto usual = make_tool_context(cfg, "cli:direct");
+  CHECK(has(test::run(usual, "read_file", {{"path", "logs/gateway.log"}})
+              .content,
+            "log-canary"));
+}

@@ -46,6 +46,23 @@ config_workspace_hidden(const std::string& dir,
   return out;
 }
 
+std::vector<std::string> gateway_state_in(const std::string& ws_root,
+                                          const std::string& config_dir,
+                                          const std::string& config_file) {
+  if (config_dir.empty() || config_file.empty()
+      || real_or_empty(config_dir) != ws_root)
+    return {};
+  return config_workspace_hidden(ws_root, config_file);
+}
+
+bool within_any(const std::string& path,
+                const std::vector<std::string>& hidden) {
+  for (auto& h : hidden)
+    if (path_within(path, h))
+      return true;
+  return false;
+}
+
 std::string prepare_config_workspace(const std::string& workspace,
                                      const std::string& config_file) {
   if (workspace.empty() || config_file.empty())

@@ -26,6 +26,19 @@ const std::vector<std::string>& gateway_state_names();
 std::vector<std::string>
 config_workspace_hidden(const std::string& dir, const std::string& config_file);
 
+/// What of the workspace `ws_root` (a real path) the file tools leave
+/// alone, as the sandbox hides it: config_workspace_hidden() when `ws_root`
+/// is the config dir `config_dir` (of `config_file`), else nothing (the
+/// usual layout's config dir lies outside the workspace). Resolves
+/// `config_dir` once.
+std::vector<std::string> gateway_state_in(const std::string& ws_root,
+                                          const std::string& config_dir,
+                                          const std::string& config_file);
+
+/// Whether the real path `path` is, or lies below, one of `hidden`.
+bool within_any(const std::string& path,
+                const std::vector<std::string>& hidden);
+
 /// At the tools' start and before each sandbox: when `workspace` is the
 /// config dir of `config_file`, makes config.json's saves keep its inode
 /// from now on (for every process that saves it) and returns the warning
