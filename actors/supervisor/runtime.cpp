@@ -13,6 +13,8 @@
 #include "actors/store/lease.hpp"
 #include "actors/store/session_files.hpp"
 #include "actors/supervisor/supervisor.hpp"
+#include "actors/tools/sandbox/config_workspace.hpp"
+#include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "config/cluster_config.hpp"
 #include "config/memory_config.hpp"
 #include "config/onboard.hpp"
@@ -33,10 +35,20 @@ runtime::runtime(const settings& cfg, bool background, runtime_hooks hooks) {
   // Every listed agent has a workspace before its first session (here, on
   // the starting thread: no actor runs yet).
   for (const auto& a : cfg.agents) {
+    auto agent = cfg.for_agent(a.id);
     onboard_report made;
-    fill_workspace(cfg.for_agent(a.id).workspace_path(), made);
+    fill_workspace(agent.workspace_path(), made);
     for (const auto& e : made.errors)
       log::get("gateway")->error("agent {}: {}", a.id, e);
+    // A workspace that is the config dir (a listed agent's; main's is
+    // refused below): config.json's saves keep the inode exec's sandbox
+    // masks from before any command can run, and the log says what an
+    // editor's rename would still show (config_workspace.hpp).
+    if (agent.tools.exec.enable && exec_sandboxed(agent))
+      if (auto note = prepare_config_workspace(agent.workspace_path(),
+                                               cfg.config_path);
+          !note.empty())
+        log::get("gateway")->warn("agent {}: {}", a.id, note);
   }
   auto dir = resolve_sessions_dir(cfg);
   if (!dir)

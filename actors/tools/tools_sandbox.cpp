@@ -54,9 +54,9 @@ void check_exec_sandbox(tools_front_pointer self) {
                                                    ws = st.base.workspace,
                                                    file = st.base.config_file] {
     // Before any command can run: a config dir that is the workspace has
-    // config.json's saves keep the inode the sandbox's mask is on.
-    if (auto note = prepare_config_workspace(ws, file); !note.empty())
-      log::get("tools")->warn("{}", note);
+    // config.json's saves keep the inode the sandbox's mask is on (the
+    // runtime did it at start and warned; this front may run elsewhere).
+    prepare_config_workspace(ws, file);
     auto& status = sandbox_status_for(bwrap);
     return status.available ? std::string{}
                             : sandbox_unavailable_text(status);

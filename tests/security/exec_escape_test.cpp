@@ -10,10 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <iterator>
 #include <thread>
 
 #include <httplib.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
 
 #include "actors/tools/sandbox/sandbox_probe.hpp"
 #include "tests/integration/child_process.hpp"
@@ -179,6 +181,78 @@ TEST_CASE("a fork bomb through the gateway is bounded and the gateway keeps answ
     CHECK(most <= 64 + 4);
   CHECK(descendants_named("bash").empty());
   CHECK(h.healthy());
+  gw.signal(SIGTERM);
+  CHECK(gw.wait(seconds(20)) == 0);
+}
+
+TEST_CASE("an agent working in the config dir never reads a key saved while "
+          "its command runs") {
+  if (!sandbox_status_for().available)
+    return;
+  // A listed agent's workspace is the config dir itself (main's may not
+  // be): config.json sits beside its files, masked by a mount on the file.
+  temp_home home;
+  fake_llm llm;
+  auto dir = (home.dir / "nb").string();
+  std::filesystem::create_directories(dir);
+  auto config = dir + "/config.json";
+  int api_port = free_port();
+  json cfg{{"agents",
+            {{"defaults", {{"workspace", (home.dir / "main").string()},
+                           {"model", "m"}}},
+             {"list", {{{"id", "b"}, {"workspace", dir}}}},
+             {"bindings", {{{"agent", "b"}, {"channel", "api"}}}}}},
+           {"providers", {{"custom", {{"apiBase", llm.base_url()},
+                                      {"apiKey", provider_key}}}}},
+           {"api", {{"port", api_port}}},
+           {"gateway", {{"port", free_port()}}}};
+  std::ofstream{config} << cfg.dump(2);
+  // Reads config.json (and where a save keeps its copy) every 50 ms.
+  llm.push(tool_calls({call(
+    "loop", "exec",
+    json{{"command", "touch started; for i in $(seq 1 80); do grep -ho "
+                     "'sk-[a-z0-9-]*' config.json .config-save/* "
+                     "2>/dev/null; sleep 0.05; done; echo loop-done"},
+         {"timeout", 60}})}));
+  llm.push(text("done"));
+  child_process gw{{nanobot_binary(), "gateway", "-c", config}, dir};
+  REQUIRE(gw.wait_for_log("gateway ready", seconds(15)));
+  CHECK(gw.wait_for_log("agent b: config.json is in exec's workspace",
+                        seconds(5)));
+  struct stat st{};
+  REQUIRE(::stat(config.c_str(), &st) == 0);
+  auto inode = st.st_ino;
+  auto turn = std::async(std::launch::async, [&] {
+    httplib::Client cli{"127.0.0.1", api_port};
+    cli.set_read_timeout(120, 0);
+    json body{{"model", "m"},
+              {"messages", {{{"role", "user"}, {"content", "loop"}}}}};
+    return cli.Post("/v1/chat/completions", body.dump(), "application/json");
+  });
+  auto until = steady_clock::now() + seconds(30);
+  while (!std::filesystem::exists(dir + "/started")
+         && steady_clock::now() < until)
+    std::this_thread::sleep_for(milliseconds(10));
+  REQUIRE(std::filesystem::exists(dir + "/started"));
+  // Another process saves a key while the command runs: `nanobot provider
+  // login`, the same save the WebUI's settings make.
+  child_process login{{nanobot_binary(), "provider", "login", "custom", "-c",
+                       config},
+                      dir, {}, "sk-saved-while-running\n"};
+  CHECK(login.wait(seconds(30)) == 0);
+  REQUIRE(::stat(config.c_str(), &st) == 0);
+  CHECK(st.st_ino == inode);
+  std::ifstream saved{config};
+  std::string text{std::istreambuf_iterator<char>{saved}, {}};
+  CHECK(text.find("sk-saved-while-running") != std::string::npos);
+  auto res = turn.get();
+  REQUIRE(res);
+  CHECK(res->status == 200);
+  REQUIRE(llm.requests().size() == 2);
+  auto results = tool_results(llm.requests()[1].body["messages"]);
+  INFO(results["loop"]);
+  CHECK(results["loop"].find("loop-done") != std::string::npos);
+  CHECK(results["loop"].find("sk-") == std::string::npos);
   gw.signal(SIGTERM);
   CHECK(gw.wait(seconds(20)) == 0);
 }

@@ -141,7 +141,7 @@ TEST_CASE("the config-dir workspace is prepared at start and warned about") {
   // the log says what an editor's rename would still do.
   auto note = prepare_config_workspace(t.ws, t.ws + "/config.json");
   CHECK(has(note, "renaming"));
-  CHECK(has(note, "agents.defaults.workspace"));
+  CHECK(has(note, "out of the config dir"));
   CHECK(config_saves_in_place(t.ws + "/config.json"));
 }
 
@@ -193,4 +193,28 @@ TEST_CASE("the file tools leave the gateway's state alone in a config dir "
   CHECK(has(test::run(usual, "read_file", {{"path", "logs/gateway.log"}})
               .content,
             "log-canary"));
+}
+
+TEST_CASE("the file tools leave a config dir inside the workspace alone") {
+  // A listed agent's workspace may hold the config dir (main's may not):
+  // the sandbox masks it whole, and the file tools refuse it whole.
+  test::temp_tree t;
+  t.put("ws/.nanobot/config.json", config_with_key("sk-inner-canary"));
+  t.put("ws/.nanobot/inbox/journal", "inbox-canary");
+  t.put("ws/notes.txt", "agent notes");
+  auto cfg = test::settings_for(t.ws);
+  cfg.config_path = t.ws + "/.nanobot/config.json";
+  auto ctx = make_tool_context(cfg, "cli:direct");
+  for (auto path : {".nanobot/config.json", ".nanobot/inbox/journal",
+                    ".nanobot"}) {
+    CAPTURE(path);
+    auto out = test::run(ctx, "read_file", {{"path", path}});
+    CHECK(out.is_error);
+    CHECK_FALSE(has(out.content, "-canary"));
+  }
+  auto grep = test::run(ctx, "grep", {{"pattern", "canary|notes"},
+                                      {"output_mode", "content"}});
+  INFO(grep.content);
+  CHECK(has(grep.content, "agent notes"));
+  CHECK_FALSE(has(grep.content, "-canary"));
 }

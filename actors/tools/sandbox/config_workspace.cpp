@@ -34,7 +34,9 @@ std::vector<std::string>
 config_workspace_hidden(const std::string& dir,
                         const std::string& config_file) {
   std::vector<std::string> out;
-  if (auto file = real_or_empty(config_file); !file.empty()) {
+  if (auto file = config_file.empty() ? std::string{}
+                                      : real_or_empty(config_file);
+      !file.empty()) {
     out.push_back(file);
     // A symlinked config.json is saved where it points, its copy there.
     if (auto save_dir = config_save_dir(file);
@@ -49,10 +51,16 @@ config_workspace_hidden(const std::string& dir,
 std::vector<std::string> gateway_state_in(const std::string& ws_root,
                                           const std::string& config_dir,
                                           const std::string& config_file) {
-  if (config_dir.empty() || config_file.empty()
-      || real_or_empty(config_dir) != ws_root)
+  auto dir = config_dir.empty() ? std::string{} : real_or_empty(config_dir);
+  if (dir.empty())
     return {};
-  return config_workspace_hidden(ws_root, config_file);
+  if (dir == ws_root)
+    return config_workspace_hidden(ws_root, config_file);
+  // A listed agent's workspace may hold the config dir: the sandbox masks
+  // it whole.
+  if (path_within(dir, ws_root))
+    return {dir};
+  return {};
 }
 
 bool within_any(const std::string& path,
@@ -75,16 +83,16 @@ std::string prepare_config_workspace(const std::string& workspace,
   if (auto err = save_config_in_place_from_now(file); !err.empty())
     return "config.json is in exec's workspace (" + ws + ") and its saves "
            "cannot be made to keep it hidden from running commands: " + err
-           + ". Move the workspace out of the config dir "
-             "(agents.defaults.workspace).";
+           + ". Move this workspace out of the config dir (its workspace "
+             "key in agents.list).";
   return "config.json is in exec's workspace (" + ws + "). The sandbox "
          "hides it, and the gateway's own saves (WebUI, nanobot provider) "
          "rewrite it in place so it stays hidden from commands already "
          "running; an editor that saves by renaming (vim, sed -i, most GUI "
          "editors) makes the new file readable to commands running at that "
-         "moment. Moving the workspace out of the config dir "
-         "(agents.defaults.workspace, e.g. " + ws + "/workspace) closes "
-         "this.";
+         "moment. Moving this workspace out of the config dir (its "
+         "workspace key in agents.list, e.g. " + ws + "/workspace-<id>) "
+         "closes this.";
 }
 
 } // namespace nb

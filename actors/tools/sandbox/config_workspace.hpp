@@ -28,9 +28,9 @@ config_workspace_hidden(const std::string& dir, const std::string& config_file);
 
 /// What of the workspace `ws_root` (a real path) the file tools leave
 /// alone, as the sandbox hides it: config_workspace_hidden() when `ws_root`
-/// is the config dir `config_dir` (of `config_file`), else nothing (the
-/// usual layout's config dir lies outside the workspace). Resolves
-/// `config_dir` once.
+/// is the config dir `config_dir` (of `config_file`), the whole config dir
+/// when the workspace holds it, else nothing (the usual layout's config
+/// dir lies outside the workspace). Resolves `config_dir` once.
 std::vector<std::string> gateway_state_in(const std::string& ws_root,
                                           const std::string& config_dir,
                                           const std::string& config_file);
