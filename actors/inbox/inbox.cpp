@@ -256,7 +256,17 @@ inbox_full::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
       return self->delegate(self->state.entry, live_sessions_atom::value);
     },
     [self](flush_atom) -> caf::result<int32_t> {
-      return self->delegate(self->state.entry, flush_atom::value);
+      // The drain before shutdown: once the turns are over, what their
+      // sessions settled goes to the journal before the answer, so the
+      // next start does not deliver those messages again.
+      auto rp = self->make_response_promise<int32_t>();
+      self->request(self->state.entry, caf::infinite, flush_atom::value)
+        .then(
+          [self, rp](int32_t running) mutable {
+            after_writes(self, [rp, running]() mutable { rp.deliver(running); });
+          },
+          [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
+      return rp;
     },
     [self](inbox::retire_atom) {
       auto& st = self->state;

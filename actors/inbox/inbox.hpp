@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,6 +48,9 @@ struct inbox_config {
   /// A file worker with nothing to do for this long is retired, so an idle
   /// gateway holds no thread for its journal (issue 22).
   std::chrono::milliseconds worker_idle{std::chrono::seconds{30}};
+  /// Settle records wait this long for a message's write to ride along
+  /// with before they are written on their own.
+  std::chrono::milliseconds settle_delay{1000};
 };
 
 struct inbox_state {
@@ -94,6 +98,9 @@ struct inbox_state {
   std::string batch_bytes;   ///< their records and settle records
   bool batch_sync = false;   ///< the batch holds puts: fsync it
   bool writing = false;      ///< a write or compaction is at the worker
+  bool settle_armed = false; ///< a lone settle write is on the clock
+  /// Called once nothing waits to be written (the drain at shutdown).
+  std::vector<std::function<void()>> when_written;
 
   int64_t file_bytes = 0;
   int64_t compacted_bytes = 0; ///< the file's size after the last compaction
@@ -131,6 +138,10 @@ void settle(inbox_pointer self, const std::string& id);
 
 /// Starts the next write when none is running.
 void flush(inbox_pointer self);
+
+/// Runs `then` once everything waiting, settle records included, is
+/// written.
+void after_writes(inbox_pointer self, std::function<void()> then);
 
 /// The file worker for the next request (a new one when the last retired);
 /// it is retired once `cfg.worker_idle` passes without another request.

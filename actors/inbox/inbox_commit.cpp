@@ -1,11 +1,13 @@
 // The inbox's group commit: messages that arrive while a write is at the
 // worker wait in the next batch, so one fsync covers all of them; settle
-// records ride along (without an fsync of their own); compaction rewrites
-// the journal when settled records make up most of it.
+// records ride along with the next message's write (without an fsync of
+// their own), or go alone once cfg.settle_delay has passed; compaction
+// rewrites the journal when settled records make up most of it.
 #include "actors/inbox/inbox.hpp"
 
 #include "actors/agents/agent_route.hpp"
 #include "actors/common/log.hpp"
+#include "actors/common/own_timer.hpp"
 #include "actors/common/timed_request.hpp"
 #include "actors/inbox/journal_records.hpp"
 #include "messages/errc.hpp"
@@ -135,8 +137,15 @@ void on_write_failed(inbox_pointer self, std::vector<inbox_state::item> items,
 
 void flush(inbox_pointer self) {
   auto& st = self->state;
-  if (st.writing || (st.batch.empty() && st.batch_bytes.empty()))
+  if (st.writing)
     return;
+  if (st.batch.empty() && st.batch_bytes.empty()) {
+    auto waiting = std::move(st.when_written);
+    st.when_written.clear();
+    for (auto& then : waiting)
+      then();
+    return;
+  }
   if (needs_compaction(self)) {
     compact(self);
     return;
@@ -291,6 +300,25 @@ void settle(inbox_pointer self, const std::string& id) {
   }
   st.live.erase(i);
   st.batch_bytes += inbox::settle_record(id);
+  // A settle needs no fsync and nobody waits for it. Written at once, it
+  // cost the journal's worker a round trip of its own per turn; it rides
+  // with the next message's write instead (a message in the batch is
+  // being written or will be), or goes alone a moment later. Lost in a
+  // crash, the entry is delivered again at start, and its session, which
+  // has the message, settles it without a turn (already_stored).
+  if (!st.batch.empty() || st.settle_armed)
+    return;
+  st.settle_armed = true;
+  auto due = self->clock().now();
+  due += st.cfg.settle_delay;
+  run_at(self, due, [self] {
+    self->state.settle_armed = false;
+    flush(self);
+  });
+}
+
+void after_writes(inbox_pointer self, std::function<void()> then) {
+  self->state.when_written.push_back(std::move(then));
   flush(self);
 }
 
