@@ -34,14 +34,18 @@ struct actor_meter::data {
   actor_sample pending;
   std::chrono::steady_clock::time_point last_flush;
   bool flush_armed = false; ///< a deferred report is on the actor's clock
+  /// No deferred reports: each arming woke CAF's clock thread, and an actor
+  /// of one turn (the runner) armed one per turn before its quit report.
+  bool short_lived = false;
 };
 
 void actor_meter::start(caf::scheduled_actor* self, std::string kind,
-                        stats_actor stats) {
+                        stats_actor stats, bool short_lived) {
   if (!stats)
     return;
   self_ = self;
   data_ = std::make_shared<data>();
+  data_->short_lived = short_lived;
   data_->stats = std::move(stats);
   data_->pending.kind = std::move(kind);
   data_->pending.spawned = 1;
@@ -90,7 +94,7 @@ void actor_meter::record(int64_t micros) {
     flush();
     return;
   }
-  if (queued > 0 || data_->flush_armed)
+  if (queued > 0 || data_->flush_armed || data_->short_lived)
     return;
   // The mailbox ran empty within 100 ms of the last report: the counts go
   // out when those 100 ms are over, not now. Reporting at every empty

@@ -30,7 +30,11 @@ public:
   actor_meter() = default;
 
   /// Begins reporting for `self` as an actor of `kind` (null stats: no-op).
-  void start(caf::scheduled_actor* self, std::string kind, stats_actor stats);
+  /// A `short_lived` actor (one per turn) arms no clock entry for counts
+  /// left when its mailbox runs empty: they go with its quit report, or with
+  /// the next message handled once 100 ms have passed.
+  void start(caf::scheduled_actor* self, std::string kind, stats_actor stats,
+             bool short_lived = false);
 
   /// Times one handler: `auto t = meter.measure();` at its top.
   class scope {

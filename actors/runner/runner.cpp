@@ -299,7 +299,7 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
     st.messages = std::move(*settings.messages);
     st.messages_given = true;
   }
-  st.meter.start(self, "runner", std::move(settings.stats));
+  st.meter.start(self, "runner", std::move(settings.stats), true);
   // A runner lives for one turn: an exception anywhere in it (a handler or
   // a reply callback) fails that turn with a clear error for the session,
   // which stays usable, instead of leaving it waiting for an answer.

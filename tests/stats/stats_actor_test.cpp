@@ -40,8 +40,9 @@ struct echo_state {
 };
 
 echo_actor::behavior_type
-echo_impl(echo_actor::stateful_pointer<echo_state> self, stats_actor stats) {
-  self->state.meter.start(self, "echo", std::move(stats));
+echo_impl(echo_actor::stateful_pointer<echo_state> self, stats_actor stats,
+          bool short_lived) {
+  self->state.meter.start(self, "echo", std::move(stats), short_lived);
   return {
     [self](int32_t x) {
       auto t = self->state.meter.measure();
@@ -98,7 +99,7 @@ TEST_CASE("the stats actor answers json and prometheus for its samples") {
 TEST_CASE("a metered actor shows up live and then gone") {
   system_fixture fx;
   auto stats = spawn_stats(fx.sys);
-  auto echo = fx.sys.spawn(echo_impl, stats);
+  auto echo = fx.sys.spawn(echo_impl, stats, false);
   {
     caf::scoped_actor self{fx.sys};
     for (int32_t x : {1, 2, -3})
@@ -125,5 +126,39 @@ TEST_CASE("a metered actor shows up live and then gone") {
   echo = nullptr;
   doc = wait_for([](const json& d) { return d["actors"]["echo"]["live"] == 0; });
   CHECK(doc["actors"]["echo"]["live"] == 0);
+  caf::anon_send_exit(stats, caf::exit_reason::user_shutdown);
+}
+
+TEST_CASE("a short-lived metered actor reports its counts when it quits") {
+  // The runner lives for one turn: its meter arms no clock entry for the
+  // counts left when its mailbox runs empty (each woke CAF's clock thread,
+  // once per turn); they come with its quit report.
+  system_fixture fx;
+  auto stats = spawn_stats(fx.sys);
+  auto echo = fx.sys.spawn(echo_impl, stats, true);
+  {
+    caf::scoped_actor self{fx.sys};
+    for (int32_t x : {1, 2, -3})
+      self->request(echo, 5s, x).receive([](int32_t) {},
+                                         [](caf::error&) {});
+  }
+  auto doc_of = [&] { return json::parse(ask(fx.sys, stats, "json")); };
+  json doc;
+  for (int i = 0; i < 400 && !doc_of()["actors"].contains("echo"); ++i)
+    std::this_thread::sleep_for(5ms);
+  // Three times the deferred report's 100 ms: a long-lived actor would
+  // have reported by now.
+  std::this_thread::sleep_for(300ms);
+  doc = doc_of();
+  CHECK(doc["actors"]["echo"]["live"] == 1);
+  CHECK(doc["actors"]["echo"]["handled"] == 0);
+  caf::anon_send_exit(echo, caf::exit_reason::user_shutdown);
+  echo = nullptr;
+  for (int i = 0; i < 400 && doc_of()["actors"]["echo"]["live"] != 0; ++i)
+    std::this_thread::sleep_for(5ms);
+  doc = doc_of();
+  CHECK(doc["actors"]["echo"]["live"] == 0);
+  CHECK(doc["actors"]["echo"]["handled"] == 3);
+  CHECK(doc["actors"]["echo"]["errors"] == 1);
   caf::anon_send_exit(stats, caf::exit_reason::user_shutdown);
 }
