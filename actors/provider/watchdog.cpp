@@ -25,13 +25,17 @@ watchdog::~watchdog() {
 }
 
 void watchdog::arm(clock::time_point deadline) {
+  bool wake;
   {
     std::lock_guard<std::mutex> guard{mtx_};
     armed_ = true;
     fired_ = reason::none;
     deadline_ = deadline;
+    // The thread holds the lock except while it waits: it is waiting now.
+    wake = deadline < waiting_until_;
   }
-  cv_.notify_all();
+  if (wake)
+    cv_.notify_all();
 }
 
 void watchdog::extend(clock::time_point deadline) {
@@ -52,6 +56,7 @@ void watchdog::loop() {
   std::unique_lock<std::mutex> lock{mtx_};
   while (!quit_) {
     if (!armed_) {
+      waiting_until_ = clock::time_point::max();
       cv_.wait(lock);
       continue;
     }
@@ -61,6 +66,7 @@ void watchdog::loop() {
                                   : reason::none;
     if (why == reason::none) {
       auto wake = cancel_ ? std::min(deadline_, now + cancel_poll) : deadline_;
+      waiting_until_ = wake;
       cv_.wait_until(lock, wake);
       continue;
     }

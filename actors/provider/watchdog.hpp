@@ -47,6 +47,11 @@ private:
   bool quit_ = false;
   reason fired_ = reason::none;
   clock::time_point deadline_;
+  /// When the thread's current wait ends by itself (max: it waits for a
+  /// notify). arm() wakes it only for an earlier deadline: a call made
+  /// while it still times the last one (at most the cancel poll's 50 ms
+  /// later) needs no wake-up, a context switch per model call.
+  clock::time_point waiting_until_ = clock::time_point::max();
   std::thread thread_;
 };
 
