@@ -20,6 +20,9 @@ using take_injections_atom = caf::atom_constant<caf::atom("takeinj")>;
 using injections_ready_atom = caf::atom_constant<caf::atom("injready")>;
 /// Session → runner: stop now, keep the work done so far (/stop).
 using cancel_turn_atom = caf::atom_constant<caf::atom("cancelturn")>;
+/// Session → runner: the turn's user message is durable in the session
+/// file; tool calls held until now may run (runner_settings::hold_tools).
+using user_saved_atom = caf::atom_constant<caf::atom("usersaved")>;
 using heartbeat_run_atom = caf::atom_constant<caf::atom("hbrun")>;
 /// Runs one cron job now, by id (`nanobot cron run`, tests).
 using cron_run_atom = caf::atom_constant<caf::atom("cronrun")>;

@@ -43,13 +43,15 @@ using session_actor
 
 /// One turn's model/tool loop; also the sink of its own stream deltas.
 /// `injections_ready_atom`: its session holds messages to inject at the next
-/// check; `cancel_turn_atom`: end the run now with what it has.
+/// check; `cancel_turn_atom`: end the run now with what it has;
+/// `user_saved_atom`: the turn's user message is durable, tool calls may run.
 using runner_actor
   = caf::typed_actor<caf::replies_to<run_turn>::with<turn_outcome>,
                      caf::reacts_to<model_delta>,
                      caf::reacts_to<model_retry_notice>,
                      caf::reacts_to<injections_ready_atom>,
-                     caf::reacts_to<cancel_turn_atom>>;
+                     caf::reacts_to<cancel_turn_atom>,
+                     caf::reacts_to<user_saved_atom>>;
 
 /// The durable inbox in front of the entry router: journals every inbound
 /// message (fsync'd, group commit) before passing it on, answers

@@ -164,6 +164,11 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
     st.results.assign(st.calls.size(), tool_result{});
     st.batches = partition_tool_calls(st.calls, st.specs);
     st.batch_index = 0;
+    if (st.user_unsaved) {
+      // Until the user's message is durable (runner_settings::hold_tools).
+      st.tools_waiting = true;
+      return;
+    }
     execute_batches(self);
     return;
   }
@@ -295,6 +300,7 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
   st.model_timeout = settings.model_timeout;
   st.given_conversation = std::move(settings.conversation);
   st.tool_timeout = settings.tool_timeout;
+  st.user_unsaved = settings.hold_tools;
   if (settings.messages) {
     st.messages = std::move(*settings.messages);
     st.messages_given = true;
@@ -376,6 +382,15 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
       tell_user(self, outbound_kind::retry_wait, std::move(n.text));
     },
     [=](injections_ready_atom) { self->state.injections_waiting = true; },
+    [=](user_saved_atom) {
+      auto t = self->state.meter.measure();
+      auto& st = self->state;
+      st.user_unsaved = false;
+      if (!st.tools_waiting || st.cancelled)
+        return;
+      st.tools_waiting = false;
+      execute_batches(self);
+    },
     [=](cancel_turn_atom) {
       auto t = self->state.meter.measure();
       auto& st = self->state;

@@ -79,6 +79,10 @@ struct runner_state {
   bool taking = false;             ///< asking the session for them
   int injection_cycles = 0;
   bool cancelled = false;
+  /// The session's user message is not durable yet (hold_tools): tool
+  /// calls wait for its user_saved_atom.
+  bool user_unsaved = false;
+  bool tools_waiting = false; ///< a reply's calls wait for that word
   /// A final answer was followed by the goal's continuation message.
   bool goal_continued = false;
   /// create_goal or update_goal went to the session during this run.
@@ -135,6 +139,12 @@ struct runner_settings {
   /// The session file's saved provider conversation, without the turn's
   /// own message (the last of `messages`), which the run adds as pending.
   conversation_state conversation;
+  /// The turn's user message is still being appended to the session file
+  /// (the model is asked meanwhile): no tool call runs until the session
+  /// sends user_saved_atom. A crash before that replays the message from
+  /// the inbox, and a tool that had run would run a second time. If the
+  /// append fails, the session sends cancel_turn_atom instead.
+  bool hold_tools = false;
 };
 
 /// Runs one turn and quits.

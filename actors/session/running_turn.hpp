@@ -26,7 +26,15 @@ struct running_turn {
   /// The same prompt made, shared with the agent's other sessions whose
   /// prompt is the same text (null: made from system_prompt at RUN).
   shared_model_message system_made;
-  bool user_persisted = false; ///< BUILD saved the user's message
+  bool user_persisted = false; ///< the user's message is durable in the file
+  /// BUILD's append of the user's message is still out: the model is asked
+  /// meanwhile; tools, the inbox settle and SAVE wait for it
+  /// (session_user_save.cpp).
+  bool user_saving = false;
+  std::string user_save_error; ///< that append failed ("" = it did not)
+  size_t user_at = 0; ///< the message's place in the transcript meanwhile
+  /// What waits for the append's outcome (SAVE, the end of RUN).
+  std::vector<std::function<void()>> after_user_saved;
   /// The CLI apps the message attaches or mentions, as runtime-context
   /// lines ("\n"-led each; "" = none), read at BUILD.
   std::string cli_app_lines;

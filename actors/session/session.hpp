@@ -375,6 +375,18 @@ void fetch_prompt(session_pointer self, std::function<void()> then);
 /// Tells the inbox that `in` is stored (or answered): its entry may go.
 void settle_inbox(session_pointer self, const inbound_msg& in);
 
+// -- the user's message, saved while the model is asked (session_user_save.cpp)
+
+/// BUILD: appends the turn's user message to the session file without
+/// waiting for it; the message joins the transcript at once (the model's
+/// input ends with it) and leaves it again if the append fails.
+void save_user_message(session_pointer self);
+
+/// Runs `then` once the append save_user_message started has its outcome
+/// (at once when none is out): the turn's user_persisted or
+/// user_save_error says which.
+void when_user_saved(session_pointer self, std::function<void()> then);
+
 /// A message the inbox re-delivered after a restart that this session had
 /// stored already (its "_inbox" id is in the transcript): true when it is.
 bool already_stored(session_pointer self, const inbound_msg& in);

@@ -160,6 +160,27 @@ bool awaits_tool_catalog(session_pointer self) {
   return true;
 }
 
+/// RUN's end: once the user's message is durable, on to SAVE. If its
+/// append failed, the model's answer goes with it (neither kept nor sent)
+/// and the turn fails: SAVE keeps the user's words and closes the turn,
+/// RESPOND says what went wrong.
+void end_run(session_pointer self) {
+  when_user_saved(self, [=] {
+    // Only the turn still in RUN goes on (a failure meanwhile moved it).
+    if (!self->state.turn || self->state.machine.state() != turn_state::run)
+      return;
+    auto& t = *self->state.turn;
+    if (t.user_save_error.empty()) {
+      fire(self, turn_event::ok);
+      return;
+    }
+    t.to_save.clear();
+    t.reply.clear();
+    t.conversation_set = false;
+    fail(self, t.user_save_error);
+  });
+}
+
 } // namespace
 
 void keep_tool_catalog(session_pointer self, tool_catalog& c) {
@@ -169,10 +190,15 @@ void keep_tool_catalog(session_pointer self, tool_catalog& c) {
 
 void do_run(session_pointer self) {
   auto& st = self->state;
+  if (!st.turn->user_save_error.empty()) {
+    // The user's message could not be appended: no model call for it.
+    fail(self, st.turn->user_save_error);
+    return;
+  }
   if (st.turn->cancel_requested) {
     // Stopped before the model was called: keep the user's message only.
     st.turn->stop_reason = turn_stop::cancelled;
-    fire(self, turn_event::ok);
+    end_run(self);
     return;
   }
   if (awaits_tool_catalog(self))
@@ -197,6 +223,8 @@ void do_run(session_pointer self) {
   rs.tools_deny = st.cfg.tools_deny;
   rs.messages = model_messages(self); // handed over, not sent as text
   rs.conversation = std::move(st.turn->conversation);
+  // Its tool calls wait until the user's message is durable.
+  rs.hold_tools = st.turn->user_saving;
   auto runner = self->spawn(runner_impl, std::move(rs));
   st.turn->runner = runner;
   if (!st.pending.empty())
@@ -245,14 +273,18 @@ void do_run(session_pointer self) {
           st.turn->delivered_by_tool = out.delivered_by_tool;
           st.turn->conversation_set = out.conversation_set;
           st.turn->conversation = std::move(out.conversation);
-          fire(self, turn_event::ok);
+          end_run(self);
         });
       },
       [=](caf::error& err) {
-        if (self->state.turn)
-          self->state.turn->runner = nullptr;
-        fail(self,
-             "the model loop stopped unexpectedly (" + render(self, err) + ")");
+        auto& turn = self->state.turn;
+        if (turn)
+          turn->runner = nullptr;
+        // A failed append of the user's message is what the user hears of.
+        fail(self, turn && !turn->user_save_error.empty()
+                     ? turn->user_save_error
+                     : "the model loop stopped unexpectedly ("
+                         + render(self, err) + ")");
       });
 }
 

@@ -74,18 +74,15 @@ void do_build(session_pointer self) {
   // Memory is searched while the user's message is being saved.
   start_recall(self);
   auto persist_user = [=] {
-    // The user's message is on disk before the model is called.
-    persist(self, {user_message(self->state.turn->message)}, "your message",
-            [=] {
-              self->state.turn->user_persisted = true;
-              settle_inbox(self, self->state.turn->message);
-              after_recall(self, [=] {
-                fetch_prompt(self, [=] {
-                  fetch_cli_app_lines(self,
-                                      [=] { fire(self, turn_event::ok); });
-                });
-              });
-            });
+    // The user's message is being appended while the model is asked (the
+    // inbox journal holds it meanwhile); the settle, tool calls and SAVE
+    // wait for the append (session_user_save.cpp).
+    save_user_message(self);
+    after_recall(self, [=] {
+      fetch_prompt(self, [=] {
+        fetch_cli_app_lines(self, [=] { fire(self, turn_event::ok); });
+      });
+    });
   };
   auto with_conversation = [=](std::function<void()> then) {
     // The saved provider conversation, as it was before the user's message
@@ -131,6 +128,15 @@ void do_build(session_pointer self) {
 
 void do_save(session_pointer self) {
   auto& st = self->state;
+  if (st.turn->user_saving) {
+    // A failure before RUN ended: whether the user's words are in the
+    // file (user_persisted) is known once their append answers.
+    when_user_saved(self, [=] {
+      if (self->state.turn && self->state.machine.state() == turn_state::save)
+        do_save(self);
+    });
+    return;
+  }
   // Once the turn is stored: the goal's next turn, if it goes on.
   auto saved = [=] {
     after_goal_turn(self, [=] { fire(self, turn_event::ok); });
