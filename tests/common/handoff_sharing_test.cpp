@@ -7,17 +7,15 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <fstream>
 #include <future>
 #include <mutex>
-#include <string>
 
-#include <dirent.h>
 #include <unistd.h>
 
 #include <caf/all.hpp>
 
 #include "actors/common/handoff_sharing.hpp"
+#include "tests/support/proc_scan.hpp"
 
 using namespace std::chrono_literals;
 
@@ -26,33 +24,13 @@ namespace {
 using ping_atom = caf::atom_constant<caf::atom("ping")>;
 using pair_atom = caf::atom_constant<caf::atom("pair")>;
 
-/// Voluntary and involuntary context switches of this process's scheduler
-/// workers (CAF 0.17 names them "caf.multiplexer").
+/// Context switches of this process's scheduler workers so far (CAF 0.17
+/// names them "caf.multiplexer").
 long worker_switches() {
   long sum = 0;
-  auto* dir = ::opendir("/proc/self/task");
-  REQUIRE(dir != nullptr);
-  while (auto* e = ::readdir(dir)) {
-    std::string tid = e->d_name;
-    if (tid == "." || tid == "..")
-      continue;
-    std::ifstream comm{"/proc/self/task/" + tid + "/comm"};
-    std::string name;
-    std::getline(comm, name);
-    if (name != "caf.multiplexer")
-      continue;
-    std::ifstream status{"/proc/self/task/" + tid + "/status"};
-    std::string key;
-    long value = 0;
-    while (status >> key) {
-      if (key == "voluntary_ctxt_switches:"
-          || key == "nonvoluntary_ctxt_switches:") {
-        status >> value;
-        sum += value;
-      }
-    }
-  }
-  ::closedir(dir);
+  for (auto& [tid, name] : nb::test::thread_ids(::getpid()))
+    if (name == "caf.multiplexer")
+      sum += nb::test::context_switches(::getpid(), tid);
   return sum;
 }
 
@@ -96,6 +74,17 @@ caf::behavior half(caf::event_based_actor*, rendezvous* r,
   return {[=](pair_atom) { met->set_value(r->meet(10s)); }};
 }
 
+/// Whether both halves met (each waits 10 s for the other at most).
+bool both_met(std::promise<bool>& a, std::promise<bool>& b) {
+  auto fa = a.get_future();
+  auto fb = b.get_future();
+  REQUIRE(fa.wait_for(30s) == std::future_status::ready);
+  REQUIRE(fb.wait_for(30s) == std::future_status::ready);
+  bool met_a = fa.get();
+  bool met_b = fb.get();
+  return met_a && met_b;
+}
+
 caf::behavior splitter(caf::event_based_actor* self) {
   return {[=](pair_atom, caf::actor a, caf::actor b) {
     self->send(a, pair_atom::value);
@@ -136,14 +125,9 @@ TEST_CASE("two jobs handed off at once run on both workers") {
   auto s = sys.spawn(splitter);
   std::this_thread::sleep_for(50ms);
   caf::anon_send(s, pair_atom::value, a, b);
-  auto fa = met_a.get_future();
-  auto fb = met_b.get_future();
-  REQUIRE(fa.wait_for(30s) == std::future_status::ready);
-  REQUIRE(fb.wait_for(30s) == std::future_status::ready);
   // Had the second job waited for the first worker, each half would have
   // waited its 10 s out alone.
-  CHECK(fa.get());
-  CHECK(fb.get());
+  CHECK(both_met(met_a, met_b));
   for (auto& x : {a, b, s})
     caf::anon_send_exit(x, caf::exit_reason::user_shutdown);
 }
@@ -158,12 +142,7 @@ TEST_CASE("work from outside wakes a worker while the other is busy") {
   caf::anon_send(a, pair_atom::value); // holds one worker until b runs
   std::this_thread::sleep_for(50ms);
   caf::anon_send(b, pair_atom::value);
-  auto fa = met_a.get_future();
-  auto fb = met_b.get_future();
-  REQUIRE(fa.wait_for(30s) == std::future_status::ready);
-  REQUIRE(fb.wait_for(30s) == std::future_status::ready);
-  CHECK(fa.get());
-  CHECK(fb.get());
+  CHECK(both_met(met_a, met_b));
   for (auto& x : {a, b})
     caf::anon_send_exit(x, caf::exit_reason::user_shutdown);
 }

@@ -5,47 +5,17 @@
 
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <memory>
-#include <set>
-#include <string>
 #include <thread>
 
-#include <dirent.h>
+#include <unistd.h>
 
 #include "actors/provider/watchdog.hpp"
 #include "tests/support/eventually.hpp"
+#include "tests/support/proc_scan.hpp"
 
 using namespace nb;
 using namespace std::chrono_literals;
-
-namespace {
-
-std::set<std::string> task_ids() {
-  std::set<std::string> out;
-  auto* dir = ::opendir("/proc/self/task");
-  REQUIRE(dir != nullptr);
-  while (auto* e = ::readdir(dir))
-    if (e->d_name[0] != '.')
-      out.insert(e->d_name);
-  ::closedir(dir);
-  return out;
-}
-
-long switches_of(const std::string& tid) {
-  std::ifstream status{"/proc/self/task/" + tid + "/status"};
-  std::string key;
-  long sum = 0, value = 0;
-  while (status >> key)
-    if (key == "voluntary_ctxt_switches:"
-        || key == "nonvoluntary_ctxt_switches:") {
-      status >> value;
-      sum += value;
-    }
-  return sum;
-}
-
-} // namespace
 
 TEST_CASE("a watchdog re-armed for an earlier deadline fires at that one") {
   std::atomic<int> fired{0};
@@ -60,15 +30,16 @@ TEST_CASE("a watchdog re-armed for an earlier deadline fires at that one") {
 }
 
 TEST_CASE("calls back to back do not wake the watchdog's thread each time") {
-  auto before = task_ids();
+  auto before = test::thread_ids(::getpid());
   auto cancel = std::make_shared<std::atomic<bool>>(false);
   std::atomic<int> fired{0};
   watchdog dog{[&] { ++fired; }, cancel};
-  std::string tid;
-  for (auto& t : task_ids())
+  int tid = 0;
+  for (auto& [t, name] : test::thread_ids(::getpid()))
     if (!before.count(t))
       tid = t;
-  REQUIRE(!tid.empty());
+  REQUIRE(tid != 0);
+  auto switches_of = [](int t) { return test::context_switches(::getpid(), t); };
   // The first call wakes it from its unarmed sleep.
   dog.arm(watchdog::clock::now() + 60s);
   dog.disarm();

@@ -177,4 +177,36 @@ inline std::map<std::string, long> thread_names(int pid) {
   return out;
 }
 
+/// A process's threads: id -> name.
+inline std::map<int, std::string> thread_ids(int pid) {
+  std::map<int, std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(
+         "/proc/" + std::to_string(pid) + "/task", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::ifstream in{it->path() / "comm"};
+    std::string name;
+    if (std::getline(in, name))
+      out[std::atoi(it->path().filename().c_str())] = name;
+  }
+  return out;
+}
+
+/// Context switches (voluntary and involuntary) of thread `tid` of `pid`
+/// so far: each one a sleep or a preemption (0 when it is gone).
+inline long context_switches(int pid, int tid) {
+  std::ifstream in{"/proc/" + std::to_string(pid) + "/task/"
+                   + std::to_string(tid) + "/status"};
+  std::string key;
+  long sum = 0;
+  while (in >> key)
+    if (key == "voluntary_ctxt_switches:"
+        || key == "nonvoluntary_ctxt_switches:") {
+      long value = 0;
+      in >> value;
+      sum += value;
+    }
+  return sum;
+}
+
 } // namespace nb::test
