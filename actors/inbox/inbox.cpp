@@ -260,7 +260,8 @@ inbox_full::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
       // sessions settled goes to the journal before the answer, so the
       // next start does not deliver those messages again.
       auto rp = self->make_response_promise<int32_t>();
-      self->request(self->state.entry, caf::infinite, flush_atom::value)
+      // No deadline of its own: the runtime's request bounds the drain.
+      timed_request(self, self->state.entry, caf::infinite, flush_atom::value)
         .then(
           [self, rp](int32_t running) mutable {
             after_writes(self, [rp, running]() mutable { rp.deliver(running); });
