@@ -161,22 +161,6 @@ inline double cpu_ms(int pid) {
   return ticks * 1000.0 / double(sysconf(_SC_CLK_TCK));
 }
 
-/// A process's threads by name (/proc/<pid>/task/*/comm) and how many of
-/// each: which kind of thread is there (the gateway names its own).
-inline std::map<std::string, long> thread_names(int pid) {
-  std::map<std::string, long> out;
-  std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(
-         "/proc/" + std::to_string(pid) + "/task", ec);
-       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
-    std::ifstream in{it->path() / "comm"};
-    std::string name;
-    if (std::getline(in, name))
-      ++out[name];
-  }
-  return out;
-}
-
 /// A process's threads: id -> name.
 inline std::map<int, std::string> thread_ids(int pid) {
   std::map<int, std::string> out;
@@ -189,6 +173,15 @@ inline std::map<int, std::string> thread_ids(int pid) {
     if (std::getline(in, name))
       out[std::atoi(it->path().filename().c_str())] = name;
   }
+  return out;
+}
+
+/// A process's threads by name (/proc/<pid>/task/*/comm) and how many of
+/// each: which kind of thread is there (the gateway names its own).
+inline std::map<std::string, long> thread_names(int pid) {
+  std::map<std::string, long> out;
+  for (auto& [tid, name] : thread_ids(pid))
+    ++out[name];
   return out;
 }
 
