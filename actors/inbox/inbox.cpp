@@ -264,7 +264,8 @@ inbox_full::behavior_type inbox_impl(inbox_pointer self, inbox_config cfg,
       timed_request(self, self->state.entry, caf::infinite, flush_atom::value)
         .then(
           [self, rp](int32_t running) mutable {
-            after_writes(self, [rp, running]() mutable { rp.deliver(running); });
+            after_writes(self,
+                         [rp, running]() mutable { rp.deliver(running); });
           },
           [rp](caf::error& err) mutable { rp.deliver(std::move(err)); });
       return rp;

@@ -39,7 +39,9 @@ TEST_CASE("calls back to back do not wake the watchdog's thread each time") {
     if (!before.count(t))
       tid = t;
   REQUIRE(tid != 0);
-  auto switches_of = [](int t) { return test::context_switches(::getpid(), t); };
+  auto switches_of = [](int t) {
+    return test::context_switches(::getpid(), t);
+  };
   // The first call wakes it from its unarmed sleep.
   dog.arm(watchdog::clock::now() + 60s);
   dog.disarm();
