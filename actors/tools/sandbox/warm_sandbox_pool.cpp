@@ -1,6 +1,7 @@
 #include "actors/tools/sandbox/warm_sandbox_pool.hpp"
 
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <system_error>
@@ -43,6 +44,38 @@ struct warm_pool_core {
 namespace {
 
 using core_ptr = std::shared_ptr<warm_pool_core>;
+
+// The pools' threads are detached: one still starting a sandbox, or
+// waiting for a taken one to end, when the process exits would run on
+// into the statics exit destroys (seen: a SIGSEGV in slirp's setup after
+// main returned). The first thread registers an exit handler that waits,
+// at most two seconds, for them all to end; registered after the statics
+// they use were made (a cold sandboxed run made them), it runs before
+// those are destroyed.
+std::mutex threads_m;
+std::condition_variable threads_cv;
+int threads_running = 0;
+
+void wait_for_pool_threads() {
+  std::unique_lock<std::mutex> lk{threads_m};
+  threads_cv.wait_for(lk, std::chrono::seconds(2),
+                      [] { return threads_running == 0; });
+}
+
+void pool_thread_started() {
+  static const bool registered = (std::atexit(wait_for_pool_threads), true);
+  (void)registered;
+  std::lock_guard<std::mutex> g{threads_m};
+  ++threads_running;
+}
+
+void pool_thread_ended() {
+  {
+    std::lock_guard<std::mutex> g{threads_m};
+    --threads_running;
+  }
+  threads_cv.notify_all();
+}
 using box_list = std::vector<std::unique_ptr<warm_sandbox>>;
 
 bool has_key(const warm_pool_core& c, const std::string& key) {
@@ -131,6 +164,7 @@ void warm_pool_loop(core_ptr c) {
       continue;
     if (c->ready.empty() && c->doomed.empty() && c->live == 0) {
       c->running = false;
+      pool_thread_ended();
       return;
     }
     if (c->ready.empty() || c->closed) {
@@ -197,10 +231,12 @@ void warm_sandbox_pool::prepare(process_options opts, sandbox_request req,
     c.cv.notify_all();
     return;
   }
+  pool_thread_started();
   try {
     std::thread{warm_pool_loop, core_}.detach();
     c.running = true;
   } catch (const std::system_error&) {
+    pool_thread_ended();
     c.queue.clear(); // no thread: the calls stay cold
   }
 }
