@@ -164,12 +164,7 @@ void on_model_reply(runner_pointer self, model_reply& reply) {
     st.results.assign(st.calls.size(), tool_result{});
     st.batches = partition_tool_calls(st.calls, st.specs);
     st.batch_index = 0;
-    if (st.user_unsaved) {
-      // Until the user's message is durable (runner_settings::hold_tools).
-      st.tools_waiting = true;
-      return;
-    }
-    execute_batches(self);
+    run_or_hold_tools(self);
     return;
   }
   if (!reply.tool_calls.empty())
@@ -384,12 +379,7 @@ runner_actor::behavior_type runner_impl(runner_pointer self,
     [=](injections_ready_atom) { self->state.injections_waiting = true; },
     [=](user_saved_atom) {
       auto t = self->state.meter.measure();
-      auto& st = self->state;
-      st.user_unsaved = false;
-      if (!st.tools_waiting || st.cancelled)
-        return;
-      st.tools_waiting = false;
-      execute_batches(self);
+      release_held_tools(self);
     },
     [=](cancel_turn_atom) {
       auto t = self->state.meter.measure();

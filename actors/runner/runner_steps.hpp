@@ -36,5 +36,10 @@ void answer_or_continue_goal(runner_pointer self, std::string answer,
                              bool streamed);
 /// Runs the next batch of tool calls (runner_tools.cpp).
 void execute_batches(runner_pointer self);
+/// Runs a reply's tool calls, or holds them while the user's message is
+/// not durable yet (runner_settings::hold_tools).
+void run_or_hold_tools(runner_pointer self);
+/// The session's word that the user's message is durable: held calls run.
+void release_held_tools(runner_pointer self);
 
 } // namespace nb::runner_steps

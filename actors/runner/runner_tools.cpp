@@ -245,6 +245,24 @@ void run_call(runner_pointer self, size_t index) {
 /// Runs the next batch; parallel batches fan out at once, others run alone.
 } // namespace
 
+void run_or_hold_tools(runner_pointer self) {
+  auto& st = self->state;
+  if (st.user_unsaved) {
+    st.tools_waiting = true;
+    return;
+  }
+  execute_batches(self);
+}
+
+void release_held_tools(runner_pointer self) {
+  auto& st = self->state;
+  st.user_unsaved = false;
+  if (!st.tools_waiting || st.cancelled)
+    return;
+  st.tools_waiting = false;
+  execute_batches(self);
+}
+
 void execute_batches(runner_pointer self) {
   auto& st = self->state;
   if (st.batch_index >= st.batches.size()) {

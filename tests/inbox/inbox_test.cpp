@@ -12,6 +12,7 @@
 
 #include "actors/inbox/inbox.hpp"
 #include "actors/inbox/journal_records.hpp"
+#include "tests/inbox/inbox_probe.hpp"
 #include "tests/inbox/samples.hpp"
 #include "tests/support/eventually.hpp"
 #include "tests/support/proc_scan.hpp"
@@ -19,62 +20,8 @@
 #include "tests/support/system_fixture.hpp"
 
 using namespace nb;
+using nb::test::inbox_probe;
 using nb::test::text_msg;
-
-namespace {
-
-/// The test plays the entry router: the inbox passes messages to it.
-struct inbox_probe : test::system_fixture {
-  test::scratch_dir home;
-  caf::scoped_actor self{sys};
-  inbox_actor inbox;
-
-  inbox_config config(int64_t max_bytes = 1 << 20) {
-    inbox_config c;
-    c.dir = home.at("inbox");
-    c.max_bytes = max_bytes;
-    c.compact_min_bytes = 1024;
-    return c;
-  }
-
-  void start(int64_t max_bytes = 1 << 20) {
-    inbox = spawn_inbox(sys, config(max_bytes),
-                        caf::actor_cast<router_actor>(self), stats_actor{});
-  }
-
-  void stop() {
-    if (!inbox)
-      return;
-    self->send_exit(inbox, caf::exit_reason::kill);
-    self->wait_for(inbox);
-    inbox = nullptr;
-  }
-
-  ~inbox_probe() { stop(); }
-
-  /// Records `m` and returns the receipt (nullopt: an error, in `error`).
-  std::optional<inbox_receipt> put(inbound_msg m) {
-    std::optional<inbox_receipt> out;
-    self->request(inbox, std::chrono::seconds(10), inbox_record{std::move(m)})
-      .receive([&](inbox_receipt& r) { out = r; },
-               [&](caf::error& e) { error = sys.render(e); });
-    return out;
-  }
-
-  std::optional<inbound_msg> next(std::chrono::milliseconds t
-                                  = std::chrono::seconds(5)) {
-    std::optional<inbound_msg> out;
-    self->receive([&](inbound_msg& m) { out = std::move(m); },
-                  caf::after(t) >> [] {});
-    return out;
-  }
-
-  std::string journal() { return test::read_all(home.at("inbox/journal")); }
-
-  std::string error;
-};
-
-} // namespace
 
 TEST_CASE("a message is on disk when its receipt comes and then goes on") {
   inbox_probe p;
@@ -300,8 +247,7 @@ TEST_CASE("an idle inbox holds no file thread, and the next message is "
   inbox_probe p;
   auto cfg = p.config();
   cfg.worker_idle = std::chrono::milliseconds(150);
-  p.inbox = spawn_inbox(p.sys, cfg, caf::actor_cast<router_actor>(p.self),
-                        stats_actor{});
+  p.start(cfg);
   auto workers = [] { return test::thread_names(::getpid())["nb.inbox"]; };
   REQUIRE(p.put(text_msg("42", "first", "1")));
   REQUIRE(p.next());
@@ -354,8 +300,7 @@ TEST_CASE("the inbox outlives its write timeout and a stray timeout error") {
   inbox_probe p;
   auto cfg = p.config();
   cfg.write_timeout = std::chrono::seconds(1);
-  p.inbox = spawn_inbox(p.sys, cfg, caf::actor_cast<router_actor>(p.self),
-                        stats_actor{});
+  p.start(cfg);
   p.self->monitor(p.inbox);
   REQUIRE(p.put(text_msg("42", "first", "1")));
   REQUIRE(p.next());
@@ -370,74 +315,4 @@ TEST_CASE("the inbox outlives its write timeout and a stray timeout error") {
   auto m = p.next();
   REQUIRE(m);
   CHECK(m->content == "second");
-}
-
-TEST_CASE("a settle rides with the next message's write, or goes alone "
-          "once its delay is over") {
-  // A settle record needs no fsync; written at once it cost the journal's
-  // worker a round trip of its own for every turn.
-  inbox_probe p;
-  auto cfg = p.config();
-  cfg.settle_delay = std::chrono::milliseconds(1500);
-  p.inbox = spawn_inbox(p.sys, cfg, caf::actor_cast<router_actor>(p.self),
-                        stats_actor{});
-  auto live = [&] { return inbox::read_journal(p.journal(), 100).live.size(); };
-  auto first = p.put(text_msg("42", "first", "1"));
-  REQUIRE(first);
-  REQUIRE(p.next());
-  p.self->send(p.inbox, inbox_settle{first->id});
-  // Long enough for a write at once (what the inbox did before) to be on
-  // disk, well short of the delay.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  CHECK(live() == 1);
-  // The next message's write carries it.
-  auto second = p.put(text_msg("42", "second", "2"));
-  REQUIRE(second);
-  REQUIRE(p.next());
-  auto img = inbox::read_journal(p.journal(), 100);
-  REQUIRE(img.live.size() == 1);
-  CHECK(img.live[0].id == second->id);
-  // With nothing else to carry it, it goes alone after the delay.
-  p.self->send(p.inbox, inbox_settle{second->id});
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  CHECK(live() == 1);
-  CHECK(test::eventually([&] { return live() == 0; }, std::chrono::seconds(5)));
-  // A restart finds nothing to deliver again.
-  p.stop();
-  p.start();
-  CHECK_FALSE(p.next(std::chrono::milliseconds(300)));
-}
-
-TEST_CASE("the drain writes what its turns settled before it answers") {
-  // At shutdown the runtime asks the inbox to drain; the settles of the
-  // turns that just ended must not wait for their delay (nor be lost with
-  // the process), or the next start would deliver those messages again.
-  inbox_probe p;
-  auto cfg = p.config();
-  cfg.settle_delay = std::chrono::seconds(60);
-  p.inbox = spawn_inbox(p.sys, cfg, caf::actor_cast<router_actor>(p.self),
-                        stats_actor{});
-  auto r = p.put(text_msg("42", "hello", "1"));
-  REQUIRE(r);
-  REQUIRE(p.next());
-  p.self->send(p.inbox, inbox_settle{r->id});
-  caf::scoped_actor runtime{p.sys};
-  std::optional<int32_t> answer;
-  std::thread asker([&] {
-    runtime->request(p.inbox, std::chrono::seconds(10), flush_atom::value)
-      .receive([&](int32_t n) { answer = n; },
-               [&](caf::error& e) { FAIL(p.sys.render(e)); });
-  });
-  // The probe plays the router: its turns are over.
-  bool asked = false;
-  p.self->receive([&](flush_atom) -> int32_t {
-                    asked = true;
-                    return 0;
-                  },
-                  caf::after(std::chrono::seconds(10)) >> [] {});
-  asker.join();
-  REQUIRE(asked);
-  REQUIRE(answer);
-  CHECK(*answer == 0);
-  CHECK(inbox::read_journal(p.journal(), 100).live.empty());
 }
