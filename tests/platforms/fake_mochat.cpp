@@ -298,6 +298,11 @@ int fake_mochat::limited_watches() const {
   return impl_->watches_limited;
 }
 
+void fake_mochat::slow_instant_watches(std::chrono::milliseconds d) {
+  std::lock_guard<std::mutex> g{impl_->mx};
+  impl_->instant_delay = d;
+}
+
 void fake_mochat::limit_sends(int n) {
   std::lock_guard<std::mutex> g{impl_->mx};
   impl_->limited = n;

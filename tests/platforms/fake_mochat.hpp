@@ -73,6 +73,10 @@ public:
   /// how many were.
   void limit_watches(int n);
   int limited_watches() const;
+  /// A watch that only asks where a session stands (timeoutMs 0) is
+  /// answered `d` late, as a busy server does: what is posted meanwhile
+  /// comes in that answer.
+  void slow_instant_watches(std::chrono::milliseconds d);
 
   int connections() const;
   bool wait_connections(int n, std::chrono::milliseconds t) const;
@@ -98,7 +102,7 @@ public:
   bool wait_polls(size_t watches, size_t panel_reads,
                   std::chrono::milliseconds t) const;
   /// Waits until `n` session watches are held at once (long polls waiting
-  /// for news together).
+  /// for news together; a watch with timeoutMs 0 is no long poll).
   bool wait_held_watches(int n, std::chrono::milliseconds t) const;
 
 private:

@@ -46,6 +46,7 @@ struct fake_mochat::impl {
   std::map<std::string, std::string> panel_group;
   std::vector<json> watches, panel_reads;
   int held_watches = 0; ///< long polls waiting for news right now
+  std::chrono::milliseconds instant_delay{0}; ///< timeoutMs 0 answered late
   int watches_to_limit = 0, watches_limited = 0; ///< 429s to give, given
   httplib::Server rest;
   std::thread rest_thread;

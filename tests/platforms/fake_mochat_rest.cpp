@@ -74,12 +74,19 @@ void fake_mochat::impl::on_watch(const httplib::Request& req,
   auto id = body["sessionId"].get<std::string>();
   auto cursor = body["cursor"].get<int64_t>();
   auto limit = body["limit"].get<size_t>();
-  // Held until the log has something after the cursor, or timeoutMs.
-  ++held_watches;
-  cv.notify_all();
-  cv.wait_for(g, std::chrono::milliseconds(body["timeoutMs"].get<int64_t>()),
-              [&] { return closing.load() || latest(id) > cursor; });
-  --held_watches;
+  auto timeout = std::chrono::milliseconds(body["timeoutMs"].get<int64_t>());
+  if (timeout.count() == 0) {
+    // Where the session stands, answered at once (or as late as a busy
+    // server): not a long poll, though the mutex is let go meanwhile.
+    cv.wait_for(g, instant_delay, [&] { return closing.load(); });
+  } else {
+    // Held until the log has something after the cursor, or timeoutMs.
+    ++held_watches;
+    cv.notify_all();
+    cv.wait_for(g, timeout,
+                [&] { return closing.load() || latest(id) > cursor; });
+    --held_watches;
+  }
   json events = json::array();
   auto next = cursor;
   for (auto& ev : logs[id])
