@@ -216,6 +216,7 @@ async function skillsAndMemoryFlow(page) {
                              null, { timeout: 15000 });
   check(fs.readFileSync(ws + "/memory/MEMORY.md", "utf8") === memory, "MEMORY.md not written");
   await page.reload({ waitUntil: "load" });
+  await page.waitForSelector("body[data-ready]", { timeout: 15000 }); // handlers bound
   await page.click("#tab-skills");
   await page.waitForFunction(() => document.getElementById("memory-text").value.includes("works at night"),
                              null, { timeout: 15000 });
@@ -319,6 +320,7 @@ try {
   const page = await browser.newPage();
   page.on("pageerror", (e) => fail("page error: " + e.message));
   await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("body[data-ready]", { timeout: 15000 }); // handlers bound
   await automationsFlow(page);
   await heartbeatFlow(page);
   await skillsAndMemoryFlow(page);

@@ -18,6 +18,7 @@ const browser = await chromium.launch({
 const page = await browser.newPage();
 page.on("pageerror", (e) => fail("page error: " + e.message));
 await page.goto(base + "/", { waitUntil: "load" });
+await page.waitForSelector("body[data-ready]", { timeout: 15000 }); // handlers bound
 await page.waitForSelector("#view-chat:not(.hidden)", { timeout: 15000 });
 
 const api = (method, name, body) => page.evaluate(async ([m, n, b]) => {

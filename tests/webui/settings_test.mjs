@@ -191,6 +191,7 @@ async function settingsResult(id, pattern) {
 
 try {
   await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("body[data-ready]", { timeout: 15000 }); // handlers bound
 
   // -- part 6: context use after a turn ---------------------------------------
   await chatOnce("hello context");

@@ -48,6 +48,7 @@ async function setupFlow() {
   const bodies = [];
   recordBodies(page, bodies);
   await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("body[data-ready]", { timeout: 15000 }); // handlers bound
 
   // No usable provider: the setup page opens, not the chat.
   await page.waitForSelector("#view-setup:not(.hidden)", { timeout: 15000 });
@@ -101,6 +102,7 @@ async function setupFlow() {
 
   // A reload finds a usable provider and opens the chat.
   await page.reload({ waitUntil: "load" });
+  await page.waitForSelector("body[data-ready]", { timeout: 15000 }); // handlers bound
   await page.waitForSelector("#view-chat:not(.hidden)", { timeout: 15000 });
 
   // No answer the browser got carries the key: every page, script and

@@ -21,6 +21,7 @@ try {
   const page = await browser.newPage();
   page.on("pageerror", (e) => fail("page error: " + e.message));
   await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("body[data-ready]", { timeout: 15000 }); // handlers bound
   await page.waitForSelector("#conn.on", { timeout: 15000 });
 
   // A message and its streamed answer.
@@ -87,6 +88,23 @@ try {
     const after = Number(await page.textContent("#dash-turns"));
     console.log(`dashboard turns: ${before} -> ${after}; channels: ${channels.join(", ")}`);
   }
+  // A tab clicked while the page is still starting (its bootstrap held back
+  // 1.5 s here; a loaded box can take that long) is shown once it has
+  // started, not lost.
+  const slow = await browser.newPage();
+  slow.on("pageerror", (e) => fail("page error: " + e.message));
+  await slow.route("**/webui/bootstrap", async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await slow.goto(base + "/", { waitUntil: "load" });
+  if (await slow.$("body[data-ready]")) fail("the page started before its bootstrap answered");
+  await slow.click("#tab-dashboard");
+  await slow.waitForSelector("body[data-ready]", { timeout: 15000 });
+  if (!(await slow.$eval("#view-dashboard", (e) => !e.classList.contains("hidden"))))
+    fail("a tab clicked while the page started was lost");
+  console.log("a tab clicked during start-up is shown once the page has started");
+  await slow.close();
   console.log("PASS");
 } catch (e) {
   fail(e.message);

@@ -4,6 +4,15 @@
 "use strict";
 
 (async function main() {
+  // The tabs answer from the first moment: a tab clicked while the bootstrap
+  // and the provider check are still under way is shown once they are done
+  // (it was lost before, as the handlers came only after both).
+  let started = false, wanted = "";
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => {
+      if (started) show(tab.dataset.view); else wanted = tab.dataset.view;
+    });
+  }
   let boot = {};
   try {
     const res = await fetch("/webui/bootstrap", { cache: "no-store" });
@@ -19,12 +28,12 @@
   settings.init();
   sessions.init();
   const status = await setup.init(() => show("chat"));
-  for (const tab of document.querySelectorAll(".tab")) {
-    tab.addEventListener("click", () => show(tab.dataset.view));
-  }
-  const asked = location.hash.slice(1);
+  started = true;
+  const asked = wanted || location.hash.slice(1);
   if (status && !status.ready) show("setup");
   else show(["dashboard", "setup", "automations", "skills", "settings", "sessions"].includes(asked) ? asked : "chat");
+  // Every control has its handler from here on; scripted browsers wait for it.
+  document.body.dataset.ready = "1";
 
   function show(view) {
     for (const tab of document.querySelectorAll(".tab"))
