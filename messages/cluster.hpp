@@ -71,9 +71,11 @@ typename Inspector::result_type inspect(Inspector& f, node_status& x) {
 }
 
 /// A non-gateway node's own actor: takes service updates, reports figures,
-/// and (`connect_atom`) (re)joins the gateway.
+/// and (`connect_atom`) (re)joins the gateway; the first connect_atom may
+/// carry the address it was published on (a port the OS picked).
 using node_actor
   = caf::typed_actor<caf::reacts_to<node_welcome>, caf::reacts_to<connect_atom>,
+                     caf::reacts_to<connect_atom, std::string>,
                      caf::replies_to<node_status_atom>::with<node_status>>;
 
 /// A node introduces itself. Agents bring their router, tools nodes their

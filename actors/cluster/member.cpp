@@ -2,9 +2,6 @@
 
 #include <thread>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <caf/actor_system.hpp>
@@ -35,34 +32,6 @@ std::string node_id_for(const cluster_settings& cluster,
 }
 
 namespace {
-
-/// A port the OS has free on `host` right now (bound, read, closed).
-std::optional<uint16_t> free_port_on(const std::string& host) {
-  int fd = ::socket(host.find(':') != std::string::npos ? AF_INET6 : AF_INET,
-                    SOCK_STREAM, 0);
-  if (fd < 0)
-    return std::nullopt;
-  std::optional<uint16_t> out;
-  if (host.find(':') == std::string::npos) {
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    socklen_t len = sizeof(a);
-    if (::inet_pton(AF_INET, host.c_str(), &a.sin_addr) == 1
-        && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-      out = ntohs(a.sin_port);
-  } else {
-    sockaddr_in6 a{};
-    a.sin6_family = AF_INET6;
-    socklen_t len = sizeof(a);
-    if (::inet_pton(AF_INET6, host.c_str(), &a.sin6_addr) == 1
-        && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-      out = ntohs(a.sin6_port);
-  }
-  ::close(fd);
-  return out;
-}
 
 struct member_plan {
   endpoint listen;
@@ -121,12 +90,6 @@ int run_member_node(const settings& cfg, const cluster_settings& cluster,
   svc.tools = spawn_tools(sys, cfg, svc.stats);
   auto connector = spawn_connector(sys, p->peers, uses_tls(cluster));
   auto id = node_id_for(cluster, role, p->listen);
-  // The gateway shows the address a node reports: with port 0, pick the
-  // port now so that it is the one the node is published on.
-  if (p->listen.port == 0) {
-    if (auto port = free_port_on(p->listen.host))
-      p->listen.port = *port;
-  }
   auto node = sys.spawn(node_impl, id, role, p->listen.text(), cfg, cluster,
                         svc, connector);
   auto stop_all = [&] {
@@ -139,7 +102,10 @@ int run_member_node(const settings& cfg, const cluster_settings& cluster,
         caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
   };
   // Published so that peers can open direct connections to this node (and
-  // query it); the gateway gets its handle when it joins.
+  // query it); the gateway gets its handle when it joins. Port 0 is bound
+  // by the OS here, in one step: a port picked beforehand and bound later
+  // could be taken meanwhile (an outgoing connection's local port), which
+  // made a restarted agent fail to start now and then.
   auto port = publish_on(sys, node, p->listen, uses_tls(cluster));
   if (!port) {
     lg->error("cluster.listen: cannot listen on {}: {}", p->listen.text(),
@@ -150,7 +116,8 @@ int run_member_node(const settings& cfg, const cluster_settings& cluster,
   endpoint bound{p->listen.host, *port};
   lg->info("{} node {} listening on {}; joining {}", role, id, bound.text(),
            cluster.peers.front());
-  caf::anon_send(node, connect_atom::value);
+  // The gateway shows the address the node reports: the one it is on.
+  caf::anon_send(node, connect_atom::value, bound.text());
   int sig = 0;
   sigwait(&signals, &sig);
   lg->info("{} received: stopping node {}",

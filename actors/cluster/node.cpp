@@ -79,6 +79,21 @@ void join(node_pointer self, cluster_front_actor front) {
       });
 }
 
+/// Asks the connector for the gateway's front and joins it, unless a join
+/// is under way or done.
+void start_joining(node_pointer self) {
+  auto& st = self->state;
+  if (st.joining || st.front)
+    return;
+  st.joining = true;
+  timed_request(self, st.connector, std::chrono::seconds(60),
+                connect_atom::value)
+    .then([=](cluster_front_actor& f) { join(self, std::move(f)); },
+          [=](caf::error& err) {
+            retry_later(self, self->system().render(err));
+          });
+}
+
 caf::result<node_status> status(node_pointer self) {
   auto& st = self->state;
   auto proc = read_process_figures();
@@ -149,17 +164,11 @@ node_actor::behavior_type node_impl(node_pointer self, std::string id,
     self->quit(em.reason);
   });
   return {
-    [=](connect_atom) {
-      auto& st = self->state;
-      if (st.joining || st.front)
-        return;
-      st.joining = true;
-      timed_request(self, st.connector, std::chrono::seconds(60),
-                    connect_atom::value)
-        .then([=](cluster_front_actor& f) { join(self, std::move(f)); },
-              [=](caf::error& err) {
-                retry_later(self, self->system().render(err));
-              });
+    [=](connect_atom) { start_joining(self); },
+    [=](connect_atom, std::string& address) {
+      // Published on a port the OS picked: the address the gateway shows.
+      self->state.address = std::move(address);
+      start_joining(self);
     },
     [=](node_welcome& w) {
       auto t = self->state.meter.measure();

@@ -87,6 +87,23 @@ TEST_CASE("chats are served by two agent nodes and tools run on the tools node")
   CHECK(count_of(log, "placed on agent-1") > 0);
   CHECK(count_of(log, "placed on agent-2") > 0);
   CHECK(count_of(log, "placed on gateway-1") == 0);
+  // Nodes listen on 127.0.0.1:0: /stats shows the port each one is
+  // published on (the OS picks it when the node is published).
+  auto stats = c.get("/stats");
+  REQUIRE(stats);
+  auto nodes = json::parse(stats->body, nullptr, false)["nodes"];
+  REQUIRE(nodes.is_array());
+  for (int i = 1; i <= 2; ++i) {
+    auto id = "agent-" + std::to_string(i);
+    CAPTURE(id);
+    std::string address;
+    for (auto& n : nodes)
+      if (n.value("node_id", "") == id)
+        address = n.value("address", "");
+    REQUIRE(starts_with(address, "127.0.0.1:"));
+    CHECK(address != "127.0.0.1:0");
+    CHECK(count_of(c.agent(i).err(), "listening on " + address + ";") == 1);
+  }
 }
 
 TEST_CASE("per-chat order holds across the cluster with hundreds of concurrent chats") {
