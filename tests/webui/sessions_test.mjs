@@ -109,14 +109,23 @@ if (mode === "first") {
   // Rename the API chat (it has no live session right now, or has one: the
   // router picks the owner either way).
   await page.click('#sess-groups li[data-key="api:apichat1"]');
-  await page.waitForSelector("#sess-head:not(.hidden)");
+  await page.waitForSelector('#sess-head[data-key="api:apichat1"]:not(.hidden)');
   await page.fill("#sess-title", "Renamed API chat");
   await page.click("#sess-rename");
   await page.waitForFunction(() => [...document.querySelectorAll("#sess-groups li .name")]
     .some((n) => n.textContent === "Renamed API chat"), null, { timeout: 10000 });
   // Renaming the live WebUI chat: its own next write must keep the title.
+  // Its transcript is held back 800 ms here (a long chat on a busy box): the
+  // API chat's head must not stay up to be typed into meanwhile.
+  const slowOpen = `**/api/sessions/${encodeURIComponent(wsKey)}`;
+  await page.route(slowOpen, async (route) => {
+    await new Promise((r) => setTimeout(r, 800));
+    await route.continue();
+  });
   await page.click(`#sess-groups li[data-key="${wsKey}"]`);
-  await page.waitForSelector("#sess-head:not(.hidden)");
+  check(await page.$("#sess-head:not(.hidden)") === null, "the last session's head stays up while another loads");
+  await page.waitForSelector(`#sess-head[data-key="${wsKey}"]:not(.hidden)`);
+  await page.unroute(slowOpen);
   await page.fill("#sess-title", "Live chat title");
   await page.click("#sess-rename");
   await page.waitForFunction(() => [...document.querySelectorAll("#sess-groups li .name")]
@@ -133,7 +142,7 @@ if (mode === "first") {
 
   // Delete asks first: cancelling keeps it; confirming removes it.
   await page.click(`#sess-groups li[data-key="${wsKey}"]`);
-  await page.waitForSelector("#sess-head:not(.hidden)");
+  await page.waitForSelector(`#sess-head[data-key="${wsKey}"]:not(.hidden)`);
   await page.click("#sess-delete");
   await page.waitForSelector("#sess-confirm:not(.hidden)");
   check((await api("GET", "sessions/" + encodeURIComponent(wsKey))).status === 200, "deleted before confirming");

@@ -126,6 +126,7 @@ const sessions = {
   showNone() {
     this.selected = null;
     document.getElementById("sess-head").classList.add("hidden");
+    delete document.getElementById("sess-head").dataset.key;
     document.getElementById("sess-transcript").innerHTML = "";
     document.getElementById("sess-empty").classList.remove("hidden");
   },
@@ -134,6 +135,11 @@ const sessions = {
     this.selected = key;
     this.askDelete(false);
     this.render();
+    // Another session's head stays hidden until this one's has loaded: a
+    // title typed into it meanwhile would be overwritten by the load, or
+    // saved under the wrong session.
+    const head = document.getElementById("sess-head");
+    if (head.dataset.key !== key) head.classList.add("hidden");
     let doc;
     try {
       doc = await this.call("GET", this.path(key));
@@ -144,7 +150,8 @@ const sessions = {
     if (this.selected !== key) return; // another one was picked meanwhile
     const row = this.rows.find((r) => r.key === key) || {};
     document.getElementById("sess-empty").classList.add("hidden");
-    document.getElementById("sess-head").classList.remove("hidden");
+    head.dataset.key = key;
+    head.classList.remove("hidden");
     document.getElementById("sess-title").value = doc.title || "";
     document.getElementById("sess-title").placeholder = this.label(row);
     document.getElementById("sess-archive").textContent = doc.archived ? "Unarchive" : "Archive";
