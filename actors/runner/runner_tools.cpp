@@ -242,7 +242,6 @@ void run_call(runner_pointer self, size_t index) {
           });
 }
 
-/// Runs the next batch; parallel batches fan out at once, others run alone.
 } // namespace
 
 void run_or_hold_tools(runner_pointer self) {
@@ -263,6 +262,7 @@ void release_held_tools(runner_pointer self) {
   execute_batches(self);
 }
 
+/// Runs the next batch; parallel batches fan out at once, others run alone.
 void execute_batches(runner_pointer self) {
   auto& st = self->state;
   if (st.batch_index >= st.batches.size()) {
