@@ -121,5 +121,17 @@ PY
 fi
 if [ $status -ne 0 ]; then
   echo "--- gateway log"; tail -40 "$logs/gateway.log"
+  # The session files (base64url of the key) and when each was written.
+  echo "--- session files"
+  python3 - "$home/sessions" <<'PY' || true
+import base64, datetime, os, sys
+for root, _, files in os.walk(sys.argv[1]):
+    for f in sorted(files):
+        if not f.endswith(".jsonl"): continue
+        st = os.stat(os.path.join(root, f))
+        stem = f[:-6]
+        key = base64.urlsafe_b64decode(stem + "=" * (-len(stem) % 4)).decode(errors="replace")
+        print(datetime.datetime.fromtimestamp(st.st_mtime).strftime("%H:%M:%S.%f")[:-3], st.st_size, key)
+PY
 fi
 exit $status

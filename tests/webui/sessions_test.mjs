@@ -8,7 +8,14 @@ const require = createRequire((process.env.NB_NODE_MODULES || ".") + "/");
 const { chromium } = require("playwright-core");
 
 const [mode, base, secret] = process.argv.slice(2);
-const fail = (msg) => { console.error("FAIL: " + msg); process.exit(1); };
+// Every WebSocket frame the page sent or received, printed on a failure
+// (which chat each event and message named, in their order).
+const frames = [];
+const fail = (msg) => {
+  console.error("FAIL: " + msg);
+  console.error("WebSocket frames (ms since start, > sent, < received):\n" + frames.join("\n"));
+  process.exit(1);
+};
 const check = (ok, msg) => { if (!ok) fail(msg); };
 
 const browser = await chromium.launch({
@@ -16,6 +23,14 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
 });
 const page = await browser.newPage();
+const t0 = Date.now();
+page.on("websocket", (ws) => {
+  const note = (dir) => (f) => frames.push(`${Date.now() - t0} ${dir} ${String(f.payload).slice(0, 160)}`);
+  frames.push(`${Date.now() - t0} open ${ws.url()}`);
+  ws.on("framesent", note(">"));
+  ws.on("framereceived", note("<"));
+  ws.on("close", () => frames.push(`${Date.now() - t0} closed`));
+});
 page.on("pageerror", (e) => fail("page error: " + e.message));
 await page.goto(base + "/", { waitUntil: "load" });
 await page.waitForSelector("body[data-ready]", { timeout: 15000 }); // handlers bound
@@ -53,23 +68,50 @@ async function openSessions() {
 const groupOrder = () => page.$$eval("#sess-groups .sess-group", (gs) => gs.map((g) => g.dataset.channel));
 const listedKeys = () => page.$$eval("#sess-groups li", (li) => li.map((l) => l.dataset.key));
 
+// Polls `probe` (run here, in node) every 200 ms until its answer's ok is
+// true, for up to `ms`; its last answer either way. waitForFunction cannot
+// do this: it takes the Promise an async predicate returns as truthy and
+// resolves at once, whatever the fetch inside says.
+async function until(probe, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const got = await probe();
+    if (got.ok || Date.now() > end) return got;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 if (mode === "first") {
+  // The connection's ready names a chat before "New chat" is clicked, and
+  // the click's reply (attached) names another: the case waits for the
+  // ready (the socket is open then, so the click's frame is not dropped),
+  // then for a chat id other than the ready's. Waiting for any id read the
+  // ready's when the reply came a few ms late (a loaded box), while the
+  // message went to the new chat.
+  await page.waitForSelector("#conn.on", { timeout: 15000 });
+  await page.waitForFunction(() => chat.current, null, { timeout: 15000 });
+  const readyChat = await page.evaluate(() => chat.current);
   await page.click("#new-chat");
-  await page.waitForFunction(() => chat.current && !chat.current.startsWith("tmp-"));
+  await page.waitForFunction((r) => chat.current && chat.current !== r && !chat.current.startsWith("tmp-"),
+                             readyChat, { timeout: 15000 })
+    .catch((e) => fail(`"New chat" did not move off the ready's chat ${readyChat} (${e.message})`));
   const wsChat = await page.evaluate(() => chat.current);
   await chatTurn("alpha websocket note");
+  const shown = await page.evaluate(() => chat.current);
+  check(shown === wsChat, `the chat answered is ${shown}, not the new chat ${wsChat}`);
   const wsKey = "websocket:" + wsChat;
   // The answer streams out before the turn's save: wait for the file.
-  await page.waitForFunction(async (k) => {
-    const r = await fetch("/api/sessions");
-    return (await r.json()).sessions.some((s) => s.key === k);
-  }, wsKey, { timeout: 10000, polling: 200 });
+  const stored = await until(async () => {
+    const r = await api("GET", "sessions");
+    const keys = (r.doc.sessions || []).map((x) => x.key);
+    return { ok: keys.includes(wsKey), keys };
+  }, 10000);
+  check(stored.ok, `${wsKey} never listed by /api/sessions (ready's chat ${readyChat}): ${JSON.stringify(stored.keys)}`);
 
   // Both channels listed, the newest (the WebUI's) first, grouped.
   await openSessions();
   await page.waitForSelector(`#sess-groups li[data-key="${wsKey}"]`, { timeout: 10000 }).catch(async (e) => {
-    // Seen twice at a suite's start (beside another Chromium test), never
-    // alone: say what the page showed and what the API lists now.
+    // Say what the page showed and what the API lists now.
     const status = await page.$eval("#sess-status", (s) => s.textContent).catch(() => "(no status)");
     const again = await api("GET", "sessions");
     fail(`${wsKey} not listed (${e.message}); the page lists ${JSON.stringify(await listedKeys())}, `
@@ -135,9 +177,13 @@ if (mode === "first") {
   await openSessions();
   await page.waitForFunction(() => [...document.querySelectorAll("#sess-groups li .name")]
     .some((n) => n.textContent === "Live chat title"), null, { timeout: 10000 });
-  const after = (await api("GET", "sessions/" + encodeURIComponent(wsKey))).doc;
-  check(after.title === "Live chat title" && after.messages.length >= 8,
-        `the live session lost the title or messages: ${after.title}, ${after.messages.length}`);
+  // That turn's save, too, may come after its answer.
+  const after = (await until(async () => {
+    const doc = (await api("GET", "sessions/" + encodeURIComponent(wsKey))).doc;
+    return { ok: doc.title === "Live chat title" && (doc.messages || []).length >= 8, doc };
+  }, 10000)).doc;
+  check(after.title === "Live chat title" && (after.messages || []).length >= 8,
+        `the live session lost the title or messages: ${after.title}, ${(after.messages || []).length}`);
   console.log("renamed: api:apichat1 and the live", wsKey);
 
   // Delete asks first: cancelling keeps it; confirming removes it.
