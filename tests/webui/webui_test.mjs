@@ -105,6 +105,33 @@ try {
     fail("a tab clicked while the page started was lost");
   console.log("a tab clicked during start-up is shown once the page has started");
   await slow.close();
+  // "online" means a message can be sent: on a first visit the gateway's
+  // ready names the chat, some time after the socket opened on a busy box
+  // (held back 1 s here; the gateway behind is the real one). Shown at the
+  // open, a message sent in between went nowhere (Send did nothing).
+  const late = await browser.newPage();
+  late.on("pageerror", (e) => fail("page error: " + e.message));
+  let held = 0;
+  await late.routeWebSocket((u) => new URL(u).searchParams.has("client_id"), (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((m) => {
+      let ev = {};
+      try { ev = JSON.parse(String(m)); } catch (e) { /* not JSON */ }
+      if (ev.event !== "ready") return ws.send(m);
+      ++held;
+      setTimeout(() => ws.send(m), 1000);
+    });
+  });
+  await late.goto(base + "/", { waitUntil: "load" });
+  await late.waitForSelector("#conn.on", { timeout: 15000 });
+  const named = await late.evaluate(() => chat.current);
+  if (!held || !named) fail(`shown online before the ready named a chat (readies held: ${held}, chat: ${named})`);
+  await late.fill("#input", "sent once online");
+  await late.click("#send");
+  await late.waitForFunction(() => [...document.querySelectorAll(".msg.assistant")]
+    .some((b) => b.textContent.startsWith("echo: sent once online")), null, { timeout: 30000 });
+  console.log("online only once the ready named the chat (" + named + "); its first message answered");
+  await late.close();
   console.log("PASS");
 } catch (e) {
   fail(e.message);

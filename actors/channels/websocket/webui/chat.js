@@ -67,7 +67,11 @@ const chat = {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}${this.wsPath}?${q}`);
     this.ws = ws;
-    ws.onopen = () => { this.retryMs = 500; this.setOnline(true); };
+    // "online" once the gateway's ready has named the chat (onEvent), not
+    // at the socket's open: on a first visit a message sent in between had
+    // no chat to go to and Send did nothing (a busy gateway's ready came
+    // 80 ms after the open here).
+    ws.onopen = () => { this.retryMs = 500; };
     ws.onclose = () => {
       this.setOnline(false);
       setTimeout(() => this.connect(), this.retryMs);
@@ -112,6 +116,9 @@ const chat = {
     document.dispatchEvent(new CustomEvent("nb:event", { detail: ev }));
     switch (ev.event) {
       case "ready":
+        this.select(ev.chat_id);
+        this.setOnline(true);
+        break;
       case "attached":
         this.select(ev.chat_id);
         break;
