@@ -115,15 +115,8 @@ private:
   }
 };
 
-/// The gateway's scheduler (and a cluster node's): `threads` workers
-/// under handoff_sharing.
-inline void use_handoff_scheduler(caf::actor_system_config& cfg,
-                                  int threads) {
-  cfg.module_factories.push_back(
-    [](caf::actor_system& sys) -> caf::actor_system::module* {
-      return new caf::scheduler::coordinator<handoff_sharing>(sys);
-    });
-  cfg.set("scheduler.max-threads", threads);
-}
-
 } // namespace nb
+
+// The coordinator that runs this policy (with the lazy clock), and
+// use_handoff_scheduler(): every user of the policy sees that definition.
+#include "actors/common/handoff_coordinator.hpp"

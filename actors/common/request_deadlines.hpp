@@ -1,8 +1,11 @@
 // The timeouts of an actor's pending requests, kept by the actor itself.
 // CAF 0.17's clock is one thread: each `request(dest, timeout, ...)` arms an
 // entry there and timed_request cancels it when the answer comes, and each
-// of the two wakes the clock thread (the turn path made ~20 such wake-ups
-// per plain turn, each one a context switch or two on a busy machine). An
+// of the two woke the clock thread (the turn path made ~20 such wake-ups
+// per plain turn, each one a context switch or two on a busy machine; the
+// gateway's lazy_clock no longer wakes for an entry due after the one it
+// sleeps until, but each entry is still an insert and an erase under the
+// clock's lock, and a strong reference held until it goes). An
 // actor whose state has a member
 //
 //   request_deadlines deadlines;
