@@ -78,11 +78,22 @@ void do_build(session_pointer self) {
     // inbox journal holds it meanwhile); the settle, tool calls and SAVE
     // wait for the append (session_user_save.cpp).
     save_user_message(self);
-    after_recall(self, [=] {
-      fetch_prompt(self, [=] {
-        fetch_cli_app_lines(self, [=] { fire(self, turn_event::ok); });
-      });
-    });
+    // The system prompt is fetched (the workspace actor's thread) while
+    // memory is searched (the index's): neither needs the other, and the
+    // two hops, one after the other, were two wake-ups on the turn's path.
+    auto turn_no = self->state.turn_number;
+    auto waiting = std::make_shared<int>(2);
+    auto one_done = [=] {
+      if (--*waiting > 0)
+        return;
+      auto& st = self->state;
+      if (!st.turn || st.turn_number != turn_no
+          || st.machine.state() != turn_state::build)
+        return; // the turn ended meanwhile (a failure, /stop)
+      fetch_cli_app_lines(self, [=] { fire(self, turn_event::ok); });
+    };
+    fetch_prompt(self, one_done);
+    after_recall(self, one_done);
   };
   auto with_conversation = [=](std::function<void()> then) {
     // The saved provider conversation, as it was before the user's message
