@@ -122,7 +122,9 @@ TEST_CASE("the config's side files: read with the config, kept by a tools "
 
   auto front = spawn_tools(f.sys, cfg, stats_actor{});
   REQUIRE(wait_for_tool(f.sys, front, "mcp_desk_echo"));
-  auto* cli = find_spec(specs_of(f.sys, front), "run_cli_app");
+  // The listing outlives the pointer into it (a temporary's would dangle).
+  auto listed = specs_of(f.sys, front);
+  auto* cli = find_spec(listed, "run_cli_app");
   REQUIRE(cli);
   CHECK(has(cli->description, "Installed Settings CLI Apps: draw, mdtool."));
 
