@@ -1,6 +1,7 @@
-// Tools: starting a child process with resource limits. fork + execve
-// rather than posix_spawn, because the limits must be set inside the child
-// before it runs anything (setrlimit in the parent would bind the gateway).
+// Tools: starting a child process with resource limits. A vfork-style
+// clone + execve rather than posix_spawn, because the limits must be set
+// inside the child before it runs anything (setrlimit in the parent would
+// bind the gateway).
 #pragma once
 
 #include <cstdint>
