@@ -37,7 +37,6 @@ void lazy_clock::added(lock& guard, time_point t) {
     return;
   // Looked at again once awake: no second notify meanwhile.
   sleeps_until_ = time_point::min();
-  ++early_wakeups_;
   guard.unlock();
   cv_.notify_one();
 }
@@ -153,11 +152,6 @@ void lazy_clock::cancel_dispatch_loop() {
     done_ = true;
   }
   cv_.notify_one();
-}
-
-size_t lazy_clock::early_wakeups() const {
-  lock guard{mx_};
-  return early_wakeups_;
 }
 
 } // namespace nb

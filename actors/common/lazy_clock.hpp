@@ -49,9 +49,6 @@ public:
   void run_dispatch_loop();
   void cancel_dispatch_loop();
 
-  /// Times the clock thread was woken before its deadline (tests).
-  size_t early_wakeups() const;
-
 private:
   using lock = std::unique_lock<std::mutex>;
   using dropped = std::vector<unique_delayed_event_ptr>;
@@ -64,13 +61,12 @@ private:
   template <class Predicate>
   void take(caf::actor_id aid, Predicate pred, dropped& out);
 
-  mutable std::mutex mx_;
+  std::mutex mx_;
   std::condition_variable cv_;
   /// What the thread sleeps until: time_point::max() with nothing
   /// scheduled, time_point::min() while it is awake and will look again.
   time_point sleeps_until_ = time_point::min();
   bool done_ = false;
-  size_t early_wakeups_ = 0;
 };
 
 } // namespace nb

@@ -24,14 +24,9 @@ namespace {
 using ping_atom = caf::atom_constant<caf::atom("ping")>;
 using pair_atom = caf::atom_constant<caf::atom("pair")>;
 
-/// Context switches of this process's scheduler workers so far (CAF 0.17
-/// names them "caf.multiplexer").
+/// Context switches of this process's scheduler workers so far.
 long worker_switches() {
-  long sum = 0;
-  for (auto& [tid, name] : nb::test::thread_ids(::getpid()))
-    if (name == "caf.multiplexer")
-      sum += nb::test::context_switches(::getpid(), tid);
-  return sum;
+  return nb::test::switches_of_threads(::getpid(), "caf.multiplexer");
 }
 
 struct two_workers : caf::actor_system_config {

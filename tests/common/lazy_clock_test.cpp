@@ -28,11 +28,7 @@ using ask_atom = caf::atom_constant<caf::atom("ask")>;
 using tick_atom = caf::atom_constant<caf::atom("tick")>;
 
 long clock_switches() {
-  long sum = 0;
-  for (auto& [tid, name] : nb::test::thread_ids(::getpid()))
-    if (name == "caf.clock")
-      sum += nb::test::context_switches(::getpid(), tid);
-  return sum;
+  return nb::test::switches_of_threads(::getpid(), "caf.clock");
 }
 
 struct gateway_scheduler : caf::actor_system_config {

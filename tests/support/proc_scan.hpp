@@ -202,4 +202,14 @@ inline long context_switches(int pid, int tid) {
   return sum;
 }
 
+/// Context switches so far of all of `pid`'s threads named `name` (CAF's
+/// workers share one: "caf.multiplexer").
+inline long switches_of_threads(int pid, const std::string& name) {
+  long sum = 0;
+  for (auto& [tid, comm] : thread_ids(pid))
+    if (comm == name)
+      sum += context_switches(pid, tid);
+  return sum;
+}
+
 } // namespace nb::test
